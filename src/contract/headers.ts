@@ -1,0 +1,12 @@
+/** Header names of the contract. */
+export const merchantKeyHeader = 'merchant-key';
+export const partnerKeyHeader = 'X-API-Key';
+export const partnerSecretHeader = 'X-API-Secret';
+/** Headers on each webhook delivery. */
+export const webhookHeaders = {
+  event: 'X-Service-Event',
+  timestamp: 'X-Service-Timestamp',
+  signature: 'X-Service-Signature',
+} as const;
+/** A webhook-sender identifier with version 1.0. */
+export const webhookUserAgent = 'PayCheckout-Webhooks/1.0';
