@@ -22,7 +22,9 @@ export async function startSandbox({ timeoutMs = 30_000, args = [] } = {}) {
     env: process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stopped = false;
   const stop = () => {
+    stopped = true;
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   };
   process.on('exit', stop);
@@ -73,12 +75,8 @@ export async function startSandbox({ timeoutMs = 30_000, args = [] } = {}) {
       });
     });
     child.once('exit', (code, signal) => {
-      if (process.exitCode === undefined && !stopping) {
-        console.error(`[sandbox] exited early with ${signal ?? `code ${code}`}; last output:\n${tail.join('\n')}`);
-      }
+      if (!stopped) console.error(`[sandbox] exited early with ${signal ?? `code ${code}`}; last output:\n${tail.join('\n')}`);
     });
-    let stopping = false;
-    process.once('exit', () => (stopping = true));
     return { baseUrl, origin: new URL(baseUrl).origin, stop };
   } catch (error) {
     stop();
@@ -123,6 +121,10 @@ export function proxyMiddleware(origin, prefixes) {
           response.once('error', resolve);
         },
       );
+      res.once('close', () => {
+        if (!res.writableFinished) upstream.destroy(); // the browser went away mid-response
+        resolve();
+      });
       upstream.once('error', (error) => {
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
         res.end(`sandbox proxy: ${error.message}`);
