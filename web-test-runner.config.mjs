@@ -27,6 +27,7 @@ export default {
   testsStartTimeout: 60_000,
   testsFinishTimeout: 300_000,
   testFramework: { config: { timeout: 20_000 } },
+  filterBrowserLogs: ({ args }) => !String(args[0]).includes('Lit is in dev mode'),
   browsers: [
     playwrightLauncher({
       product: 'chromium',

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const sandboxCli = fileURLToPath(new URL('../src/sandbox/cli.ts', import.meta.url));
-const BASE_URL_LINE = /^base_url:\s*(http:\/\/\S+?)\/?\s*$/m;
+const BASE_URL_LINE = /^\s*base_url:\s*(http:\/\/\S+)[ \t]*\r?\n/m; // a whole line, never a chunk cut mid-URL
 
 /**
  * Starts `src/sandbox/cli.ts --port 0` and resolves once it prints `base_url: http://127.0.0.1:PORT/v1`.
@@ -36,15 +36,10 @@ export async function startSandbox({ timeoutMs = 30_000, args = [] } = {}) {
     });
   }
 
-  // Keep the last lines for diagnostics, and keep draining the pipes so a chatty sandbox never blocks.
-  const tail = [];
-  let pending = '';
+  // Keep the end of its output for diagnostics, and keep draining the pipes so a chatty sandbox never blocks.
+  let tail = '';
   const remember = (chunk) => {
-    pending += chunk;
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    tail.push(...lines);
-    if (tail.length > 40) tail.splice(0, tail.length - 40);
+    tail = (tail + chunk).slice(-4_000);
   };
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
@@ -75,12 +70,12 @@ export async function startSandbox({ timeoutMs = 30_000, args = [] } = {}) {
       });
     });
     child.once('exit', (code, signal) => {
-      if (!stopped) console.error(`[sandbox] exited early with ${signal ?? `code ${code}`}; last output:\n${tail.join('\n')}`);
+      if (!stopped) console.error(`[sandbox] exited early with ${signal ?? `code ${code}`}; last output:\n${tail}`);
     });
     return { baseUrl, origin: new URL(baseUrl).origin, stop };
   } catch (error) {
     stop();
-    throw new Error(`Sandbox (${sandboxCli}) did not start: ${error.message}\n${tail.join('\n')}`);
+    throw new Error(`Sandbox (${sandboxCli}) did not start: ${error.message}\n${tail}`);
   }
 }
 

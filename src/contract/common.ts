@@ -14,6 +14,11 @@ export function dataOf<S extends z.ZodMiniType>(schema: S) {
   return z.object({ data: schema });
 }
 
+/** `{ "result": T }`: the wrapper of dashboard statistics and of the refund answer. */
+export function resultOf<S extends z.ZodMiniType>(schema: S) {
+  return z.object({ result: schema });
+}
+
 /** Path parameter `orderId`: an integer, minimum 1. Accepts the raw path text. */
 export const OrderIdParam = z.pipe(
   z.string().check(z.regex(/^[1-9]\d{0,15}$/, 'must be an integer of at least 1')),

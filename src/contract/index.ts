@@ -11,3 +11,5 @@ export * from './webhook-payloads.js';
 export * from './checkout.js';
 export * from './dashboard.js';
 export * from './headers.js';
+export * from './deliveries.js';
+export * from './sandbox-control.js';

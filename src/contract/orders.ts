@@ -36,7 +36,7 @@ export const terminalStatuses: readonly OrderStatus[] = ['cancelled', 'refunded'
  * are accepted and normalized to `id_number` / `id_type`; both names present with
  * different values is refused.
  */
-const ShopperInputShape = z.looseObject({
+const ShopperInputShape = z.object({
   id_number: z.optional(z.string().check(z.trim(), z.minLength(1))),
   id_type: z.optional(PositiveId),
   national_id_number: z.optional(z.string().check(z.trim(), z.minLength(1))),

@@ -67,5 +67,8 @@ export type WebhookTestResult = z.infer<typeof WebhookTestResultSchema>;
 /** `GET /partners/events` `data`: the names PATCH accepts, with what each means. */
 export const PartnerEventListSchema = z.array(z.looseObject({ event: z.string(), description: z.string() }));
 
+/** `DELETE /partners/stores/{id_store}` `data`: which store was disconnected (the contract does not show it). */
+export const DisconnectedStoreSchema = z.looseObject({ id_store: PositiveId });
+
 /** `GET /partners/onboarding-link` `data`. */
 export const OnboardingLinkSchema = z.looseObject({ url: z.string() });

@@ -19,6 +19,8 @@ export function canonicalPayload(payload: unknown): string {
 
 /** Signs the payload text (or a value, serialized compactly) with the shared secret. */
 export async function sign(payload: string | object, secret: string): Promise<string> {
+  // WebCrypto refuses a zero-length HMAC key with an obscure DataError; say what is wrong instead.
+  if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('A webhook signing secret is required.');
   const text = typeof payload === 'string' ? payload : canonicalPayload(payload);
   const mac = await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(text));
   return toHex(mac);
@@ -38,6 +40,7 @@ export function timingSafeEqual(a: string, b: string): boolean {
  * `sha256=` prefix, upper case, an empty or malformed value all fail.
  */
 export async function verify(payload: string | object, signature: string | null | undefined, secret: string): Promise<boolean> {
-  if (!signature || !/^[0-9a-f]{64}$/.test(signature)) return false;
+  if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) return false;
+  if (typeof secret !== 'string' || secret.length === 0) return false;
   return timingSafeEqual(await sign(payload, secret), signature);
 }

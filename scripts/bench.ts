@@ -1,0 +1,36 @@
+/**
+ * `npm run bench`: prints measured figures against design.md §7's budgets. A script, not a test:
+ * each section lives in `scripts/bench/*.ts` and returns whether it met its budget.
+ * Options: `--duration SECONDS` (per measured run, default 5), `--concurrency N` (default 32), `--only NAME`.
+ */
+import { parseArgs } from 'node:util';
+import { benchSandbox } from './bench/sandbox.js';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    concurrency: { type: 'string', default: '32' },
+    only: { type: 'string' },
+  },
+});
+
+const durationMs = Math.max(0.5, Number(values.duration) || 5) * 1000;
+const concurrency = Math.max(1, Math.floor(Number(values.concurrency) || 32));
+
+/** Add a section here: a name and a function that prints its figures and returns PASS (true) or OVER. */
+const sections: [string, () => Promise<boolean>][] = [
+  ['sandbox', () => benchSandbox({ durationMs, concurrency, warmupMs: 500 })],
+];
+
+console.log(`# pay-checkout bench (Node ${process.version}, ${(await import('node:os')).availableParallelism()} cores)`);
+const verdicts: [string, boolean][] = [];
+for (const [name, run] of sections) {
+  if (values.only && values.only !== name) continue;
+  try {
+    verdicts.push([name, await run()]);
+  } catch (error) {
+    console.log(`${name}: could not run: ${error instanceof Error ? error.message : String(error)}`);
+    verdicts.push([name, false]);
+  }
+}
+console.log(`\n${verdicts.map(([name, ok]) => `${name} ${ok ? 'PASS' : 'OVER'}`).join(' · ')}`);

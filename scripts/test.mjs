@@ -1,0 +1,266 @@
+#!/usr/bin/env node
+// `npm test`: every check the project has, in order, with real counts. Plain ESM, no dependencies.
+// Each step prints a header and streams its output; a summary table follows, and the very last line
+// is always `N passed, N failed` over all steps. Exit code 1 if anything failed.
+// `npm test -- node browser` runs only the named steps: typecheck, lint, lit, node, browser, e2e, size.
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const scratch = mkdtempSync(path.join(tmpdir(), 'pay-checkout-test-'));
+
+/**
+ * Suites that other parts of the project add later: each runs (`node FILE`) only when its file exists.
+ * A step whose last output line is `N passed, N failed` contributes those counts; any other step counts
+ * as one test, passed when it exits 0. To add a suite, add its file and a line here.
+ */
+const EXTRA_STEPS = [
+  { key: 'e2e', name: 'End-to-end (Playwright)', file: 'test/e2e/run.mjs' },
+  { key: 'size', name: 'Bundle size', file: 'scripts/size-check.mjs' },
+];
+
+/** @type {{ name: string, passed: number, failed: number, skipped: number, note: string, ms: number }[]} */
+const results = [];
+let stepNumber = 0;
+
+function header(title) {
+  stepNumber += 1;
+  console.log(`\n━━━ ${stepNumber}. ${title} ━━━`);
+}
+
+function record(name, started, { passed = 0, failed = 0, skipped = 0, note = '' }) {
+  results.push({ name, passed, failed, skipped, note, ms: Date.now() - started });
+}
+
+/** Runs a command from the repo root. `mode`: 'inherit' (live), 'capture' (quiet), 'tee' (live and kept). */
+function run(command, args, { mode = 'inherit', env = process.env } = {}) {
+  return new Promise((resolve) => {
+    const piped = mode !== 'inherit';
+    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', piped ? 'pipe' : 'inherit', piped ? 'pipe' : 'inherit'] });
+    let output = '';
+    const keep = (stream) => (chunk) => {
+      output = (output + chunk).slice(-200_000);
+      if (mode === 'tee') stream.write(chunk);
+    };
+    if (piped) {
+      child.stdout.on('data', keep(process.stdout));
+      child.stderr.on('data', keep(process.stderr));
+    }
+    child.once('error', (error) => resolve({ code: 127, output: `${output}\n${command}: ${error.message}` }));
+    child.once('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), output }));
+  });
+}
+
+function isExecutable(file) {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function onPath(name) {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
+  }
+  return null;
+}
+
+/** Files under `dir` (relative to the root) whose names end with `suffix`, sorted; Node 20's --test does not expand globs. */
+function findFiles(dir, suffix) {
+  const found = [];
+  const walk = (relative) => {
+    let entries;
+    try {
+      entries = readdirSync(path.join(root, relative), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const child = path.join(relative, entry.name);
+      if (entry.isDirectory() && entry.name !== 'node_modules') walk(child);
+      else if (entry.isFile() && entry.name.endsWith(suffix)) found.push(child);
+    }
+  };
+  walk(dir);
+  return found.sort();
+}
+
+// eslint-disable-next-line no-control-regex -- ANSI escape sequences start with ESC by definition
+const stripAnsi = (text) => text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '');
+const COUNTS_LINE = /^\s*(\d+) passed, (\d+) failed\s*$/;
+
+// ── 1. Chromium ───────────────────────────────────────────────────────────────────────────────────
+async function findChromium() {
+  header('Chromium');
+  const fromEnv = process.env.CHROME_PATH;
+  if (fromEnv && !isExecutable(fromEnv)) console.log(`CHROME_PATH=${fromEnv} is not an executable file; looking elsewhere.`);
+  const look = () =>
+    [fromEnv, '/usr/bin/chromium'].find((file) => file && isExecutable(file)) ??
+    ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].map(onPath).find(Boolean) ??
+    null;
+
+  let chrome = look();
+  if (!chrome && process.getuid?.() === 0 && onPath('apt-get')) {
+    console.log('No Chromium found; installing it with apt-get (running as root).');
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    const update = await run('apt-get', ['update'], { env });
+    if (update.code === 0) await run('apt-get', ['install', '-y', 'chromium'], { env });
+    chrome = look();
+  }
+  if (!chrome) {
+    console.log(
+      'Install Chromium: `sudo apt-get install chromium` on Debian/Ubuntu, or set CHROME_PATH to a Chromium/Chrome binary.\n' +
+        'The browser suite counts as failed until then.',
+    );
+    return null;
+  }
+  process.env.CHROME_PATH = chrome; // every later child (web-test-runner, e2e) inherits it
+  console.log(`CHROME_PATH=${chrome}`);
+  return chrome;
+}
+
+// ── 2. Static checks: one test each ───────────────────────────────────────────────────────────────
+async function check(title, command, args, { skipWhen } = {}) {
+  header(title);
+  const started = Date.now();
+  if (skipWhen) {
+    console.log(`skipped: ${skipWhen}`);
+    return record(title, started, { note: 'skipped' });
+  }
+  const { code, output } = await run(command, args, { mode: 'capture' });
+  if (code === 0) {
+    console.log('ok');
+    return record(title, started, { passed: 1 });
+  }
+  process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  console.log(`failed (exit ${code})`);
+  record(title, started, { failed: 1 });
+}
+
+// ── 3. Node tests ─────────────────────────────────────────────────────────────────────────────────
+async function nodeTests() {
+  const title = 'Node tests (node --test)';
+  header(title);
+  const started = Date.now();
+  const files = findFiles('test/node', '.test.ts');
+  if (files.length === 0) {
+    console.log('skipped: no test/node/**/*.test.ts files');
+    return record(title, started, { note: 'skipped' });
+  }
+  // spec to the terminal, TAP to a file for the counts (its `# pass N` summary is stable across Node versions).
+  const tap = path.join(scratch, 'node.tap');
+  const { code } = await run(process.execPath, [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tap}`,
+    ...files,
+  ]);
+  const summary = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
+  const count = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(summary)?.[1] ?? 0);
+  const passed = count('pass');
+  const skipped = count('skipped') + count('todo');
+  let failed = count('fail') + count('cancelled');
+  if (code !== 0 && failed === 0) failed = 1; // the runner itself failed (bad flag, crash): never report green
+  record(title, started, { passed, failed, skipped });
+}
+
+// ── 4. Browser tests ──────────────────────────────────────────────────────────────────────────────
+async function browserTests(chrome) {
+  const title = 'Browser tests (web-test-runner)';
+  header(title);
+  const started = Date.now();
+  if (findFiles('test/browser', '.test.ts').length === 0) {
+    console.log('skipped: no test/browser/**/*.test.ts files');
+    return record(title, started, { note: 'skipped' });
+  }
+  if (!chrome) {
+    console.log('not run: no Chromium (see step 1)');
+    return record(title, started, { failed: 1, note: 'no Chromium' });
+  }
+  const countFile = path.join(scratch, 'wtr.json');
+  const { code } = await run(bin('wtr'), [], { env: { ...process.env, WTR_COUNT_FILE: countFile } });
+  let counts = { passed: 0, failed: 0, skipped: 0 };
+  if (existsSync(countFile)) counts = JSON.parse(readFileSync(countFile, 'utf8'));
+  if (code !== 0 && counts.failed === 0) counts.failed = 1; // e.g. the runner or the sandbox failed to start
+  record(title, started, counts);
+}
+
+// ── 5. Suites added later ─────────────────────────────────────────────────────────────────────────
+async function extraStep({ name, file }) {
+  header(name);
+  const started = Date.now();
+  if (!existsSync(path.join(root, file))) {
+    console.log(`skipped: ${file} does not exist yet`);
+    return record(name, started, { note: 'skipped' });
+  }
+  const { code, output } = await run(process.execPath, [file], { mode: 'tee' });
+  const lastLine = stripAnsi(output).trimEnd().split('\n').at(-1) ?? '';
+  const match = COUNTS_LINE.exec(lastLine);
+  if (!match) return record(name, started, code === 0 ? { passed: 1 } : { failed: 1 });
+  const passed = Number(match[1]);
+  let failed = Number(match[2]);
+  if (code !== 0 && failed === 0) failed = 1;
+  record(name, started, { passed, failed });
+}
+
+// ── Summary ───────────────────────────────────────────────────────────────────────────────────────
+function summary() {
+  header('Summary');
+  const rows = results.map((r) => [
+    r.name,
+    r.note === 'skipped' ? 'skipped' : r.failed > 0 ? 'FAILED' : 'ok',
+    String(r.passed),
+    String(r.failed),
+    String(r.skipped),
+    `${(r.ms / 1000).toFixed(1)} s`,
+  ]);
+  const head = ['step', 'result', 'passed', 'failed', 'skipped', 'time'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+  const passed = results.reduce((sum, r) => sum + r.passed, 0);
+  const failed = results.reduce((sum, r) => sum + r.failed, 0);
+  console.log(`\n${passed} passed, ${failed} failed`);
+  return failed;
+}
+
+const STEPS = [
+  { key: 'typecheck', run: () => check('Type-check (tsc --noEmit)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']) },
+  { key: 'lint', run: () => check('ESLint', bin('eslint'), ['.']) },
+  {
+    key: 'lit',
+    run: () =>
+      check('lit-analyzer', bin('lit-analyzer'), ['src/element', '--strict'], {
+        skipWhen: findFiles('src/element', '.ts').length === 0 ? 'no src/element/**/*.ts files' : undefined,
+      }),
+  },
+  { key: 'node', run: nodeTests },
+  { key: 'browser', run: () => browserTests(chrome) },
+  ...EXTRA_STEPS.map((step) => ({ key: step.key, run: () => extraStep(step) })),
+];
+
+const only = process.argv.slice(2);
+const unknown = only.filter((key) => !STEPS.some((step) => step.key === key));
+if (unknown.length > 0) {
+  console.error(`Unknown step(s): ${unknown.join(', ')}. Steps: ${STEPS.map((step) => step.key).join(', ')}.`);
+  rmSync(scratch, { recursive: true, force: true });
+  process.exit(2);
+}
+const selected = STEPS.filter((step) => only.length === 0 || only.includes(step.key));
+const needsBrowser = selected.some((step) => ['browser', 'e2e'].includes(step.key));
+const chrome = needsBrowser ? await findChromium() : null;
+for (const step of selected) await step.run();
+rmSync(scratch, { recursive: true, force: true });
+process.exitCode = summary() > 0 ? 1 : 0;

@@ -1,0 +1,95 @@
+import {
+  CheckoutLinkSchema,
+  CheckoutOrderBodySchema,
+  CheckoutOrderCreatedSchema,
+  CheckoutOrderSchema,
+  idempotencyKeyHeader,
+  orderTokenHeader,
+} from '../contract/checkout.js';
+import type { CheckoutLink, CheckoutOrder, CheckoutOrderCreated, CheckoutOrderInput } from '../contract/checkout.js';
+import { OtpBodySchema } from '../contract/orders.js';
+import { HttpCore, checkRequest, pathId, pathText, requireText } from './http.js';
+import type { CallOptions, ClientOptions } from './http.js';
+
+
+/**
+ * The buyer API (design.md §3): what the element speaks. It carries no secrets;
+ * an order is reachable only with the `order_token` its creation returned.
+ */
+export class CheckoutClient {
+  readonly #http: HttpCore;
+
+  constructor(options: ClientOptions = {}) {
+    this.#http = new HttpCore(options);
+  }
+
+  get baseUrl(): string {
+    return this.#http.baseUrl;
+  }
+
+  /** Everything the first screen needs: store, amount (absent on dynamic links), gateways, document types. */
+  async getLink(hash: string, options: CallOptions = {}): Promise<CheckoutLink> {
+    return this.#http.request({
+      method: 'GET',
+      path: `/checkout/links/${pathText(hash, 'hash')}`,
+      schema: CheckoutLinkSchema,
+      wrapper: 'data',
+      signal: options.signal,
+    });
+  }
+
+  /** Creates the order; the same `idempotencyKey` with the same body returns the same order. */
+  async createOrder(
+    hash: string,
+    body: CheckoutOrderInput,
+    idempotencyKey: string,
+    options: CallOptions = {},
+  ): Promise<CheckoutOrderCreated> {
+    const path = `/checkout/links/${pathText(hash, 'hash')}/orders`;
+    return this.#http.request({
+      method: 'POST',
+      path,
+      headers: { [idempotencyKeyHeader]: requireText(idempotencyKey, idempotencyKeyHeader) },
+      body: checkRequest(CheckoutOrderBodySchema, body),
+      schema: CheckoutOrderCreatedSchema,
+      wrapper: 'data',
+      signal: options.signal,
+    });
+  }
+
+  /** Status and `next_action` of an order. */
+  async getOrder(idOrder: number, orderToken: string, options: CallOptions = {}): Promise<CheckoutOrder> {
+    return this.#orderCall('GET', idOrder, '', orderToken, undefined, options);
+  }
+
+  /** Submits the 6-digit SMS code of the digital wallet. */
+  async submitOtp(idOrder: number, orderToken: string, code: string, options: CallOptions = {}): Promise<CheckoutOrder> {
+    const body = checkRequest(OtpBodySchema, { daviplata_otp: code });
+    return this.#orderCall('POST', idOrder, '/otp', orderToken, body, options);
+  }
+
+  /** Cancels a `pending` or `processing` order; any other status is 4011. */
+  async cancelOrder(idOrder: number, orderToken: string, options: CallOptions = {}): Promise<CheckoutOrder> {
+    return this.#orderCall('POST', idOrder, '/cancel', orderToken, undefined, options);
+  }
+
+  async #orderCall(
+    method: 'GET' | 'POST',
+    idOrder: number,
+    suffix: string,
+    orderToken: string,
+    body: unknown,
+    options: CallOptions,
+  ): Promise<CheckoutOrder> {
+    const path = `/checkout/orders/${pathId(idOrder, 'id_order')}${suffix}`;
+    return this.#http.request({
+      method,
+      path,
+      headers: { [orderTokenHeader]: requireText(orderToken, orderTokenHeader) },
+      body,
+      schema: CheckoutOrderSchema,
+      wrapper: 'data',
+      signal: options.signal,
+    });
+  }
+}

@@ -1,0 +1,98 @@
+import type { ErrorResponse } from '../contract/errors.js';
+import type { FieldProblem } from '../contract/validation.js';
+import { summarizeProblems } from '../contract/validation.js';
+
+/** What went wrong, as a category a caller can branch on. */
+export type PayCheckoutErrorKind = 'service' | 'network' | 'timeout' | 'aborted' | 'invalid_response' | 'invalid_request';
+
+/** Base of every error the clients throw; `kind` tells the categories apart. */
+export abstract class PayCheckoutError extends Error {
+  abstract readonly kind: PayCheckoutErrorKind;
+}
+
+/** The service answered with its ErrorResponse body. */
+export class ServiceError extends PayCheckoutError {
+  readonly kind = 'service' as const;
+  /** Numeric code, e.g. 4007. */
+  readonly code: number;
+  /** Machine-readable identifier, e.g. `INVALID_MERCHANT_KEY`. */
+  readonly apiCode: string | undefined;
+  /** HTTP status of the response. */
+  readonly status: number;
+  readonly description: string | undefined;
+  readonly gatewayName: string | undefined;
+  readonly validationErrors: readonly FieldProblem[];
+  /** The whole error body, as sent. */
+  readonly body: ErrorResponse;
+
+  constructor(status: number, body: ErrorResponse) {
+    super(body.message);
+    this.name = 'ServiceError';
+    this.status = status;
+    this.body = body;
+    this.code = body.code;
+    this.apiCode = body.api_code;
+    this.description = body.description;
+    this.gatewayName = body.gateway_name;
+    this.validationErrors = (body.validation_errors ?? []).map(({ field, message }) => ({ field, message }));
+  }
+}
+
+/** The request never got an answer: offline, DNS, connection refused, CORS. */
+export class NetworkError extends PayCheckoutError {
+  readonly kind = 'network' as const;
+  constructor(options?: { cause?: unknown }) {
+    super('We could not reach the payment service. Check the connection and try again.', options);
+    this.name = 'NetworkError';
+  }
+}
+
+/** No answer within the client's `timeoutMs`. */
+export class TimeoutError extends PayCheckoutError {
+  readonly kind = 'timeout' as const;
+  readonly timeoutMs: number;
+  constructor(timeoutMs: number, options?: { cause?: unknown }) {
+    super(`The payment service did not answer within ${timeoutMs} ms.`, options);
+    this.name = 'TimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The caller's own `signal` aborted the request. */
+export class AbortedError extends PayCheckoutError {
+  readonly kind = 'aborted' as const;
+  constructor(options?: { cause?: unknown }) {
+    super('The request was cancelled.', options);
+    this.name = 'AbortedError';
+  }
+}
+
+/** The body was not JSON, or did not match the contract's schema. */
+export class InvalidResponseError extends PayCheckoutError {
+  readonly kind = 'invalid_response' as const;
+  readonly status: number;
+  /** Which fields failed the schema; empty when the body was not JSON at all. */
+  readonly problems: readonly FieldProblem[];
+  constructor(status: number, problems: readonly FieldProblem[] = []) {
+    const detail = problems.length ? `: ${summarizeProblems(problems)}` : '.';
+    super(`The service sent a response we could not read (HTTP ${status})${detail}`);
+    this.name = 'InvalidResponseError';
+    this.status = status;
+    this.problems = problems;
+  }
+}
+
+/** The call's arguments break the contract, so nothing was sent. */
+export class InvalidRequestError extends PayCheckoutError {
+  readonly kind = 'invalid_request' as const;
+  readonly problems: readonly FieldProblem[];
+  constructor(problems: readonly FieldProblem[]) {
+    super(`The request was not sent: ${summarizeProblems(problems)}.`);
+    this.name = 'InvalidRequestError';
+    this.problems = problems;
+  }
+}
+
+export function isPayCheckoutError(value: unknown): value is PayCheckoutError {
+  return value instanceof PayCheckoutError;
+}

@@ -1,0 +1,113 @@
+import { DashboardStatsQuerySchema, DashboardStatsSchema } from '../contract/dashboard.js';
+import type { DashboardStats } from '../contract/dashboard.js';
+import { DocumentTypeListSchema, PaymentGatewayListSchema } from '../contract/gateways.js';
+import type { DocumentType, PaymentGateway } from '../contract/gateways.js';
+import { merchantKeyHeader, partnerKeyHeader, partnerSecretHeader } from '../contract/headers.js';
+import { CreateLinkBodySchema, CreatedLinkSchema } from '../contract/links.js';
+import type { CreateLinkInput, CreatedLink } from '../contract/links.js';
+import {
+  CancelledOrderSchema,
+  CreateOrderBodySchema,
+  CreatedOrderSchema,
+  OrderDetailsSchema,
+  OtpBodySchema,
+  OtpResultSchema,
+  RefundBodySchema,
+  RefundResponseSchema,
+} from '../contract/orders.js';
+import type { CreateOrderInput, CreatedOrder, OrderDetails } from '../contract/orders.js';
+import type * as z from 'zod/mini';
+import { HttpCore, checkRequest, pathId, pathText, requireText } from './http.js';
+import type { CallOptions, ClientOptions } from './http.js';
+
+export interface PartnerCredentials {
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface MerchantClientOptions extends ClientOptions {
+  /** The store's secret key. Server-side only: never ship it to a browser. */
+  merchantKey: string;
+  /** A partner acting for the store adds its key pair as attribution; the store is still the merchant key's. */
+  partner?: PartnerCredentials;
+}
+
+export type CancelledOrder = z.infer<typeof CancelledOrderSchema>;
+export type OtpResult = z.infer<typeof OtpResultSchema>;
+export type RefundInput = z.input<typeof RefundBodySchema>;
+export type DashboardStatsQuery = z.input<typeof DashboardStatsQuerySchema>;
+
+/** The merchant API, authorized by `merchant-key` (and the partner pair when a partner acts for the store). */
+export class MerchantClient {
+  readonly #http: HttpCore;
+
+  constructor(options: MerchantClientOptions) {
+    const headers: Record<string, string> = { [merchantKeyHeader]: requireText(options.merchantKey, 'merchantKey') };
+    if (options.partner) {
+      headers[partnerKeyHeader] = requireText(options.partner.apiKey, 'partner.apiKey');
+      headers[partnerSecretHeader] = requireText(options.partner.apiSecret, 'partner.apiSecret');
+    }
+    this.#http = new HttpCore(options, headers);
+  }
+
+  get baseUrl(): string {
+    return this.#http.baseUrl;
+  }
+
+  /** Creates and starts processing an order at once; `order_key` comes back as `id_external`. */
+  async createOrder(body: CreateOrderInput, options: CallOptions = {}): Promise<CreatedOrder> {
+    const payload = checkRequest(CreateOrderBodySchema, body);
+    return this.#http.request({ method: 'POST', path: '/orders', body: payload, schema: CreatedOrderSchema, wrapper: 'data', signal: options.signal });
+  }
+
+  /** The order as the service sees it now: confirm a webhook's status with this before acting on it. */
+  async getOrder(orderId: number, options: CallOptions = {}): Promise<OrderDetails> {
+    const path = `/orders/${pathId(orderId, 'orderId')}`;
+    return this.#http.request({ method: 'GET', path, schema: OrderDetailsSchema, wrapper: 'data', signal: options.signal });
+  }
+
+  /** Full refund of a confirmed order within 96 hours of purchase; resolves to the service's message. */
+  async refund(orderId: number, body: RefundInput = {}, options: CallOptions = {}): Promise<string> {
+    const path = `/orders/refund/${pathId(orderId, 'orderId')}`;
+    const payload = checkRequest(RefundBodySchema, body);
+    return this.#http.request({ method: 'POST', path, body: payload, schema: RefundResponseSchema.def.shape.result, wrapper: 'result-or-data', signal: options.signal });
+  }
+
+  /** Cancels a `pending` or `processing` order; confirmed orders are refunded instead. */
+  async cancel(orderId: number, options: CallOptions = {}): Promise<CancelledOrder> {
+    const path = `/orders/cancel/${pathId(orderId, 'orderId')}`;
+    return this.#http.request({ method: 'POST', path, schema: CancelledOrderSchema, wrapper: 'data', signal: options.signal });
+  }
+
+  /** Submits the digital wallet's 6-digit SMS code. */
+  async submitOtp(orderId: number, code: string, options: CallOptions = {}): Promise<OtpResult> {
+    const path = `/orders/daviplata/${pathId(orderId, 'orderId')}`;
+    const payload = checkRequest(OtpBodySchema, { daviplata_otp: code });
+    return this.#http.request({ method: 'POST', path, body: payload, schema: OtpResultSchema, wrapper: 'data', signal: options.signal });
+  }
+
+  /** Creates a payment link; leave out `amount` for a dynamic link. */
+  async createLink(body: CreateLinkInput, options: CallOptions = {}): Promise<CreatedLink> {
+    const payload = checkRequest(CreateLinkBodySchema, body);
+    return this.#http.request({ method: 'POST', path: '/links', body: payload, schema: CreatedLinkSchema, wrapper: 'data', signal: options.signal });
+  }
+
+  /** The gateways this store may offer; show only these. */
+  async paymentGateways(options: CallOptions = {}): Promise<PaymentGateway[]> {
+    const path = '/orders/paymentGateways';
+    return this.#http.request({ method: 'GET', path, schema: PaymentGatewayListSchema, wrapper: 'data', signal: options.signal });
+  }
+
+  /** The valid `id_type`s of a country (only `CO` today). */
+  async documentTypes(countryCode = 'CO', options: CallOptions = {}): Promise<DocumentType[]> {
+    const path = `/national-document-types/${pathText(countryCode, 'countryCode')}`;
+    return this.#http.request({ method: 'GET', path, schema: DocumentTypeListSchema, wrapper: 'data', signal: options.signal });
+  }
+
+  /** Revenue, orders and gateway split for a date range (inclusive, YYYY-MM-DD). */
+  async dashboardStats(storeId: number, query: DashboardStatsQuery, options: CallOptions = {}): Promise<DashboardStats> {
+    const path = `/merchant/${pathId(storeId, 'storeId')}/dashboard/stats`;
+    const q = checkRequest(DashboardStatsQuerySchema, query);
+    return this.#http.request({ method: 'GET', path, query: q, schema: DashboardStatsSchema, wrapper: 'result', signal: options.signal });
+  }
+}

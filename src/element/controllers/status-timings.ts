@@ -1,0 +1,28 @@
+/**
+ * Every timing of the status checks, in one place (design.md §5). Tests shorten
+ * them through `PayCheckout.statusTimings`; production keeps these.
+ */
+export interface StatusTimings {
+  /** Delay before the first check, and the starting delay after each answer. */
+  firstDelayMs: number;
+  /** Each further wait is the last one times this. */
+  growth: number;
+  /** The waits never exceed this. */
+  maxDelayMs: number;
+  /** ± share of each wait chosen at random, so many buyers don't poll in step. */
+  jitter: number;
+}
+
+export const defaultStatusTimings: StatusTimings = {
+  firstDelayMs: 2_000,
+  growth: 1.5,
+  maxDelayMs: 10_000,
+  jitter: 0.2,
+};
+
+/** The wait before check number `attempt` (0-based), jittered, capped at `maxDelayMs`. */
+export function statusDelay(timings: StatusTimings, attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(timings.maxDelayMs, timings.firstDelayMs * timings.growth ** attempt);
+  const spread = base * timings.jitter * (random() * 2 - 1);
+  return Math.max(0, Math.min(timings.maxDelayMs, Math.round(base + spread)));
+}

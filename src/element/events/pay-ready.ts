@@ -1,0 +1,19 @@
+import type { CheckoutLink } from '../../contract/checkout.js';
+
+export interface PayReadyDetail {
+  /** The link as the buyer API returned it (store, amount, gateways). */
+  link: CheckoutLink;
+}
+
+/** `pay-ready`: The link loaded and the first screen is interactive. Bubbles and crosses shadow roots. */
+export type PayReadyEvent = CustomEvent<PayReadyDetail>;
+
+export function payReadyEvent(detail: PayReadyDetail): PayReadyEvent {
+  return new CustomEvent('pay-ready', { detail, bubbles: true, composed: true });
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    'pay-ready': PayReadyEvent;
+  }
+}

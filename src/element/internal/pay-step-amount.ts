@@ -1,0 +1,77 @@
+import { html, nothing } from 'lit';
+import type { AmountState } from '../../flow/types.js';
+import { formatMoney } from '../../i18n/format.js';
+import { StepElement } from './step-element.js';
+import { sharedStyles } from './shared.styles.js';
+import { stepAmountStyles } from './pay-step-amount.styles.js';
+
+/** @internal Dynamic links: the buyer types the amount, grouped as they type. */
+export class PayStepAmount extends StepElement<AmountState> {
+  static override styles = [sharedStyles, stepAmountStyles];
+
+  override render() {
+    const m = this.messages;
+    const s = this.state;
+    const money = (n: number) => formatMoney(n, s.link.currency, m.locale);
+    const range = m.amount.range(money(s.range.min), money(s.range.max));
+    const error = s.error ? m.rules[s.error]({ min: money(s.range.min), max: money(s.range.max) }) : null;
+    return html`
+      <h2 tabindex="-1" part="heading">${m.amount.title}</h2>
+      <form novalidate @submit=${this.#submit}>
+        <div class="field">
+          <label for="amount">${m.amount.label}</label>
+          <div class="money">
+            <span aria-hidden="true">$</span>
+            <input
+              id="amount"
+              name="amount"
+              part="input"
+              type="text"
+              inputmode="numeric"
+              autocomplete="transaction-amount"
+              enterkeyhint="next"
+              .value=${s.text}
+              aria-describedby=${error ? 'amount-error amount-range' : 'amount-range'}
+              aria-invalid=${error ? 'true' : 'false'}
+              @input=${this.#input}
+            />
+          </div>
+          <p id="amount-range" class="hint">${range}</p>
+          ${error ? html`<p id="amount-error" class="error" part="error">${error}</p>` : nothing}
+        </div>
+        <div class="actions">
+          <button type="submit" part="button">${m.continue}</button>
+        </div>
+      </form>
+    `;
+  }
+
+  #submitted = false;
+
+  override updated(): void {
+    // After a submit the flow answers with an error or a new screen; on an error, back to the field.
+    if (this.#submitted && this.state.error) this.focusField();
+    this.#submitted = false;
+  }
+
+  /** Focuses the amount field (after an error on submit). */
+  focusField(): void {
+    this.renderRoot.querySelector<HTMLInputElement>('input')?.focus();
+  }
+
+  #input = (e: Event) => {
+    this.send({ type: 'amount_changed', text: (e.target as HTMLInputElement).value });
+  };
+
+  #submit = (e: Event) => {
+    e.preventDefault();
+    this.#submitted = true;
+    this.send({ type: 'amount_submitted' });
+  };
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pay-step-amount': PayStepAmount;
+  }
+}

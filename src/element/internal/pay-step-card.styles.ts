@@ -1,0 +1,7 @@
+import { css } from 'lit';
+
+export const stepCardStyles = css`
+  .go {
+    width: 100%;
+  }
+`;

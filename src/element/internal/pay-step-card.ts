@@ -1,0 +1,53 @@
+import { html, nothing } from 'lit';
+import type { RedirectState } from '../../flow/types.js';
+import { StepElement } from './step-element.js';
+import { noticeTemplate } from './waiting-parts.js';
+import { sharedStyles } from './shared.styles.js';
+import { stepCardStyles } from './pay-step-card.styles.js';
+import { payHandoffEvent } from '../events/pay-handoff.js';
+
+/** @internal Card: hand the buyer to the provider's page; once back, wait for the outcome. */
+export class PayStepCard extends StepElement<RedirectState> {
+  static override styles = [sharedStyles, stepCardStyles];
+
+  override render() {
+    const m = this.messages;
+    const s = this.state;
+    if (s.returning) {
+      return html`
+        <h2 tabindex="-1" part="heading">${m.card.title}</h2>
+        <div class="waiting"><div class="spinner" aria-hidden="true"></div><p>${m.card.returning}</p></div>
+        ${noticeTemplate(m, s.notice, () => this.send({ type: 'retry' }))}
+        <div class="actions">
+          <a class="button secondary" part="button-secondary" href=${s.action.url} @click=${this.#go}>${m.card.go}</a>
+        </div>
+      `;
+    }
+    return html`
+      <h2 tabindex="-1" part="heading">${m.card.title}</h2>
+      <p>${m.card.instructions}</p>
+      <div class="actions">
+        <a class="button go" part="button card-link" href=${s.action.url} @click=${this.#go}>${m.card.go}</a>
+      </div>
+      ${s.notice ? noticeTemplate(m, s.notice, () => this.send({ type: 'retry' })) : nothing}
+      <div class="actions">
+        <button type="button" class="secondary" part="button-secondary cancel-button" ?disabled=${s.cancelling} @click=${() => this.send({ type: 'cancel_requested' })}>
+          ${s.cancelling ? m.cancelling : m.cancel}
+        </button>
+      </div>
+    `;
+  }
+
+  #go = (e: MouseEvent) => {
+    // A modified click (new tab) is the buyer's choice; a plain one goes through the host, which notes the hand-off.
+    if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    this.dispatchEvent(payHandoffEvent(this.state.action.url));
+  };
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pay-step-card': PayStepCard;
+  }
+}

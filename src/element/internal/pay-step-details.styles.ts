@@ -1,0 +1,32 @@
+import { css } from 'lit';
+
+export const stepDetailsStyles = css`
+  .summary {
+    border: 2px solid var(--pay-color-danger);
+    border-radius: var(--pay-radius);
+    padding: 0.75rem 1rem;
+    margin-bottom: var(--pay-space, 1rem);
+  }
+  .summary h3 {
+    margin: 0 0 0.5rem;
+    font-size: 1rem;
+  }
+  .summary ul {
+    margin: 0;
+    padding-inline-start: 1.25rem;
+  }
+  .summary a {
+    color: var(--pay-color-danger);
+    font-weight: 600;
+  }
+  .chosen {
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
+    font-weight: 600;
+  }
+  .chosen img {
+    width: 24px;
+    height: 24px;
+  }
+`;

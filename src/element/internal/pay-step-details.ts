@@ -1,0 +1,175 @@
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import type { DetailsField, DetailsState } from '../../flow/types.js';
+import { formatMoney } from '../../i18n/format.js';
+import { StepElement } from './step-element.js';
+import { newIdempotencyKey } from './idempotency-key.js';
+import { sharedStyles } from './shared.styles.js';
+import { stepDetailsStyles } from './pay-step-details.styles.js';
+
+/** How each text field asks for its value on a phone keyboard and from autofill. */
+const inputHints: Record<Exclude<DetailsField, 'id_type'>, { type: string; inputmode: string; autocomplete: string }> = {
+  id_number: { type: 'text', inputmode: 'text', autocomplete: 'off' },
+  phone_number: { type: 'tel', inputmode: 'tel', autocomplete: 'tel-national' },
+  first_name: { type: 'text', inputmode: 'text', autocomplete: 'given-name' },
+  last_name: { type: 'text', inputmode: 'text', autocomplete: 'family-name' },
+  email: { type: 'email', inputmode: 'email', autocomplete: 'email' },
+};
+
+/**
+ * @internal The buyer's details for the chosen method: only the fields it needs,
+ * each message beside its field, and an error summary on submit.
+ */
+export class PayStepDetails extends StepElement<DetailsState> {
+  static override styles = [sharedStyles, stepDetailsStyles];
+
+  #submitted = false;
+
+  override render() {
+    const m = this.messages;
+    const s = this.state;
+    const wrong = s.needed.filter((f) => s.errors[f]);
+    const amount = formatMoney(s.amount, s.link.currency, m.locale);
+    return html`
+      <h2 tabindex="-1" part="heading">${m.details.title}</h2>
+      <p class="chosen">
+        ${s.gateway.icon ? html`<img src=${s.gateway.icon} alt="" width="24" height="24" />` : nothing}
+        <span>${s.gateway.name}</span>
+      </p>
+      ${wrong.length > 0
+        ? html`<div class="summary" part="error-summary">
+            <h3 id="summary-title">${m.details.errorSummary(wrong.length)}</h3>
+            <ul aria-labelledby="summary-title">
+              ${wrong.map(
+                (f) => html`<li><a href="#${f}" @click=${(e: Event) => this.#goTo(e, f)}>${this.#message(f)}</a></li>`,
+              )}
+            </ul>
+          </div>`
+        : nothing}
+      ${s.formError ? html`<p class="error notice" part="error">${m.rules[s.formError]({})}</p>` : nothing}
+      <form novalidate class="stack" @submit=${this.#submit}>
+        ${s.needed.map((f) => (f === 'id_type' ? this.#idType() : this.#text(f)))}
+        <div class="actions">
+          <button type="submit" part="button pay-button" ?disabled=${s.submitting} aria-disabled=${s.submitting ? 'true' : 'false'}>
+            ${s.submitting ? m.creatingOrder : m.pay(amount)}
+          </button>
+          <button type="button" class="secondary" part="button-secondary" ?disabled=${s.submitting} @click=${() => this.send({ type: 'back' })}>
+            ${m.details.changeMethod}
+          </button>
+        </div>
+      </form>
+    `;
+  }
+
+  override updated(): void {
+    if (!this.#submitted) return;
+    this.#submitted = false;
+    const wrong = this.state.needed.filter((f) => this.state.errors[f]).length;
+    if (wrong > 0) this.announce(this.messages.details.errorSummary(wrong));
+    if (this.state.focus) this.focusField(this.state.focus);
+  }
+
+  /** Focuses one field (the first in error, or the phone after "change number"). */
+  focusField(field: DetailsField): void {
+    this.renderRoot.querySelector<HTMLElement>(`#${field}`)?.focus();
+  }
+
+  #message(field: DetailsField): string {
+    const key = this.state.errors[field];
+    return key ? this.messages.rules[key]({}) : '';
+  }
+
+  #describedBy(field: DetailsField, hint: boolean): string | typeof nothing {
+    const ids = [this.state.errors[field] ? `${field}-error` : '', hint ? `${field}-hint` : ''].filter(Boolean);
+    return ids.length ? ids.join(' ') : nothing;
+  }
+
+  #errorLine(field: DetailsField): TemplateResult | typeof nothing {
+    return this.state.errors[field]
+      ? html`<p id="${field}-error" class="error" part="error">${this.#message(field)}</p>`
+      : nothing;
+  }
+
+  #idType(): TemplateResult {
+    const m = this.messages;
+    const s = this.state;
+    const invalid = Boolean(s.errors.id_type);
+    return html`<div class="field">
+      <label for="id_type">${m.details.idType}</label>
+      <select
+        id="id_type"
+        name="id_type"
+        part="input"
+        .value=${s.fields.id_type}
+        aria-invalid=${invalid ? 'true' : 'false'}
+        aria-describedby=${this.#describedBy('id_type', false)}
+        @change=${(e: Event) => this.#changed('id_type', e)}
+      >
+        <option value="" ?selected=${s.fields.id_type === ''}>${m.details.idTypeChoose}</option>
+        ${s.idTypes.map(
+          (d) => html`<option value=${String(d.id_national_document_type)} ?selected=${s.fields.id_type === String(d.id_national_document_type)}>
+            ${d.description} (${d.type})
+          </option>`,
+        )}
+      </select>
+      ${this.#errorLine('id_type')}
+    </div>`;
+  }
+
+  #text(field: Exclude<DetailsField, 'id_type'>): TemplateResult {
+    const m = this.messages;
+    const s = this.state;
+    const labels: Record<typeof field, [string, string | null]> = {
+      id_number: [m.details.idNumber, m.details.idNumberHint],
+      phone_number: [m.details.phone, m.details.phoneHint],
+      first_name: [m.details.firstName, null],
+      last_name: [m.details.lastName, null],
+      email: [m.details.email, null],
+    };
+    const [label, hint] = labels[field];
+    const hints = inputHints[field];
+    // CC and TI are digits only: a numeric keypad; CE has letters.
+    const idCode = s.idTypes.find((d) => String(d.id_national_document_type) === s.fields.id_type)?.type;
+    const inputmode = field === 'id_number' && idCode !== 'CE' ? 'numeric' : hints.inputmode;
+    return html`<div class="field">
+      <label for=${field}>${label}</label>
+      ${hint ? html`<p id="${field}-hint" class="hint">${hint}</p>` : nothing}
+      <input
+        id=${field}
+        name=${field}
+        part="input"
+        type=${hints.type}
+        inputmode=${inputmode}
+        autocomplete=${hints.autocomplete}
+        .value=${s.fields[field]}
+        aria-invalid=${s.errors[field] ? 'true' : 'false'}
+        aria-describedby=${this.#describedBy(field, hint !== null)}
+        @input=${(e: Event) => this.#changed(field, e)}
+      />
+      ${this.#errorLine(field)}
+    </div>`;
+  }
+
+  #changed(field: DetailsField, e: Event): void {
+    this.send({ type: 'field_changed', field, value: (e.target as HTMLInputElement | HTMLSelectElement).value });
+  }
+
+  #goTo(e: Event, field: DetailsField): void {
+    // Fragment links do not reach into a shadow root; move focus as the link promises.
+    e.preventDefault();
+    this.focusField(field);
+  }
+
+  #submit = (e: Event) => {
+    e.preventDefault();
+    if (this.state.submitting) return;
+    this.#submitted = true;
+    this.send({ type: 'details_submitted', idempotencyKey: newIdempotencyKey() });
+  };
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pay-step-details': PayStepDetails;
+  }
+}

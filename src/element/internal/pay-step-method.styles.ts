@@ -1,0 +1,37 @@
+import { css } from 'lit';
+
+export const stepMethodStyles = css`
+  ul {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    gap: calc(var(--pay-space, 1rem) / 2);
+  }
+  .method {
+    width: 100%;
+    justify-content: flex-start;
+    min-height: 56px;
+    background: var(--pay-color-surface);
+    color: var(--pay-color-text);
+    border-color: var(--pay-color-border-strong);
+    text-align: start;
+  }
+  .method:hover:not(:disabled) {
+    border-color: var(--pay-color-primary);
+  }
+  .method img {
+    width: 32px;
+    height: 32px;
+    object-fit: contain;
+    flex: none;
+  }
+  .method .name {
+    display: grid;
+  }
+  .method .why {
+    font-weight: 400;
+    font-size: 0.875rem;
+    color: var(--pay-color-muted);
+  }
+`;

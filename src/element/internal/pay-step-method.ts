@@ -1,0 +1,54 @@
+import { html, nothing } from 'lit';
+import type { MethodState } from '../../flow/types.js';
+import { formatMoney } from '../../i18n/format.js';
+import { StepElement } from './step-element.js';
+import { sharedStyles } from './shared.styles.js';
+import { stepMethodStyles } from './pay-step-method.styles.js';
+
+/** @internal The link's payment methods: icon and name, unavailable ones disabled with the reason. */
+export class PayStepMethod extends StepElement<MethodState> {
+  static override styles = [sharedStyles, stepMethodStyles];
+
+  override render() {
+    const m = this.messages;
+    const s = this.state;
+    const money = (n: number) => formatMoney(n, s.link.currency, m.locale);
+    const dynamic = s.link.amount === undefined || s.link.amount === null;
+    return html`
+      <h2 tabindex="-1" part="heading">${m.method.title}</h2>
+      ${s.choices.length === 0 ? html`<p>${m.method.none}</p>` : nothing}
+      <ul aria-label=${m.method.legend}>
+        ${s.choices.map(({ gateway, available, reason }) => {
+          const why = reason ? m.rules[reason]({ min: money(gateway.min_amount), max: money(gateway.max_amount) }) : '';
+          return html`<li>
+            <button
+              type="button"
+              class="method"
+              part="method"
+              data-gateway=${gateway.id_payment_gateway}
+              ?disabled=${!available}
+              @click=${() => this.send({ type: 'method_chosen', id_payment_gateway: gateway.id_payment_gateway })}
+            >
+              ${gateway.icon ? html`<img src=${gateway.icon} alt="" width="32" height="32" />` : nothing}
+              <span class="name"><span>${gateway.name}</span>${why ? html`<span class="why">${why}</span>` : nothing}</span>
+            </button>
+          </li>`;
+        })}
+      </ul>
+      ${s.error ? html`<p class="error" part="error">${m.rules[s.error]({})}</p>` : nothing}
+      ${dynamic
+        ? html`<div class="actions">
+            <button type="button" class="secondary" part="button-secondary" @click=${() => this.send({ type: 'back' })}>
+              ${m.back}
+            </button>
+          </div>`
+        : nothing}
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pay-step-method': PayStepMethod;
+  }
+}

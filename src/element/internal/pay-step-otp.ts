@@ -1,0 +1,107 @@
+import { html, nothing } from 'lit';
+import { property } from 'lit/decorators.js';
+import type { OtpState } from '../../flow/types.js';
+import { otpInput, validateOtp } from '../../flow/rules.js';
+import { StepElement } from './step-element.js';
+import { countdownTemplate, noticeTemplate } from './waiting-parts.js';
+import { newIdempotencyKey } from './idempotency-key.js';
+import { sharedStyles } from './shared.styles.js';
+import { stepOtpStyles } from './pay-step-otp.styles.js';
+
+/** @internal The SMS code: one 6-digit field; a pasted code fills and submits; attempts left; new code. */
+export class PayStepOtp extends StepElement<OtpState> {
+  static override styles = [sharedStyles, stepOtpStyles];
+
+  /** Milliseconds left, from the host's countdown. */
+  @property({ attribute: false }) remainingMs: number | null = null;
+
+  #submitted = false;
+
+  override render() {
+    const m = this.messages;
+    const s = this.state;
+    const busy = s.submitting || s.cancelling;
+    const describedBy = ['code-hint', 'code-attempts', s.error ? 'code-error' : ''].filter(Boolean).join(' ');
+    return html`
+      <h2 tabindex="-1" part="heading">${m.otp.title}</h2>
+      <ol class="steps">
+        ${m.otp.steps.map((line) => html`<li>${line}</li>`)}
+      </ol>
+      <form novalidate @submit=${this.#submit}>
+        <div class="field">
+          <label for="code">${m.otp.label}</label>
+          <p id="code-hint" class="hint">${m.otp.hint}</p>
+          <input
+            id="code"
+            name="code"
+            part="input otp-input"
+            type="text"
+            inputmode="numeric"
+            autocomplete="one-time-code"
+            pattern="[0-9]*"
+            maxlength="6"
+            enterkeyhint="done"
+            .value=${s.code}
+            ?readonly=${busy}
+            aria-invalid=${s.error ? 'true' : 'false'}
+            aria-describedby=${describedBy}
+            @input=${this.#input}
+            @paste=${this.#paste}
+          />
+          ${s.error ? html`<p id="code-error" class="error" part="error">${m.rules[s.error]({})}</p>` : nothing}
+          <p id="code-attempts" class="hint">${m.otp.attemptsLeft(s.attemptsLeft)}</p>
+        </div>
+        ${countdownTemplate(m, this.remainingMs)} ${noticeTemplate(m, s.notice, () => this.send({ type: 'retry' }))}
+        <div class="actions">
+          <button type="submit" part="button" ?disabled=${busy}>${s.submitting ? m.otp.submitting : m.otp.submit}</button>
+        </div>
+      </form>
+      <div class="actions">
+        <button type="button" class="secondary" part="button-secondary" ?disabled=${busy} @click=${this.#newCode}>
+          ${m.otp.newCode}
+        </button>
+        <button type="button" class="secondary" part="button-secondary cancel-button" ?disabled=${busy} @click=${() => this.send({ type: 'cancel_requested' })}>
+          ${s.cancelling ? m.cancelling : m.cancel}
+        </button>
+      </div>
+    `;
+  }
+
+  override updated(): void {
+    if (this.#submitted && this.state.error) this.renderRoot.querySelector<HTMLInputElement>('#code')?.focus();
+    this.#submitted = false;
+  }
+
+  #input = (e: Event) => {
+    const input = e.target as HTMLInputElement;
+    const code = otpInput(input.value);
+    // Keep the field showing digits only, even before the flow answers.
+    if (input.value !== code) input.value = code;
+    this.send({ type: 'otp_changed', code });
+  };
+
+  #paste = (e: ClipboardEvent) => {
+    const pasted = validateOtp(e.clipboardData?.getData('text') ?? '');
+    if (!pasted.ok) return;
+    e.preventDefault();
+    this.#submitted = true;
+    this.send({ type: 'otp_changed', code: pasted.value });
+    this.send({ type: 'otp_submitted', code: pasted.value });
+  };
+
+  #submit = (e: Event) => {
+    e.preventDefault();
+    this.#submitted = true;
+    this.send({ type: 'otp_submitted', code: this.renderRoot.querySelector<HTMLInputElement>('#code')?.value ?? this.state.code });
+  };
+
+  #newCode = () => {
+    this.send({ type: 'new_code', idempotencyKey: newIdempotencyKey() });
+  };
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pay-step-otp': PayStepOtp;
+  }
+}

@@ -1,0 +1,43 @@
+import { html } from 'lit';
+import { property } from 'lit/decorators.js';
+import type { PushState } from '../../flow/types.js';
+import { StepElement } from './step-element.js';
+import { countdownTemplate, noticeTemplate } from './waiting-parts.js';
+import { sharedStyles } from './shared.styles.js';
+import { stepPushStyles } from './pay-step-push.styles.js';
+
+/** @internal Push approval: what to do on the phone, the masked phone, a countdown, cancel, change number. */
+export class PayStepPush extends StepElement<PushState> {
+  static override styles = [sharedStyles, stepPushStyles];
+
+  /** Milliseconds left, from the host's countdown. */
+  @property({ attribute: false }) remainingMs: number | null = null;
+
+  override render() {
+    const m = this.messages;
+    const s = this.state;
+    return html`
+      <h2 tabindex="-1" part="heading">${m.push.title}</h2>
+      <p class="phone">${m.push.sentTo(s.action.phone_hint)}</p>
+      <ol class="steps">
+        ${m.push.steps.map((line) => html`<li>${line}</li>`)}
+      </ol>
+      <div class="waiting"><div class="spinner" aria-hidden="true"></div><span>${m.waiting}</span></div>
+      ${countdownTemplate(m, this.remainingMs)} ${noticeTemplate(m, s.notice, () => this.send({ type: 'retry' }))}
+      <div class="actions">
+        <button type="button" class="secondary" part="button-secondary" ?disabled=${s.cancelling} @click=${() => this.send({ type: 'change_number' })}>
+          ${m.push.changeNumber}
+        </button>
+        <button type="button" class="secondary" part="button-secondary cancel-button" ?disabled=${s.cancelling} @click=${() => this.send({ type: 'cancel_requested' })}>
+          ${s.cancelling ? m.cancelling : m.cancel}
+        </button>
+      </div>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pay-step-push': PayStepPush;
+  }
+}

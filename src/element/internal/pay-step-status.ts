@@ -1,0 +1,66 @@
+import { html, nothing } from 'lit';
+import type { ErrorState, LoadingState, ProcessingState, UnavailableState } from '../../flow/types.js';
+import { StepElement } from './step-element.js';
+import { sharedStyles } from './shared.styles.js';
+import { stepStatusStyles } from './pay-step-status.styles.js';
+
+export type StatusScreenState = LoadingState | UnavailableState | ErrorState | ProcessingState;
+
+/**
+ * @internal Loading, link unavailable (not found, already paid, expired), the error
+ * screen with "try again", and "processing" (nothing for the buyer to do but wait).
+ */
+export class PayStepStatus extends StepElement<StatusScreenState> {
+  static override styles = [sharedStyles, stepStatusStyles];
+
+  override render() {
+    const m = this.messages;
+    const s = this.state;
+    switch (s.step) {
+      case 'loading':
+        return html`<div class="center" part="loading">
+          <div class="spinner" aria-hidden="true"></div>
+          <h2 tabindex="-1" part="heading">${m.loading}</h2>
+        </div>`;
+      case 'processing':
+        return html`<div class="center">
+          <div class="spinner" aria-hidden="true"></div>
+          <h2 tabindex="-1" part="heading">${m.waiting}</h2>
+          ${s.notice ? html`<p class="notice">${m.rules[s.notice]({})}</p>` : nothing}
+        </div>`;
+      case 'unavailable': {
+        const [title, body] =
+          s.reason === 'paid'
+            ? [m.link.paidTitle, m.link.paidBody]
+            : s.reason === 'expired'
+              ? [m.link.expiredTitle, m.link.expiredBody]
+              : [m.link.notFoundTitle, m.link.notFoundBody];
+        return html`<div class="center" part="unavailable" data-reason=${s.reason}>
+          <h2 tabindex="-1" part="heading">${title}</h2>
+          <p class="muted">${body}</p>
+        </div>`;
+      }
+      case 'error':
+        return html`<div class="center" part="error">
+          <h2 tabindex="-1" part="heading">${m.error.title}</h2>
+          <p>${m.rules[s.message]({})}</p>
+          <div class="actions">
+            ${s.retry
+              ? html`<button type="button" part="button" @click=${() => this.send({ type: 'retry' })}>${m.error.retry}</button>`
+              : nothing}
+            ${s.resume.step !== 'loading'
+              ? html`<button type="button" class="secondary" part="button-secondary" @click=${() => this.send({ type: 'back' })}>
+                  ${m.back}
+                </button>`
+              : nothing}
+          </div>
+        </div>`;
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pay-step-status': PayStepStatus;
+  }
+}

@@ -1,0 +1,126 @@
+import { html, nothing } from 'lit';
+import type { PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import type { TransferState } from '../../flow/types.js';
+import { StepElement } from './step-element.js';
+import { countdownTemplate, noticeTemplate } from './waiting-parts.js';
+import { sharedStyles } from './shared.styles.js';
+import { stepTransferStyles } from './pay-step-transfer.styles.js';
+
+/** The QR image as a `data:` URL (allowed by `img-src 'self' data:`), drawn here from the payload. */
+async function qrDataUrl(payload: string): Promise<string> {
+  // Loaded only when this screen opens: qrcode stays out of the first bundle.
+  const { toDataURL } = await import('qrcode');
+  return toDataURL(payload, { errorCorrectionLevel: 'M', margin: 1, width: 208 });
+}
+
+/**
+ * @internal Transfer: the key as selectable text with a copy button, the QR drawn
+ * locally from `qr_data` (or the service's PNG), and a countdown.
+ */
+export class PayStepTransfer extends StepElement<TransferState> {
+  static override styles = [sharedStyles, stepTransferStyles];
+
+  /** Milliseconds left, from the host's countdown. */
+  @property({ attribute: false }) remainingMs: number | null = null;
+
+  @state() private qrSrc: string | null = null;
+  @state() private qrFailed = false;
+  @state() private copied: 'yes' | 'failed' | null = null;
+
+  #qrFor: string | null = null;
+  #copiedTimer: ReturnType<typeof setTimeout> | undefined;
+
+  override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('state')) this.#loadQr();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.#copiedTimer);
+  }
+
+  override render() {
+    const m = this.messages;
+    const s = this.state;
+    return html`
+      <h2 tabindex="-1" part="heading">${m.transfer.title}</h2>
+      <p>${m.transfer.instructions}</p>
+      <div class="layout">
+        <div class="key" part="transfer-key">
+          <span id="key-label" class="hint">${m.transfer.keyLabel}</span>
+          <output aria-labelledby="key-label">${s.action.key}</output>
+          <button type="button" class="secondary" part="button-secondary copy-button" @click=${this.#copy}>
+            ${this.copied === 'yes' ? m.transfer.copied : m.transfer.copy}
+          </button>
+          ${this.copied === 'failed' ? html`<p class="error">${m.transfer.copyFailed}</p>` : nothing}
+        </div>
+        <div class="qr" part="qr">
+          ${this.qrSrc
+            ? html`<img src=${this.qrSrc} alt=${m.transfer.qrAlt(s.action.key)} width="208" height="208" />`
+            : this.qrFailed
+              ? html`<p class="hint">${m.transfer.qrUnavailable}</p>`
+              : html`<p class="hint">${m.transfer.qrLoading}</p>`}
+        </div>
+      </div>
+      ${countdownTemplate(m, this.remainingMs)} ${noticeTemplate(m, s.notice, () => this.send({ type: 'retry' }))}
+      <div class="actions">
+        <button type="button" class="secondary" part="button-secondary cancel-button" ?disabled=${s.cancelling} @click=${() => this.send({ type: 'cancel_requested' })}>
+          ${s.cancelling ? m.cancelling : m.cancel}
+        </button>
+      </div>
+    `;
+  }
+
+  #loadQr(): void {
+    const { qr_data, qr_png } = this.state.action;
+    const source = qr_data ?? qr_png ?? null;
+    if (source === this.#qrFor) return;
+    this.#qrFor = source;
+    this.qrSrc = null;
+    this.qrFailed = false;
+    if (qr_data) {
+      qrDataUrl(qr_data).then(
+        (url) => {
+          if (this.#qrFor === qr_data) this.qrSrc = url;
+        },
+        () => {
+          // Without our QR, the service's PNG (if any) still works; the key always does.
+          if (this.#qrFor !== qr_data) return;
+          if (qr_png) this.qrSrc = pngDataUrl(qr_png);
+          else this.qrFailed = true;
+        },
+      );
+    } else if (qr_png) {
+      this.qrSrc = pngDataUrl(qr_png);
+    } else {
+      this.qrFailed = true;
+    }
+  }
+
+  #copy = async () => {
+    clearTimeout(this.#copiedTimer);
+    try {
+      await navigator.clipboard.writeText(this.state.action.key);
+      this.copied = 'yes';
+      this.announce(this.messages.transfer.copied);
+    } catch {
+      this.copied = 'failed';
+      // Select the key so the buyer can copy it by hand.
+      const output = this.renderRoot.querySelector('output');
+      if (output) getSelection()?.selectAllChildren(output);
+    }
+    this.#copiedTimer = setTimeout(() => (this.copied = null), 4000);
+  };
+}
+
+/** The live service's `qr_code` is base64 PNG without the `data:` prefix; accept either. */
+function pngDataUrl(png: string): string {
+  return png.startsWith('data:') ? png : `data:image/png;base64,${png}`;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pay-step-transfer': PayStepTransfer;
+  }
+}

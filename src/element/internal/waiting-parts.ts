@@ -1,0 +1,27 @@
+import { html, nothing } from 'lit';
+import type { TemplateResult } from 'lit';
+import type { Messages } from '../../i18n/messages.js';
+import type { MessageKey } from '../../flow/types.js';
+import { formatCountdown } from '../../i18n/format.js';
+
+/**
+ * The visible countdown. `role="timer"` is not live, so it is never read every
+ * second; the host's live region speaks the milestones instead.
+ */
+export function countdownTemplate(m: Messages, remainingMs: number | null): TemplateResult | typeof nothing {
+  if (remainingMs === null) return nothing;
+  return html`<p class="countdown" part="countdown" role="timer" aria-atomic="true">
+    ${m.countdown.label}: <strong>${formatCountdown(remainingMs)}</strong>
+  </p>`;
+}
+
+/** A passing notice on a waiting screen, with "check again" when a status check failed. */
+export function noticeTemplate(m: Messages, notice: MessageKey | null, retry: () => void): TemplateResult | typeof nothing {
+  if (!notice) return nothing;
+  return html`<div class="notice" part="notice">
+    <p>${m.rules[notice]({})}</p>
+    ${notice === 'notice.status_check_failed'
+      ? html`<button type="button" class="secondary" part="button-secondary" @click=${retry}>${m.error.retry}</button>`
+      : nothing}
+  </div>`;
+}

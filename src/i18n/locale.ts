@@ -1,0 +1,26 @@
+import { es } from './es.js';
+import { defaultLocale, locales } from './messages.js';
+import type { Locale, Messages } from './messages.js';
+
+/** `es-CO` → `es`, `en-US` → `en`; anything we have no catalog for → undefined. */
+export function matchLocale(tag: string | null | undefined): Locale | undefined {
+  const primary = tag?.trim().toLowerCase().split(/[-_]/)[0];
+  return locales.find((l) => l === primary);
+}
+
+/** The `locale` attribute, else the closest `lang` around the element, else the page's, else `es`. */
+export function resolveLocale(attribute: string | null | undefined, host?: Element): Locale {
+  const fromAttribute = matchLocale(attribute);
+  if (fromAttribute) return fromAttribute;
+  const closest = host?.closest('[lang]')?.getAttribute('lang');
+  return matchLocale(closest) ?? matchLocale(globalThis.document?.documentElement.lang) ?? defaultLocale;
+}
+
+/** The bundled catalog, available at once. */
+export const defaultMessages: Messages = es;
+
+/** The catalog of a locale; every one but `es` is a lazy chunk. */
+export async function loadMessages(locale: Locale): Promise<Messages> {
+  if (locale === 'en') return (await import('./en.js')).en;
+  return es;
+}

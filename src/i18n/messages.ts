@@ -1,0 +1,135 @@
+import type { MessageKey } from '../flow/types.js';
+
+/** The catalogs this package ships; `es` (Colombian Spanish) is the default. */
+export const locales = ['es', 'en'] as const;
+export type Locale = (typeof locales)[number];
+export const defaultLocale: Locale = 'es';
+
+/** Parameters a rule message may use; money values arrive already formatted. */
+export interface RuleParams {
+  min?: string;
+  max?: string;
+  length?: number;
+}
+
+/**
+ * Every string a buyer can see. A catalog missing a key fails type-checking;
+ * parameters and plurals are functions, so word order stays each language's own.
+ */
+export interface Messages {
+  locale: Locale;
+  /** Accessible name of the whole checkout region. */
+  checkoutLabel: string;
+  loading: string;
+  total: string;
+  back: string;
+  continue: string;
+  /** The pay button, with the formatted amount. */
+  pay: (amount: string) => string;
+  creatingOrder: string;
+  cancel: string;
+  cancelling: string;
+  waiting: string;
+  checkingNow: string;
+  merchantKeyRefused: string;
+  amount: {
+    title: string;
+    label: string;
+    range: (min: string, max: string) => string;
+  };
+  method: {
+    title: string;
+    legend: string;
+    none: string;
+  };
+  details: {
+    title: string;
+    idType: string;
+    idTypeChoose: string;
+    idNumber: string;
+    idNumberHint: string;
+    phone: string;
+    phoneHint: string;
+    errorSummary: (count: number) => string;
+    firstName: string;
+    lastName: string;
+    email: string;
+    changeMethod: string;
+  };
+  push: {
+    title: string;
+    steps: readonly [string, string, string];
+    sentTo: (maskedPhone: string) => string;
+    changeNumber: string;
+  };
+  otp: {
+    title: string;
+    steps: readonly [string, string, string];
+    label: string;
+    hint: string;
+    submit: string;
+    submitting: string;
+    attemptsLeft: (count: number) => string;
+    newCode: string;
+    wrongCode: (attemptsLeft: number) => string;
+  };
+  transfer: {
+    title: string;
+    instructions: string;
+    keyLabel: string;
+    copy: string;
+    copied: string;
+    copyFailed: string;
+    qrAlt: (key: string) => string;
+    qrLoading: string;
+    qrUnavailable: string;
+  };
+  card: {
+    title: string;
+    instructions: string;
+    go: string;
+    returning: string;
+  };
+  countdown: {
+    /** Visible label before `4:59`. */
+    label: string;
+    /** Announced at milestones only: 5 min, 1 min, 30 s, 0. */
+    milestone: (secondsLeft: number) => string;
+  };
+  result: {
+    paidTitle: string;
+    paidBody: string;
+    amount: string;
+    method: string;
+    orderId: string;
+    date: string;
+    declinedTitle: string;
+    declinedBody: string;
+    tryAgain: string;
+    cancelledTitle: string;
+    cancelledBody: string;
+    expiredTitle: string;
+    expiredBody: string;
+    newAttempt: string;
+    otpAttemptsBody: string;
+  };
+  link: {
+    notFoundTitle: string;
+    notFoundBody: string;
+    paidTitle: string;
+    paidBody: string;
+    expiredTitle: string;
+    expiredBody: string;
+  };
+  error: {
+    title: string;
+    network: string;
+    service: string;
+    retry: string;
+  };
+  /** The flow's messages (design.md §6 rules, notices, errors), by `MessageKey`. */
+  rules: RuleMessages;
+}
+
+/** One message per flow message key (buyer input rules, notices, error screens). */
+export type RuleMessages = Record<MessageKey, (params: RuleParams) => string>;

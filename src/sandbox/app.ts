@@ -1,0 +1,111 @@
+/**
+ * The sandbox as one web-standard handler: the API at /v1, the control API at /sandbox, the onboarding
+ * and card pages, the hosted checkout. Runs in Node (server.ts) and inside Vite (vite-plugin.ts).
+ */
+import { Hono } from 'hono';
+import { errorBody, maxBodyBytes } from '../contract/index.js';
+import { createClock, type SandboxClock } from './clock.js';
+import { defaultPushAutoDeclineMs, type SandboxContext, type SandboxTimings } from './context.js';
+import { ApiError, errorJson } from './http.js';
+import { sweepExpired } from './orders.js';
+import { checkoutRoutes } from './routes/checkout.js';
+import { controlRoutes } from './routes/control.js';
+import { merchantRoutes } from './routes/merchant.js';
+import { pageRoutes } from './routes/pages.js';
+import { partnerRoutes } from './routes/partner.js';
+import { createState, resetState, type SandboxState } from './state.js';
+import { createDeliverer, type Deliverer } from './webhooks/delivery.js';
+
+export interface SandboxOptions {
+  /** Injectable clock; default real time (advanced by POST /sandbox/clock). */
+  clock?: SandboxClock;
+  timings?: SandboxTimings;
+  /** Origin buyers reach the sandbox at (payment_url, checkout_url, card page, onboarding). */
+  publicUrl?: string;
+  /** Replaces the webhook sender entirely (tests); otherwise one is built from `timings` and `fetch`. */
+  deliverer?: Deliverer;
+  /** The fetch the webhook sender uses. */
+  fetch?: typeof fetch;
+  /** Where unexpected errors are reported; default console.error. */
+  onUnexpectedError?: (error: unknown) => void;
+}
+
+export interface Sandbox {
+  app: Hono;
+  fetch: (request: Request) => Promise<Response>;
+  state: SandboxState;
+  clock: SandboxClock;
+  deliverer: Deliverer;
+  context: SandboxContext;
+  /** Restores the fixtures and empties the delivery log. */
+  reset(): void;
+  setPublicUrl(url: string | undefined): void;
+  close(): Promise<void>;
+}
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const clock = options.clock ?? createClock();
+  const timings = options.timings ?? {};
+  const deliverer =
+    options.deliverer ??
+    createDeliverer({
+      timeoutMs: timings.webhookTimeoutMs,
+      retryDelayMs: timings.webhookRetryDelayMs,
+      maxAttempts: timings.webhookMaxAttempts,
+      fetch: options.fetch,
+      now: () => clock.now(),
+    });
+  const context: SandboxContext = {
+    state: createState(clock.now()),
+    clock,
+    deliverer,
+    publicUrl: options.publicUrl?.replace(/\/+$/, ''),
+    pushAutoDeclineMs: timings.pushAutoDeclineMs ?? defaultPushAutoDeclineMs,
+    iso: (ms?: number) => new Date(ms ?? clock.now()).toISOString(),
+  };
+  const reset = () => {
+    resetState(context.state, clock.now());
+    deliverer.reset();
+  };
+  const reportUnexpected = options.onUnexpectedError ?? ((error: unknown) => console.error('[sandbox] unexpected error:', error));
+
+  const app = new Hono();
+  app.use('*', async (c, next) => {
+    // Refuse oversized bodies before reading them; readJson also counts the bytes actually sent.
+    if (Number(c.req.header('content-length') ?? '0') > maxBodyBytes) throw new ApiError('PAYLOAD_TOO_LARGE');
+    sweepExpired(context);
+    await next();
+  });
+
+  const v1 = new Hono();
+  v1.route('/', checkoutRoutes(context));
+  v1.route('/', merchantRoutes(context));
+  v1.route('/', partnerRoutes(context));
+  app.route('/v1', v1);
+  app.route('/', pageRoutes(context));
+  app.route('/sandbox', controlRoutes(context, { reset }));
+
+  app.notFound((c) => c.json(errorBody('NOT_FOUND', { description: `${c.req.method} ${new URL(c.req.url).pathname} is not an endpoint of the sandbox.` }), 404));
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return errorJson(c, error);
+    reportUnexpected(error);
+    return c.json(errorBody('INTERNAL_SERVER_ERROR'), 500);
+  });
+
+  return {
+    app,
+    fetch: async (request) => app.fetch(request),
+    state: context.state,
+    clock,
+    deliverer,
+    context,
+    reset,
+    setPublicUrl(url) {
+      context.publicUrl = url?.replace(/\/+$/, '');
+    },
+    async close() {
+      deliverer.reset();
+      await deliverer.idle();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/** Everything a route or simulator needs: state, clock, webhook sender and the sandbox's tunable timings. */
+import type { SandboxClock } from './clock.js';
+import type { SandboxState } from './state.js';
+import type { Deliverer } from './webhooks/delivery.js';
+
+export interface SandboxTimings {
+  /** Per webhook attempt (contract: 5 s). */
+  webhookTimeoutMs?: number;
+  /** Between webhook attempts (contract: about 1 s). */
+  webhookRetryDelayMs?: number;
+  /** Contract: 3. */
+  webhookMaxAttempts?: number;
+  /** How long a phone ending in 0002 takes to decline by itself. */
+  pushAutoDeclineMs?: number;
+}
+
+export interface SandboxContext {
+  state: SandboxState;
+  clock: SandboxClock;
+  deliverer: Deliverer;
+  /** Origin the buyer's browser reaches the sandbox at; when unset, each request's own origin. */
+  publicUrl: string | undefined;
+  pushAutoDeclineMs: number;
+  iso(ms?: number): string;
+}
+
+export const defaultPushAutoDeclineMs = 2_000;

@@ -1,0 +1,145 @@
+/** The control API under /sandbox (never under /v1): drive simulators, the clock, onboarding, forwarding. */
+import { Hono, type Context } from 'hono';
+import {
+  CreateOrderBodySchema,
+  merchantKeyHeader,
+  SandboxClockBodySchema,
+  SandboxForwardBodySchema,
+  SandboxOnboardingBodySchema,
+} from '../../contract/index.js';
+import type { SandboxContext } from '../context.js';
+import { demoLinks, demoMerchantKey, demoPartner, otherMerchantKey, otherPartner } from '../fixtures.js';
+import { ensureQrPng } from '../gateways/simulators.js';
+import { ApiError, fieldError, orderIdFrom, parseOrThrow, readJson } from '../http.js';
+import { completeOnboarding } from '../onboarding.js';
+import { cancelOrder, confirmOrder, createOrder, sweepExpired } from '../orders.js';
+import { gatewayById, storeByKey } from '../state.js';
+import { checkoutUrlOf, gatewayView, sandboxOrderView, storeView } from '../views.js';
+import { originOf } from './origin.js';
+
+export interface ControlHooks {
+  reset(): void;
+}
+
+export function controlRoutes(ctx: SandboxContext, hooks: ControlHooks): Hono {
+  const api = new Hono();
+  const order = (c: Context) => {
+    const found = ctx.state.orders.get(orderIdFrom(c, 'id'));
+    if (!found) throw new ApiError('ORDER_NOT_FOUND');
+    return found;
+  };
+  const view = async (c: Context, o: ReturnType<typeof order>) => {
+    await ensureQrPng(o);
+    return c.json({ data: sandboxOrderView(ctx, o, originOf(ctx, c)) });
+  };
+
+  api.get('/orders', (c) => {
+    const origin = originOf(ctx, c);
+    return c.json({ data: [...ctx.state.orders.values()].reverse().map((o) => sandboxOrderView(ctx, o, origin)) });
+  });
+
+  // An order "from the merchant dashboard": same body as POST /v1/orders, and no webhooks, ever.
+  api.post('/orders', async (c) => {
+    const store = storeByKey(ctx.state, c.req.header(merchantKeyHeader) ?? demoMerchantKey);
+    if (!store) throw new ApiError('INVALID_MERCHANT_KEY');
+    const body = parseOrThrow(CreateOrderBodySchema, await readJson(c));
+    if (!body.payment_gateway) throw new ApiError('PAYMENT_GATEWAY_REQUIRED');
+    const gateway = gatewayById(ctx.state, body.payment_gateway.id_payment_gateway);
+    if (!gateway || !gateway.direct_orders) throw new ApiError('GATEWAY_NOT_SUPPORTED');
+    const created = createOrder(ctx, {
+      store,
+      gateway,
+      amount: body.amount,
+      currency: body.currency,
+      description: body.description,
+      shopper: body.shopper,
+      source: 'dashboard',
+      id_external: body.order_key ?? null,
+      id_partner: null,
+      link: null,
+    });
+    return view(c, created);
+  });
+
+  api.get('/orders/:id', (c) => view(c, order(c)));
+  api.post('/orders/:id/approve', (c) => {
+    const o = order(c);
+    confirmOrder(ctx, o);
+    return view(c, o);
+  });
+  api.post('/orders/:id/pay', (c) => {
+    const o = order(c);
+    confirmOrder(ctx, o);
+    return view(c, o);
+  });
+  api.post('/orders/:id/decline', (c) => {
+    const o = order(c);
+    cancelOrder(ctx, o, 'declined');
+    return view(c, o);
+  });
+  api.post('/orders/:id/expire', (c) => {
+    const o = order(c);
+    cancelOrder(ctx, o, 'expired');
+    return view(c, o);
+  });
+
+  api.post('/clock', async (c) => {
+    const body = parseOrThrow(SandboxClockBodySchema, await readJson(c));
+    ctx.clock.advance(body.advance_ms);
+    sweepExpired(ctx);
+    return c.json({ data: { now: ctx.iso(), now_ms: ctx.clock.now() } });
+  });
+
+  api.post('/onboarding', async (c) => {
+    const body = parseOrThrow(SandboxOnboardingBodySchema, await readJson(c));
+    const { store, integration } = completeOnboarding(ctx, body);
+    return c.json({ data: { ...storeView(store, true), id_integration: integration.id_integration } });
+  });
+
+  api.get('/deliveries', (c) => c.json({ data: ctx.deliverer.records() }));
+
+  api.get('/forward', (c) => c.json({ data: { urls: [...ctx.state.forwardTargets] } }));
+  api.post('/forward', async (c) => {
+    const body = parseOrThrow(SandboxForwardBodySchema, await readJson(c));
+    if (!isLoopback(body.url)) throw fieldError('url', 'must be a loopback address (127.0.0.1, ::1 or localhost)');
+    if (!ctx.state.forwardTargets.includes(body.url)) ctx.state.forwardTargets.push(body.url);
+    return c.json({ data: { urls: [...ctx.state.forwardTargets] } });
+  });
+  api.delete('/forward', (c) => {
+    ctx.state.forwardTargets.length = 0;
+    return c.json({ data: { urls: [] } });
+  });
+
+  api.post('/reset', (c) => {
+    hooks.reset();
+    return c.json({ data: { reset: true } });
+  });
+
+  api.get('/fixtures', (c) => c.json({ data: fixturesView(ctx, originOf(ctx, c)) }));
+
+  return api;
+}
+
+export function fixturesView(ctx: SandboxContext, origin: string) {
+  return {
+    base_url: `${origin}/v1`,
+    checkout_url: checkoutUrlOf(origin),
+    onboarding_url: `${origin}/onboarding`,
+    control_url: `${origin}/sandbox`,
+    merchant_key: demoMerchantKey,
+    partner: { name: demoPartner.name, api_key: demoPartner.apiKey, api_secret: demoPartner.apiSecret, signing_secret: demoPartner.signingSecret },
+    other_store: { merchant_key: otherMerchantKey, partner: { name: otherPartner.name, api_key: otherPartner.apiKey, api_secret: otherPartner.apiSecret } },
+    links: [demoLinks.fixed, demoLinks.dynamic].map((hash) => {
+      const link = ctx.state.links.get(hash);
+      return { hash, amount: link?.amount ?? null, description: link?.description ?? '', checkout_url: `${checkoutUrlOf(origin)}/${hash}` };
+    }),
+    gateways: ctx.state.gateways.map((g) => ({ ...gatewayView(g, origin), direct_orders: g.direct_orders })),
+    document_types: ctx.state.documentTypes,
+    stores: ctx.state.stores.map((s) => storeView(s)),
+  };
+}
+
+function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}

@@ -1,0 +1,146 @@
+/** HTML pages: the sandbox card page, the onboarding page, the hosted checkout (or its placeholder), icons. */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Hono, type Context } from 'hono';
+import type { SandboxContext } from '../context.js';
+import { ApiError, readForm } from '../http.js';
+import { completeOnboarding } from '../onboarding.js';
+import { cancelOrder, confirmOrder, isOpen } from '../orders.js';
+import { gatewayIcons } from '../pages/icons.js';
+import { formatCop, html, page, pageCsp, pagesCss, pagesCssPath, type SafeHtml } from '../pages/html.js';
+import { storeById } from '../state.js';
+import { originOf } from './origin.js';
+
+export const testCards = { pays: '4242424242424242', declines: '4000000000000002' } as const;
+const hostedDir = fileURLToPath(new URL('../../../dist/hosted/', import.meta.url));
+
+function htmlPage(c: Context, title: string, body: SafeHtml, status: 200 | 400 | 404 = 200, formTargets: string[] = []): Response {
+  c.header('Content-Security-Policy', pageCsp(formTargets));
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'no-referrer');
+  return c.html(page(title, body.value), status);
+}
+
+const originOfUrl = (url: string | null) => {
+  try {
+    return url ? [new URL(url).origin] : [];
+  } catch {
+    return [];
+  }
+};
+
+export function pageRoutes(ctx: SandboxContext): Hono {
+  const app = new Hono();
+
+  app.get(pagesCssPath, (c) => c.body(pagesCss, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600' }));
+
+  app.get('/sandbox/icons/:name', (c) => {
+    const svg = gatewayIcons[c.req.param('name')];
+    if (!svg) throw new ApiError('NOT_FOUND');
+    return c.body(svg, 200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'" });
+  });
+
+  const cardOrder = (c: Context) => {
+    const id = ctx.state.cardSessions.get(c.req.param('session') ?? '');
+    return id === undefined ? undefined : ctx.state.orders.get(id);
+  };
+  const returnUrlOf = (order: NonNullable<ReturnType<typeof cardOrder>>, paid: boolean) => {
+    const s = order.gateway_state;
+    const fromBuyer = s.kind === 'card' ? s.return_url : null;
+    return fromBuyer ?? (paid ? order.redirect_link : (order.redirect_link_failure ?? order.redirect_link_cancel)) ?? null;
+  };
+
+  const cardForm = (c: Context, error: string | null, status: 200 | 400 = 200) => {
+    const order = cardOrder(c);
+    if (!order) return htmlPage(c, 'Pago no encontrado', html`<h1>Pago no encontrado</h1><p>Este enlace de pago con tarjeta no existe.</p>`, 404);
+    const store = storeById(ctx.state, order.id_store);
+    const back = returnUrlOf(order, order.status === 'confirmed');
+    if (!isOpen(order)) {
+      const done = order.status === 'confirmed' ? 'Este pago ya fue aprobado.' : `Este pago está ${order.status}.`;
+      return htmlPage(c, 'Pago con tarjeta', html`<h1>Pago con tarjeta</h1><p>${done}</p>${back ? html`<p><a href="${back}">Volver al comercio</a></p>` : ''}`);
+    }
+    const body = html`<h1>Pago con tarjeta (sandbox)</h1>
+<dl><dt>Comercio</dt><dd>${store?.store_name ?? ''}</dd><dt>Concepto</dt><dd>${order.description}</dd><dt>Total</dt><dd>${formatCop(order.amount, order.currency)}</dd></dl>
+${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+<form method="post" action="${`/sandbox/card/${c.req.param('session') ?? ''}`}">
+<label for="card">Número de tarjeta</label>
+<input id="card" name="card_number" inputmode="numeric" autocomplete="cc-number" required placeholder="4242 4242 4242 4242">
+<button type="submit">Pagar ${formatCop(order.amount, order.currency)}</button>
+</form>
+<p class="muted">Tarjetas de prueba: <code>4242 4242 4242 4242</code> paga, <code>4000 0000 0000 0002</code> es rechazada.</p>`;
+    return htmlPage(c, 'Pago con tarjeta', body, status, originOfUrl(returnUrlOf(order, true)).concat(originOfUrl(returnUrlOf(order, false))));
+  };
+
+  app.get('/sandbox/card/:session', (c) => cardForm(c, null));
+
+  app.post('/sandbox/card/:session', async (c) => {
+    const order = cardOrder(c);
+    if (!order || !isOpen(order)) return cardForm(c, null);
+    const form = await readForm(c);
+    const number = (form.get('card_number') ?? '').replace(/[\s-]/g, '');
+    if (number === testCards.pays) confirmOrder(ctx, order);
+    else if (number === testCards.declines) cancelOrder(ctx, order, 'declined');
+    else return cardForm(c, 'Usa una tarjeta de prueba: 4242 4242 4242 4242 o 4000 0000 0000 0002.', 400);
+    const back = returnUrlOf(order, order.status === 'confirmed');
+    if (back) return c.redirect(back, 303);
+    return cardForm(c, null);
+  });
+
+  app.get('/onboarding', (c) => {
+    const platform = c.req.query('platform') ?? '';
+    const partner = ctx.state.partners.find((p) => p.name === platform && p.active);
+    if (!partner) return htmlPage(c, 'Onboarding', html`<h1>Enlace no válido</h1><p>No hay un socio llamado <code>${platform}</code> en el sandbox.</p>`, 404);
+    return htmlPage(c, 'Onboarding', html`<h1>Conecta tu tienda con ${partner.name}</h1>
+<form method="post" action="/onboarding?platform=${encodeURIComponent(platform)}">
+<label for="store_name">Nombre de la tienda</label><input id="store_name" name="store_name" required maxlength="100">
+<label for="external_store_id">Identificador de la tienda en ${partner.name}</label><input id="external_store_id" name="external_store_id" maxlength="100">
+<button type="submit">Completar onboarding</button></form>`);
+  });
+
+  app.post('/onboarding', async (c) => {
+    const form = await readForm(c);
+    const storeName = (form.get('store_name') ?? '').trim();
+    const platform = c.req.query('platform') ?? '';
+    if (!storeName || storeName.length > 100) return htmlPage(c, 'Onboarding', html`<h1>Falta el nombre</h1><p class="error">Escribe el nombre de la tienda (hasta 100 caracteres).</p><p><a href="/onboarding?platform=${encodeURIComponent(platform)}">Volver</a></p>`, 400);
+    const externalId = (form.get('external_store_id') ?? '').trim().slice(0, 100) || undefined;
+    try {
+      const { store } = completeOnboarding(ctx, { platform, store_name: storeName, external_store_id: externalId });
+      return htmlPage(c, 'Onboarding', html`<h1>¡Listo!</h1><p>${store.store_name} quedó conectada con ${platform}. El socio recibió <code>store_onboarded</code> con la llave del comercio.</p>
+<dl><dt>id_store</dt><dd>${store.id_store}</dd><dt>merchant_key</dt><dd><code>${store.merchant_key}</code></dd></dl>`);
+    } catch (error) {
+      if (error instanceof ApiError) return htmlPage(c, 'Onboarding', html`<h1>Enlace no válido</h1><p>No hay un socio llamado <code>${platform}</code> en el sandbox.</p>`, 404);
+      throw error;
+    }
+  });
+
+  // The hosted page, from the build when it exists; a placeholder until then.
+  app.get('/checkout/*', (c) => {
+    const rel = decodeURIComponent(new URL(c.req.url).pathname.slice('/checkout/'.length));
+    const file = path.resolve(hostedDir, rel);
+    if (rel && file.startsWith(hostedDir) && existsSync(file) && statSync(file).isFile()) {
+      return c.body(readFileSync(file), 200, { 'Content-Type': contentTypeOf(file) });
+    }
+    const index = path.join(hostedDir, 'index.html');
+    if (existsSync(index)) return c.body(readFileSync(index, 'utf8'), 200, { 'Content-Type': 'text/html; charset=utf-8' });
+    const hash = rel.split('/')[0] ?? '';
+    const link = ctx.state.links.get(hash);
+    return htmlPage(c, 'Checkout', html`<h1>Checkout (placeholder)</h1><p>The hosted page is not built yet (<code>npm run build</code>).</p>
+${link ? html`<p>Link <code>${hash}</code>: ${link.description}${link.amount !== undefined ? html`, ${formatCop(link.amount, link.currency)}` : ' (dynamic)'}.</p>` : html`<p>No link <code>${hash}</code>.</p>`}
+<p class="muted">API: <code>${originOf(ctx, c)}/v1/checkout/links/${hash}</code></p>`, link ? 200 : 404);
+  });
+
+  app.get('/', (c) => {
+    const origin = originOf(ctx, c);
+    return htmlPage(c, 'pay-checkout sandbox', html`<h1>pay-checkout sandbox</h1><dl>
+<dt>base_url</dt><dd><code>${origin}/v1</code></dd><dt>checkout_url</dt><dd><code>${origin}/checkout</code></dd>
+<dt>control</dt><dd><a href="/sandbox/fixtures">/sandbox/fixtures</a>, <a href="/sandbox/orders">/sandbox/orders</a>, <a href="/sandbox/deliveries">/sandbox/deliveries</a></dd></dl>`, 200);
+  });
+
+  return app;
+}
+
+function contentTypeOf(file: string): string {
+  const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json', '.map': 'application/json', '.woff2': 'font/woff2' };
+  return types[path.extname(file)] ?? 'application/octet-stream';
+}

@@ -1,0 +1,50 @@
+/** The sandbox on a real socket (Node), for the CLI, the tests and anyone embedding it. */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createSandbox, type Sandbox, type SandboxOptions } from './app.js';
+
+export interface StartSandboxOptions extends SandboxOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+}
+
+export interface RunningSandbox {
+  /** Origin, e.g. http://127.0.0.1:4010 */
+  url: string;
+  baseUrl: string;
+  checkoutUrl: string;
+  onboardingUrl: string;
+  controlUrl: string;
+  sandbox: Sandbox;
+  close(): Promise<void>;
+}
+
+export async function startSandbox({ port = 0, host = '127.0.0.1', ...options }: StartSandboxOptions = {}): Promise<RunningSandbox> {
+  const sandbox = createSandbox(options);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: sandbox.fetch, port, hostname: host }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${hostPart}:${address.port}`;
+  if (!options.publicUrl) sandbox.setPublicUrl(url);
+  const origin = options.publicUrl?.replace(/\/+$/, '') ?? url;
+  return {
+    url,
+    baseUrl: `${origin}/v1`,
+    checkoutUrl: `${origin}/checkout`,
+    onboardingUrl: `${origin}/onboarding`,
+    controlUrl: `${origin}/sandbox`,
+    sandbox,
+    async close() {
+      await sandbox.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive sockets would hold close() open; the sandbox owns them all.
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+    },
+  };
+}

@@ -1,0 +1,178 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import {
+  AbortedError,
+  InvalidRequestError,
+  InvalidResponseError,
+  MerchantClient,
+  NetworkError,
+  PayCheckoutError,
+  ServiceError,
+  TimeoutError,
+} from '../../src/client/index.js';
+import { FakeService } from './client-server.js';
+
+const orderPath = '/v1/orders/42';
+const details = {
+  id_order: 42,
+  id_external: 'order-42',
+  purchase_date: '2025-06-01T12:00:00.000Z',
+  status: 'confirmed',
+  total: 50000,
+  currency: 'COP',
+};
+
+/** Runs `call` and returns what it threw, asserting it is one of ours. */
+async function failure<E extends PayCheckoutError>(call: Promise<unknown>, type: new (...args: never[]) => E): Promise<E> {
+  try {
+    await call;
+  } catch (error) {
+    assert.ok(error instanceof PayCheckoutError, `not a PayCheckoutError: ${String(error)}`);
+    assert.ok(error instanceof type, `expected ${type.name}, got ${(error as Error).name}: ${(error as Error).message}`);
+    return error;
+  }
+  assert.fail(`expected ${type.name}, but the call succeeded`);
+}
+
+describe('client error mapping (real HTTP server)', () => {
+  const service = new FakeService();
+  let client: MerchantClient;
+
+  before(async () => {
+    await service.start();
+    client = new MerchantClient({ baseUrl: service.baseUrl, merchantKey: 'mk_test_demo', timeoutMs: 2_000 });
+  });
+  afterEach(() => {
+    service.received.length = 0;
+  });
+  after(() => service.stop());
+
+  it('401 with 4007 is a ServiceError with code, apiCode and status', async () => {
+    service.on(`GET ${orderPath}`, {
+      status: 401,
+      body: { code: 4007, api_code: 'INVALID_MERCHANT_KEY', message: 'The merchant key is invalid or expired.', description: 'Check the key', error: true },
+    });
+    const error = await failure(client.getOrder(42), ServiceError);
+    assert.equal(error.kind, 'service');
+    assert.equal(error.code, 4007);
+    assert.equal(error.apiCode, 'INVALID_MERCHANT_KEY');
+    assert.equal(error.status, 401);
+    assert.equal(error.message, 'The merchant key is invalid or expired.');
+    assert.equal(error.description, 'Check the key');
+  });
+
+  it('404 with 4010 is ORDER_NOT_FOUND', async () => {
+    service.on(`GET ${orderPath}`, { status: 404, body: { code: 4010, api_code: 'ORDER_NOT_FOUND', message: 'Not found', error: true } });
+    const error = await failure(client.getOrder(42), ServiceError);
+    assert.equal(error.code, 4010);
+    assert.equal(error.status, 404);
+  });
+
+  it('500 with 7001 is INTERNAL_SERVER_ERROR', async () => {
+    service.on(`GET ${orderPath}`, { status: 500, body: { code: 7001, api_code: 'INTERNAL_SERVER_ERROR', message: 'Boom', error: true } });
+    const error = await failure(client.getOrder(42), ServiceError);
+    assert.equal(error.code, 7001);
+    assert.equal(error.status, 500);
+  });
+
+  it('keeps validation errors and the gateway name', async () => {
+    service.on('POST /v1/orders/daviplata/42', {
+      status: 400,
+      body: {
+        code: 6105,
+        api_code: 'DAVIPLATA_OTP_ERROR',
+        message: 'Invalid or expired OTP',
+        error: true,
+        gateway_name: 'daviplata',
+        validation_errors: [{ field: 'daviplata_otp', message: 'wrong code', value: '999999' }],
+      },
+    });
+    const error = await failure(client.submitOtp(42, '999999'), ServiceError);
+    assert.equal(error.gatewayName, 'daviplata');
+    assert.deepEqual(error.validationErrors, [{ field: 'daviplata_otp', message: 'wrong code' }]);
+  });
+
+  it('a 502 HTML page is an InvalidResponseError with a plain message', async () => {
+    service.on(`GET ${orderPath}`, { status: 502, body: '<html><body><h1>502 Bad Gateway</h1></body></html>' });
+    const error = await failure(client.getOrder(42), InvalidResponseError);
+    assert.equal(error.kind, 'invalid_response');
+    assert.equal(error.status, 502);
+    assert.equal(error.message, 'The service sent a response we could not read (HTTP 502).');
+  });
+
+  it('a 4xx JSON body that is not an ErrorResponse is an InvalidResponseError naming the fields', async () => {
+    service.on(`GET ${orderPath}`, { status: 403, body: { message: 'Forbidden' } });
+    const error = await failure(client.getOrder(42), InvalidResponseError);
+    assert.equal(error.status, 403);
+    assert.ok(error.problems.some((p) => p.field === 'code'));
+  });
+
+  it('a 200 missing a required field is an InvalidResponseError naming the field', async () => {
+    const { id_order: _drop, ...withoutId } = details;
+    service.on(`GET ${orderPath}`, { body: { data: withoutId } });
+    const error = await failure(client.getOrder(42), InvalidResponseError);
+    assert.equal(error.status, 200);
+    assert.deepEqual(error.problems.map((p) => p.field), ['data.id_order']);
+    assert.match(error.message, /data\.id_order/);
+  });
+
+  it('a 200 without the data wrapper, or empty, is an InvalidResponseError', async () => {
+    service.on(`GET ${orderPath}`, { body: details });
+    assert.ok((await failure(client.getOrder(42), InvalidResponseError)).problems.some((p) => p.field === 'data'));
+    service.on(`GET ${orderPath}`, { status: 200 });
+    assert.deepEqual((await failure(client.getOrder(42), InvalidResponseError)).problems, []);
+  });
+
+  it('a 2xx carrying an ErrorResponse is a ServiceError', async () => {
+    service.on(`GET ${orderPath}`, { status: 200, body: { code: 7001, message: 'Boom', error: true } });
+    assert.equal((await failure(client.getOrder(42), ServiceError)).code, 7001);
+  });
+
+  it('no answer within timeoutMs is a TimeoutError', async () => {
+    service.on(`GET ${orderPath}`, { hang: true });
+    const quick = new MerchantClient({ baseUrl: service.baseUrl, merchantKey: 'mk_test_demo', timeoutMs: 200 });
+    const started = Date.now();
+    const error = await failure(quick.getOrder(42), TimeoutError);
+    assert.equal(error.kind, 'timeout');
+    assert.equal(error.timeoutMs, 200);
+    assert.ok(Date.now() - started < 1_500, 'gave up near the timeout');
+  });
+
+  it("the caller's signal aborts with an AbortedError, before or during the request", async () => {
+    service.on(`GET ${orderPath}`, { hang: true });
+    const controller = new AbortController();
+    const pending = client.getOrder(42, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    assert.equal((await failure(pending, AbortedError)).kind, 'aborted');
+    const beforeCount = service.received.length;
+    await failure(client.getOrder(42, { signal: AbortSignal.abort() }), AbortedError);
+    assert.equal(service.received.length, beforeCount, 'an already aborted call sends nothing');
+  });
+
+  it('a refused connection is a NetworkError', async () => {
+    const closed = new FakeService();
+    await closed.start();
+    await closed.stop();
+    const offline = new MerchantClient({ baseUrl: closed.baseUrl, merchantKey: 'mk_test_demo' });
+    assert.equal((await failure(offline.getOrder(42), NetworkError)).kind, 'network');
+  });
+
+  it('an injected fetch that throws is a NetworkError, not a crash', async () => {
+    const broken = new MerchantClient({
+      merchantKey: 'mk_test_demo',
+      fetch: () => {
+        throw new TypeError('fetch failed');
+      },
+    });
+    const error = await failure(broken.getOrder(42), NetworkError);
+    assert.ok(error.cause instanceof TypeError);
+  });
+
+  it('arguments that break the contract reject with InvalidRequestError and send nothing', async () => {
+    assert.deepEqual((await failure(client.getOrder(0), InvalidRequestError)).problems, [{ field: 'orderId', message: 'must be an integer of at least 1' }]);
+    assert.equal((await failure(client.submitOtp(42, '12'), InvalidRequestError)).problems[0]?.field, 'daviplata_otp');
+    const link = await failure(client.createLink({ description: '', amount: 5000, collect_shopper_data: true }), InvalidRequestError);
+    assert.deepEqual(link.problems.map((p) => p.field).sort(), ['collect_shopper_data', 'description']);
+    assert.equal(service.received.length, 0);
+  });
+});
