@@ -1,8 +1,33 @@
 // `npm start`: the demo (demo/index.html at /) on one port; `npm start -- --port N` picks the port.
 // TypeScript goes through Oxc, which reads this repo's tsconfig.json: `experimentalDecorators` and
 // `useDefineForClassFields: false` are what Lit's decorators need.
+import { existsSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { paySandbox } from './src/sandbox/vite-plugin.js';
+import { hostedPagePlugin } from './scripts/vite-hosted.js';
+
+const fromRoot = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+/** `pay-checkout/<name>` → source entry (design.md §2). `index` is the bare `pay-checkout`. */
+const packageEntries: Record<string, string> = {
+  index: 'src/index.ts',
+  define: 'src/define.ts',
+  contract: 'src/contract/index.ts',
+  client: 'src/client/index.ts',
+  webhooks: 'src/webhooks/index.ts',
+  server: 'src/server/index.ts',
+  sandbox: 'src/sandbox/index.ts',
+  react: 'src/react.ts',
+};
+
+// Dependencies and peers stay imports for the merchant's bundler; node builtins only matter to server/sandbox.
+const externalPackages = ['lit', 'zod', 'qrcode', 'hono', '@hono/node-server', 'react', '@lit/react'];
+const isExternal = (id: string) =>
+  id.startsWith('node:') ||
+  builtinModules.includes(id) ||
+  externalPackages.some((name) => id === name || id.startsWith(`${name}/`));
 
 export default defineConfig({
   root: 'demo',
@@ -11,8 +36,34 @@ export default defineConfig({
   plugins: [
     // ── Sandbox plugin goes here (src/sandbox): /v1, /sandbox, /checkout/{hash}, /onboarding on the same port. ──
     paySandbox(),
+    // The hosted page (hosted/index.html) at /checkout/{hash}, as `npm run sandbox` serves dist/hosted/.
+    hostedPagePlugin(),
   ],
-  // build: library mode (entry src/index.ts) is added with the package's entry points. Remember: root is demo/,
-  // so entry and outDir must be absolute, and library output keeps whitespace unless
-  // build.rolldownOptions.output.minify is true.
+  // `vite build`: the ESM library for bundlers (dist/*.js, one file per subpath export). The script-tag file and the
+  // hosted page are vite.script.config.ts and vite.hosted.config.ts; `npm run build` runs all three.
+  // root is demo/, so entries and outDir are absolute.
+  build: {
+    outDir: fromRoot('dist'),
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: true,
+    lib: {
+      // An entry whose source is not written yet is skipped, so the rest still builds (build-exports test catches it).
+      entry: Object.fromEntries(
+        Object.entries(packageEntries)
+          .filter(([, file]) => existsSync(fromRoot(file)))
+          .map(([name, file]) => [name, fromRoot(file)]),
+      ),
+      formats: ['es'],
+    },
+    rolldownOptions: {
+      external: isExternal,
+      output: {
+        // Library mode keeps whitespace unless asked.
+        minify: true,
+        entryFileNames: '[name].js',
+        chunkFileNames: 'chunks/[name]-[hash].js',
+      },
+    },
+  },
 });

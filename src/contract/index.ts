@@ -13,3 +13,4 @@ export * from './dashboard.js';
 export * from './headers.js';
 export * from './deliveries.js';
 export * from './sandbox-control.js';
+export * from './sandbox-views.js';

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ShopperSchema } from './orders.js';
 
 /**
  * Bodies of the sandbox's control API (`/sandbox/*`): not part of the service contract, but sent by the
@@ -19,3 +20,17 @@ export const SandboxOnboardingBodySchema = z.object({
   external_id: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
 });
 export type SandboxOnboardingBody = z.infer<typeof SandboxOnboardingBodySchema>;
+
+/**
+ * `POST /sandbox/orders` for a payment link: an order "from the dashboard" on link `hash` (amount only on
+ * dynamic links). The other accepted body is exactly `POST /orders`'s.
+ */
+export const SandboxLinkOrderBodySchema = z.object({
+  hash: z.string().check(z.minLength(1)),
+  amount: z.optional(z.number().check(z.gt(0))),
+  payment_gateway: z.object({ id_payment_gateway: z.int().check(z.minimum(1)) }),
+  shopper: ShopperSchema,
+});
+
+/** `DELETE /sandbox/forward`: one receiver, or every receiver when the body is empty. */
+export const SandboxForwardRemoveBodySchema = z.object({ url: z.optional(z.string()) });

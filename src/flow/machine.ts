@@ -103,10 +103,15 @@ function errorStep(state: ErrorState, event: FlowEvent): FlowState | undefined {
   return undefined;
 }
 
-/** A saved order found on (re)load: straight to its step or result, as long as no new order is under way. */
+/**
+ * A saved order found on (re)load: straight to its step or result, as long as
+ * no new order is under way. It also replaces "link already paid/expired": the
+ * buyer's own order says more than the link does.
+ */
 function resume(state: FlowState, event: Extract<FlowEvent, { type: 'resumed' }>): FlowState | undefined {
   const beforeOrder =
     state.step === 'loading' ||
+    (state.step === 'unavailable' && state.link !== null) ||
     state.step === 'amount' ||
     state.step === 'method' ||
     (state.step === 'details' && !state.submitting) ||

@@ -87,7 +87,7 @@ export function updateWaiting(prev: WaitingState, order: CheckoutOrder): FlowSta
     request: keepRequest,
   };
   if (next.step === 'otp' && prev.step === 'otp') {
-    const submitting = keepRequest?.kind === 'submit_otp';
+    const submitting = keepRequest?.kind === 'submit_otp' || keepRequest?.kind === 'create_order';
     return { ...next, ...kept, code: prev.code, error: prev.error, submitting };
   }
   if (next.step === 'redirect' && prev.step === 'redirect') return { ...next, ...kept, returning: prev.returning };

@@ -29,7 +29,7 @@ export class PayStepAmount extends StepElement<AmountState> {
               type="text"
               inputmode="numeric"
               autocomplete="transaction-amount"
-              enterkeyhint="next"
+              .enterKeyHint=${'next'}
               .value=${s.text}
               aria-describedby=${error ? 'amount-error amount-range' : 'amount-range'}
               aria-invalid=${error ? 'true' : 'false'}

@@ -8,7 +8,12 @@ import { sharedStyles } from './shared.styles.js';
 import { stepDetailsStyles } from './pay-step-details.styles.js';
 
 /** How each text field asks for its value on a phone keyboard and from autofill. */
-const inputHints: Record<Exclude<DetailsField, 'id_type'>, { type: string; inputmode: string; autocomplete: string }> = {
+interface InputHints {
+  type: 'text' | 'tel' | 'email';
+  inputmode: 'text' | 'tel' | 'email' | 'numeric';
+  autocomplete: 'off' | 'tel-national' | 'given-name' | 'family-name' | 'email';
+}
+const inputHints: Record<Exclude<DetailsField, 'id_type'>, InputHints> = {
   id_number: { type: 'text', inputmode: 'text', autocomplete: 'off' },
   phone_number: { type: 'tel', inputmode: 'tel', autocomplete: 'tel-national' },
   first_name: { type: 'text', inputmode: 'text', autocomplete: 'given-name' },
@@ -130,7 +135,7 @@ export class PayStepDetails extends StepElement<DetailsState> {
     const hints = inputHints[field];
     // CC and TI are digits only: a numeric keypad; CE has letters.
     const idCode = s.idTypes.find((d) => String(d.id_national_document_type) === s.fields.id_type)?.type;
-    const inputmode = field === 'id_number' && idCode !== 'CE' ? 'numeric' : hints.inputmode;
+    const inputmode: InputHints['inputmode'] = field === 'id_number' && idCode !== 'CE' ? 'numeric' : hints.inputmode;
     return html`<div class="field">
       <label for=${field}>${label}</label>
       ${hint ? html`<p id="${field}-hint" class="hint">${hint}</p>` : nothing}

@@ -37,10 +37,10 @@ export class PayStepOtp extends StepElement<OtpState> {
             part="input otp-input"
             type="text"
             inputmode="numeric"
-            autocomplete="one-time-code"
+            .autocomplete=${'one-time-code'}
             pattern="[0-9]*"
             maxlength="6"
-            enterkeyhint="done"
+            .enterKeyHint=${'done'}
             .value=${s.code}
             ?readonly=${busy}
             aria-invalid=${s.error ? 'true' : 'false'}

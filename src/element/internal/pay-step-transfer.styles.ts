@@ -1,9 +1,6 @@
 import { css } from 'lit';
 
 export const stepTransferStyles = css`
-  :host {
-    container-type: inline-size;
-  }
   /* Mobile first: the key before the QR, since a buyer cannot scan their own screen. */
   .layout {
     display: grid;
@@ -38,7 +35,7 @@ export const stepTransferStyles = css`
     padding: 8px;
     border-radius: var(--pay-radius);
   }
-  @container (min-width: 480px) {
+  @media (min-width: 480px) {
     .layout {
       grid-template-columns: auto 1fr;
       align-items: start;

@@ -133,6 +133,15 @@ export const sharedStyles = css`
     background: var(--pay-color-notice-bg);
     color: var(--pay-color-text);
   }
+  .waiting {
+    display: flex;
+    align-items: center;
+    gap: 0.75rem;
+    margin-bottom: var(--pay-space, 1rem);
+  }
+  .waiting p {
+    margin: 0;
+  }
   .countdown {
     font-variant-numeric: tabular-nums;
     color: var(--pay-color-muted);

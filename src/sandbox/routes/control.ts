@@ -5,6 +5,8 @@ import {
   merchantKeyHeader,
   SandboxClockBodySchema,
   SandboxForwardBodySchema,
+  SandboxForwardRemoveBodySchema,
+  SandboxLinkOrderBodySchema,
   SandboxOnboardingBodySchema,
 } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
@@ -13,7 +15,7 @@ import { ensureQrPng } from '../gateways/simulators.js';
 import { ApiError, fieldError, orderIdFrom, parseOrThrow, readJson } from '../http.js';
 import { completeOnboarding } from '../onboarding.js';
 import { cancelOrder, confirmOrder, createOrder, sweepExpired } from '../orders.js';
-import { gatewayById, storeByKey } from '../state.js';
+import { gatewayById, storeById, storeByKey } from '../state.js';
 import { checkoutUrlOf, gatewayView, sandboxOrderView, storeView } from '../views.js';
 import { originOf } from './origin.js';
 
@@ -38,15 +40,21 @@ export function controlRoutes(ctx: SandboxContext, hooks: ControlHooks): Hono {
     return c.json({ data: [...ctx.state.orders.values()].reverse().map((o) => sandboxOrderView(ctx, o, origin)) });
   });
 
-  // An order "from the merchant dashboard": same body as POST /v1/orders, and no webhooks, ever.
+  // An order "from the merchant dashboard": the body of POST /v1/orders, or a link `hash`; no webhooks, ever.
   api.post('/orders', async (c) => {
+    const raw = await readJson(c);
+    const created = raw !== null && typeof raw === 'object' && 'hash' in raw ? dashboardLinkOrder(raw) : dashboardDirectOrder(c, raw);
+    return view(c, created);
+  });
+
+  const dashboardDirectOrder = (c: Context, raw: unknown) => {
     const store = storeByKey(ctx.state, c.req.header(merchantKeyHeader) ?? demoMerchantKey);
     if (!store) throw new ApiError('INVALID_MERCHANT_KEY');
-    const body = parseOrThrow(CreateOrderBodySchema, await readJson(c));
+    const body = parseOrThrow(CreateOrderBodySchema, raw);
     if (!body.payment_gateway) throw new ApiError('PAYMENT_GATEWAY_REQUIRED');
     const gateway = gatewayById(ctx.state, body.payment_gateway.id_payment_gateway);
     if (!gateway || !gateway.direct_orders) throw new ApiError('GATEWAY_NOT_SUPPORTED');
-    const created = createOrder(ctx, {
+    return createOrder(ctx, {
       store,
       gateway,
       amount: body.amount,
@@ -58,8 +66,32 @@ export function controlRoutes(ctx: SandboxContext, hooks: ControlHooks): Hono {
       id_partner: null,
       link: null,
     });
-    return view(c, created);
-  });
+  };
+
+  // The merchant charges through one of its links by hand: the link gives amount and description; its status is not checked.
+  const dashboardLinkOrder = (raw: unknown) => {
+    const body = parseOrThrow(SandboxLinkOrderBodySchema, raw);
+    const link = ctx.state.links.get(body.hash);
+    const store = link && storeById(ctx.state, link.id_store);
+    if (!link || !store) throw new ApiError('LINK_NOT_FOUND');
+    if (link.amount !== undefined && body.amount !== undefined) throw fieldError('amount', 'is fixed by the payment link; do not send it');
+    const amount = link.amount ?? body.amount;
+    if (amount === undefined) throw fieldError('amount', 'is required on a dynamic link');
+    const gateway = gatewayById(ctx.state, body.payment_gateway.id_payment_gateway);
+    if (!gateway || !gateway.currencies.includes(link.currency)) throw new ApiError('GATEWAY_NOT_SUPPORTED');
+    return createOrder(ctx, {
+      store,
+      gateway,
+      amount,
+      currency: link.currency,
+      description: link.description,
+      shopper: body.shopper,
+      source: 'dashboard',
+      id_external: null,
+      id_partner: null,
+      link,
+    });
+  };
 
   api.get('/orders/:id', (c) => view(c, order(c)));
   api.post('/orders/:id/approve', (c) => {
@@ -105,9 +137,12 @@ export function controlRoutes(ctx: SandboxContext, hooks: ControlHooks): Hono {
     if (!ctx.state.forwardTargets.includes(body.url)) ctx.state.forwardTargets.push(body.url);
     return c.json({ data: { urls: [...ctx.state.forwardTargets] } });
   });
-  api.delete('/forward', (c) => {
-    ctx.state.forwardTargets.length = 0;
-    return c.json({ data: { urls: [] } });
+  api.delete('/forward', async (c) => {
+    const body = parseOrThrow(SandboxForwardRemoveBodySchema, (await readJson(c, { optional: true })) ?? {});
+    const targets = ctx.state.forwardTargets;
+    if (body.url === undefined) targets.length = 0;
+    else if (targets.includes(body.url)) targets.splice(targets.indexOf(body.url), 1);
+    return c.json({ data: { urls: [...targets] } });
   });
 
   api.post('/reset', (c) => {

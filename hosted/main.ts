@@ -1,0 +1,27 @@
+/** The hosted checkout page: `{checkout_url}/HASH` → `<pay-checkout link="HASH">` on a page of its own. */
+import '../src/define.js';
+import { apiBaseFrom, linkFromPath, localeFrom } from './link-from-path.js';
+
+const main = document.getElementById('checkout') ?? document.body;
+const hash = linkFromPath(location.pathname);
+const locale = localeFrom(location.search);
+document.documentElement.lang = locale;
+
+if (!hash) {
+  const message = document.createElement('p');
+  message.className = 'hosted-message';
+  message.textContent =
+    locale === 'en' ? 'This address has no payment link. Check the link you were sent.' : 'Esta dirección no tiene un enlace de pago. Revisa el enlace que te enviaron.';
+  main.replaceChildren(message);
+} else {
+  const checkout = document.createElement('pay-checkout');
+  checkout.link = hash;
+  checkout.apiBase = apiBaseFrom(document.querySelector<HTMLMetaElement>('meta[name="pay-api-base"]')?.content, location.origin);
+  checkout.locale = locale;
+  // The store's name in the tab, so a buyer switching apps (to approve a push) finds the page again.
+  checkout.addEventListener('pay-ready', (event) => {
+    document.title = `${event.detail.link.store_name} · ${locale === 'en' ? 'Payment' : 'Pago'}`;
+  });
+  // A return from the card page lands here again: the element resumes the order it kept in sessionStorage.
+  main.replaceChildren(checkout);
+}

@@ -1,0 +1,47 @@
+/**
+ * `hostedPagePlugin()`: in `npm start`, `/checkout/{hash}` is the hosted page (hosted/index.html), the way
+ * `npm run sandbox` and any static host serve dist/hosted/ with one rewrite rule.
+ */
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import type { Plugin, ViteDevServer } from 'vite';
+
+const hostedDir = fileURLToPath(new URL('../hosted/', import.meta.url));
+
+/** `/checkout/HASH` (one segment, no file extension): a page; `/checkout/x.js` and deeper paths are not. */
+export function isHostedPagePath(url: string | undefined, prefix = '/checkout/'): boolean {
+  if (!url) return false;
+  const pathname = url.split(/[?#]/)[0] ?? '';
+  if (!pathname.startsWith(prefix)) return false;
+  const rest = pathname.slice(prefix.length);
+  return rest.length > 0 && !rest.includes('/') && !rest.includes('.');
+}
+
+/** The page's relative `./file` references, made absolute for a page served at /checkout/HASH from outside root. */
+export function rewriteHostedHtml(html: string, fsPrefix: string): string {
+  return html.replace(/(src|href)="\.\/([^"]+)"/g, (_match, attribute: string, file: string) => `${attribute}="${fsPrefix}${file}"`);
+}
+
+export function hostedPagePlugin(options: { prefix?: string } = {}): Plugin {
+  const prefix = options.prefix ?? '/checkout/';
+  const serve = async (server: ViteDevServer, req: IncomingMessage, res: ServerResponse) => {
+    const source = await readFile(`${hostedDir}index.html`, 'utf8');
+    // Files outside root are served under /@fs/; the workspace root (this repo) is within server.fs.allow.
+    const html = await server.transformIndexHtml(req.url ?? prefix, rewriteHostedHtml(source, `/@fs${hostedDir}`));
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    res.end(html);
+  };
+  return {
+    name: 'pay-checkout-hosted-page',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+        if (!isHostedPagePath(req.url, prefix)) return next();
+        serve(server, req, res).catch(next);
+      });
+    },
+  };
+}

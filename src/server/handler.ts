@@ -1,0 +1,118 @@
+/**
+ * `createCheckoutHandler()`: the buyer API of design.md §3 served from the merchant's own server, as a
+ * web-standard `(Request) => Promise<Response>`. It holds the merchant key, keeps no state, and answers
+ * every failure with the contract's ErrorResponse.
+ */
+import { AbortedError, MerchantClient, NetworkError, ServiceError, TimeoutError } from '../client/index.js';
+import { errorBody, idempotencyKeyHeader, orderTokenHeader } from '../contract/index.js';
+import { CheckoutHttpError } from './http.js';
+import { checkoutOperations, type Operations, type Reply } from './operations.js';
+import type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
+import { serverSecret } from './secrets.js';
+
+type Route = { methods: Record<string, (ops: Operations, request: Request, param: string) => Promise<Reply>> };
+
+const linkRoute: Route = { methods: { GET: (ops, r, hash) => ops.getLink(r, hash) } };
+const linkOrdersRoute: Route = { methods: { POST: (ops, r, hash) => ops.createOrder(r, hash) } };
+const orderRoute: Route = { methods: { GET: (ops, r, id) => ops.getOrder(r, id) } };
+const otpRoute: Route = { methods: { POST: (ops, r, id) => ops.submitOtp(r, id) } };
+const cancelRoute: Route = { methods: { POST: (ops, r, id) => ops.cancelOrder(r, id) } };
+
+/** `links/{hash}`, `links/{hash}/orders`, `orders/{id}`, `orders/{id}/otp`, `orders/{id}/cancel`. */
+function routeOf(rest: string): { route: Route; param: string } | undefined {
+  const parts = rest.split('/');
+  const [kind, raw, action, extra] = parts;
+  if (extra !== undefined || !raw) return undefined;
+  let param: string;
+  try {
+    param = decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+  if (kind === 'links') return action === undefined ? { route: linkRoute, param } : action === 'orders' ? { route: linkOrdersRoute, param } : undefined;
+  if (kind === 'orders') {
+    if (action === undefined) return { route: orderRoute, param };
+    if (action === 'otp') return { route: otpRoute, param };
+    if (action === 'cancel') return { route: cancelRoute, param };
+  }
+  return undefined;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export function createCheckoutHandler(options: CheckoutHandlerOptions): CheckoutHandler {
+  if (typeof options.resolveLink !== 'function') throw new TypeError('createCheckoutHandler: `resolveLink(hash)` is required.');
+  if (options.secret !== undefined && options.secret.length < 16) throw new TypeError('createCheckoutHandler: `secret` must be at least 16 characters.');
+  const { merchantKey } = options;
+  const merchant = new MerchantClient({
+    merchantKey,
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.environment !== undefined ? { environment: options.environment } : {}),
+    ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+  });
+  let secret: Promise<string> | undefined;
+  const ops = checkoutOperations({
+    merchant,
+    resolveLink: options.resolveLink,
+    secret: () => (secret ??= serverSecret(merchantKey, options.secret)),
+    gateways: options.gateways,
+    idempotency: options.idempotency,
+    countryCode: options.countryCode ?? 'CO',
+    now: options.now ?? Date.now,
+  });
+  const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '').replace(/^(?=[^/])/, '/');
+  // Any prefix may come before `{basePath}/checkout/`, so the handler can be mounted under a sub-path.
+  const pathPattern = new RegExp(`^(?:/.*)?${escapeRegExp(basePath)}/checkout/(.+)$`);
+  const onError = options.onError ?? ((error: unknown) => console.error('[pay-checkout] unexpected error:', error));
+  const allowed = options.allowedOrigins ?? [];
+
+  const corsHeaders = (request: Request): Record<string, string> => {
+    const origin = request.headers.get('origin');
+    const headers: Record<string, string> = allowed === '*' ? {} : { Vary: 'Origin' };
+    if (!origin || (allowed !== '*' && !allowed.includes(origin))) return headers;
+    return { ...headers, 'Access-Control-Allow-Origin': allowed === '*' ? '*' : origin, 'Access-Control-Expose-Headers': 'Idempotent-Replayed' };
+  };
+
+  const respond = (request: Request, status: number, body: unknown, extra: Record<string, string> = {}): Response => {
+    // The last line of defence: whatever went wrong upstream, the merchant key never leaves this server.
+    const text = JSON.stringify(body).split(merchantKey).join('[redacted]');
+    return new Response(text, {
+      status,
+      headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...corsHeaders(request), ...extra },
+    });
+  };
+
+  const failure = (request: Request, error: unknown): Response => {
+    if (error instanceof CheckoutHttpError) return respond(request, error.status, error.body, error.headers);
+    // The merchant API's own ErrorResponse passes through with its status (4010, 4011, 6105, ...).
+    if (error instanceof ServiceError) return respond(request, error.status, error.body);
+    if (error instanceof NetworkError || error instanceof TimeoutError || error instanceof AbortedError) {
+      return respond(request, 503, errorBody('SERVICE_UNAVAILABLE', { description: 'The payment service could not be reached; try again.' }));
+    }
+    onError(error);
+    return respond(request, 500, errorBody('INTERNAL_SERVER_ERROR'));
+  };
+
+  return async (request) => {
+    try {
+      const match = pathPattern.exec(new URL(request.url).pathname);
+      const found = match?.[1] !== undefined ? routeOf(match[1]) : undefined;
+      if (!found) return respond(request, 404, errorBody('NOT_FOUND', { description: `${request.method} ${new URL(request.url).pathname} is not an endpoint of the buyer API.` }));
+      const allow = [...Object.keys(found.route.methods), 'OPTIONS'].join(', ');
+      if (request.method === 'OPTIONS') {
+        const cors = corsHeaders(request);
+        const preflight = cors['Access-Control-Allow-Origin']
+          ? { ...cors, 'Access-Control-Allow-Methods': allow, 'Access-Control-Allow-Headers': `Content-Type, ${idempotencyKeyHeader}, ${orderTokenHeader}`, 'Access-Control-Max-Age': '600' }
+          : cors;
+        return new Response(null, { status: 204, headers: { Allow: allow, ...preflight } });
+      }
+      const operation = found.route.methods[request.method];
+      if (!operation) return respond(request, 405, errorBody('METHOD_NOT_ALLOWED'), { Allow: allow });
+      const reply = await operation(ops, request, found.param);
+      return respond(request, reply.status, { data: reply.data }, reply.headers);
+    } catch (error) {
+      return failure(request, error);
+    }
+  };
+}

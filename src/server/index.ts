@@ -1,0 +1,10 @@
+/** The buyer API on the merchant's own server: `createCheckoutHandler()` and its Node adapter. */
+export { createCheckoutHandler } from './handler.js';
+export type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
+export type { CheckoutLinkInfo, ResolveLink } from './links.js';
+export { memoryIdempotencyStore } from './idempotency.js';
+export type { IdempotencyRecord, IdempotencyStore, MemoryIdempotencyStoreOptions } from './idempotency.js';
+export { defaultAmountLimits, gatewayKindOf, toCheckoutGateways } from './gateways.js';
+export { orderKeyPrefix } from './secrets.js';
+export { toNodeListener } from './node.js';
+export type { NodeListenerOptions } from './node.js';

@@ -1,0 +1,59 @@
+/** The merchant's own payment links, as `resolveLink` describes them, turned into the buyer API's CheckoutLink. */
+import type { CheckoutGateway, CheckoutLink, DocumentType, LinkStatus } from '../contract/index.js';
+
+/** What `resolveLink(hash)` returns: the merchant's record of a link. */
+export interface CheckoutLinkInfo {
+  /** Fixed amount in whole pesos; absent (or null) makes a dynamic link where the buyer types it. */
+  amount?: number | null | undefined;
+  description: string;
+  /** Default `COP`. */
+  currency?: string | undefined;
+  storeName: string;
+  /** Ask for first name, last name, email and phone (dynamic links). */
+  collectShopperData?: boolean | undefined;
+  expiresAt?: Date | string | null | undefined;
+  /** Default `active`, or `expired` once `expiresAt` has passed. */
+  status?: LinkStatus | undefined;
+}
+
+export type ResolveLink = (hash: string, request: Request) => CheckoutLinkInfo | null | undefined | Promise<CheckoutLinkInfo | null | undefined>;
+
+export const defaultCurrency = 'COP';
+
+function toIso(value: Date | string): string {
+  const ms = value instanceof Date ? value.getTime() : Date.parse(value);
+  if (Number.isNaN(ms)) throw new TypeError(`resolveLink returned an invalid expiresAt: ${String(value)}`);
+  return new Date(ms).toISOString();
+}
+
+export const linkCurrency = (info: CheckoutLinkInfo) => info.currency ?? defaultCurrency;
+export const linkAmount = (info: CheckoutLinkInfo) => (info.amount === null ? undefined : info.amount);
+
+/** `paid` and `expired` win over the clock; an `active` link whose `expiresAt` has passed is `expired`. */
+export function linkStatus(info: CheckoutLinkInfo, now: number): LinkStatus {
+  if (info.status === 'paid' || info.status === 'expired') return info.status;
+  if (info.expiresAt && Date.parse(toIso(info.expiresAt)) <= now) return 'expired';
+  return 'active';
+}
+
+export function toCheckoutLink(
+  hash: string,
+  info: CheckoutLinkInfo,
+  gateways: CheckoutGateway[],
+  documentTypes: DocumentType[],
+  now: number,
+): CheckoutLink {
+  const amount = linkAmount(info);
+  return {
+    hash,
+    store_name: info.storeName,
+    description: info.description,
+    ...(amount !== undefined ? { amount } : {}),
+    currency: linkCurrency(info),
+    status: linkStatus(info, now),
+    expires_at: info.expiresAt ? toIso(info.expiresAt) : null,
+    collect_shopper_data: info.collectShopperData ?? false,
+    gateways,
+    document_types: documentTypes,
+  };
+}

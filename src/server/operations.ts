@@ -1,0 +1,193 @@
+/** The five buyer API operations, each translated to the merchant API through MerchantClient. */
+import type { MerchantClient } from '../client/index.js';
+import {
+  CheckoutLinkSchema,
+  CheckoutOrderBodySchema,
+  CheckoutOrderCreatedSchema,
+  CheckoutOrderSchema,
+  OrderIdParam,
+  OtpBodySchema,
+  parseWith,
+  summarizeProblems,
+  type CheckoutGateway,
+  type CheckoutOrder,
+  type CreatedOrder,
+  type OrderDetails,
+} from '../contract/index.js';
+import type * as z from 'zod/mini';
+import { toCheckoutGateways } from './gateways.js';
+import { CheckoutHttpError, readJsonBody } from './http.js';
+import type { IdempotencyStore } from './idempotency.js';
+import { linkAmount, linkCurrency, linkStatus, toCheckoutLink, type CheckoutLinkInfo, type ResolveLink } from './links.js';
+import { gatewayOfOrder, toCheckoutOrder } from './orders.js';
+import { bodyDigest, isOrderToken, orderKeyFor, orderTokenFor } from './secrets.js';
+
+const maxIdempotencyKeyLength = 255;
+/** Contact fields the checkout asks for when a link sets `collect_shopper_data`. */
+const collectedShopperFields = ['first_name', 'last_name', 'email', 'phone_number'] as const;
+
+export interface Operations {
+  getLink(request: Request, hash: string): Promise<Reply>;
+  createOrder(request: Request, hash: string): Promise<Reply>;
+  getOrder(request: Request, id: string): Promise<Reply>;
+  submitOtp(request: Request, id: string): Promise<Reply>;
+  cancelOrder(request: Request, id: string): Promise<Reply>;
+}
+
+export interface Reply {
+  status: number;
+  data: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface OperationDeps {
+  merchant: MerchantClient;
+  resolveLink: ResolveLink;
+  secret: () => Promise<string>;
+  gateways?: CheckoutGateway[] | undefined;
+  idempotency?: IdempotencyStore | undefined;
+  countryCode: string;
+  now: () => number;
+}
+
+/** Our own output is checked against the contract, so a bad `resolveLink` answer is a 500, not a broken element. */
+function checked<S extends z.ZodMiniType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = parseWith(schema, value);
+  if (!result.ok) throw new TypeError(`${what} does not match the contract: ${summarizeProblems(result.problems)}`);
+  return result.value;
+}
+
+export function checkoutOperations(deps: OperationDeps): Operations {
+  const { merchant } = deps;
+
+  const resolve = async (request: Request, hash: string): Promise<CheckoutLinkInfo> => {
+    const info = await deps.resolveLink(hash, request);
+    if (!info) throw CheckoutHttpError.of('LINK_NOT_FOUND');
+    return info;
+  };
+
+  const offeredGateways = async (currency: string, withDocumentTypes: boolean) => {
+    const documentTypes = withDocumentTypes ? merchant.documentTypes(deps.countryCode) : Promise.resolve([]);
+    if (deps.gateways) return { gateways: deps.gateways, documentTypes: await documentTypes };
+    const [discovered, types] = await Promise.all([merchant.paymentGateways(), documentTypes]);
+    return { gateways: toCheckoutGateways(discovered, types, currency), documentTypes: types };
+  };
+
+  /** The order behind a path id, only with its token: a wrong or missing token is the same 404 as no order. */
+  const tokenOrderId = async (request: Request, rawId: string): Promise<number> => {
+    const id = parseWith(OrderIdParam, rawId);
+    if (!id.ok) throw CheckoutHttpError.invalid(id.problems.map((p) => ({ ...p, field: 'id_order' })));
+    if (!(await isOrderToken(await deps.secret(), id.value, request.headers.get('x-order-token')))) throw CheckoutHttpError.of('ORDER_NOT_FOUND');
+    return id.value;
+  };
+
+  const orderView = async (details: OrderDetails, known = deps.gateways, created?: CreatedOrder, description?: string): Promise<CheckoutOrder> => {
+    const gateway = gatewayOfOrder(details, known);
+    if (!gateway) throw new TypeError(`Order ${details.id_order} names no gateway the checkout knows.`);
+    return checked(CheckoutOrderSchema, toCheckoutOrder({ details, gateway, created, description }), 'The order');
+  };
+
+  const currentOrder = async (id: number): Promise<Reply> => ({ status: 200, data: await orderView(await merchant.getOrder(id)) });
+
+  const withToken = async (order: CheckoutOrder) =>
+    checked(CheckoutOrderCreatedSchema, { ...order, order_token: await orderTokenFor(await deps.secret(), order.id_order) }, 'The created order');
+
+  return {
+    async getLink(request, hash) {
+      const info = await resolve(request, hash);
+      const { gateways, documentTypes } = await offeredGateways(linkCurrency(info), true);
+      const link = toCheckoutLink(hash, info, gateways, documentTypes, deps.now());
+      return { status: 200, data: checked(CheckoutLinkSchema, link, 'The link from resolveLink') };
+    },
+
+    async createOrder(request, hash) {
+      const key = request.headers.get('idempotency-key')?.trim();
+      if (!key) throw CheckoutHttpError.of('IDEMPOTENCY_KEY_REQUIRED');
+      if (key.length > maxIdempotencyKeyLength) {
+        throw CheckoutHttpError.invalid([{ field: 'Idempotency-Key', message: `must be at most ${maxIdempotencyKeyLength} characters` }]);
+      }
+      const parsed = parseWith(CheckoutOrderBodySchema, await readJsonBody(request));
+      if (!parsed.ok) throw CheckoutHttpError.invalid(parsed.problems);
+      const body = parsed.value;
+      const info = await resolve(request, hash);
+      const secret = await deps.secret();
+      const orderKey = await orderKeyFor(secret, hash, key);
+      const digest = await bodyDigest(body);
+
+      const earlier = await deps.idempotency?.get(orderKey);
+      if (earlier) {
+        if (earlier.body_digest !== digest) throw CheckoutHttpError.of('IDEMPOTENCY_KEY_REUSED');
+        const order = await orderView(await merchant.getOrder(earlier.id_order));
+        return { status: 200, data: await withToken(order), headers: { 'Idempotent-Replayed': 'true' } };
+      }
+
+      const status = linkStatus(info, deps.now());
+      if (status === 'paid') throw CheckoutHttpError.of('LINK_ALREADY_PAID');
+      if (status === 'expired') throw CheckoutHttpError.of('LINK_EXPIRED');
+      const fixed = linkAmount(info);
+      if (fixed !== undefined && body.amount !== undefined) throw CheckoutHttpError.invalid([{ field: 'amount', message: 'is fixed by the payment link; do not send it' }]);
+      const amount = fixed ?? body.amount;
+      if (amount === undefined) throw CheckoutHttpError.invalid([{ field: 'amount', message: 'is required on a dynamic link' }]);
+      if (info.collectShopperData) {
+        const missing = collectedShopperFields.filter((f) => !body.shopper[f]);
+        if (missing.length) throw CheckoutHttpError.invalid(missing.map((f) => ({ field: `shopper.${f}`, message: 'is required' })));
+      }
+      const currency = linkCurrency(info);
+      const { gateways } = await offeredGateways(currency, false);
+      const gateway = gateways.find((g) => g.id_payment_gateway === body.payment_gateway.id_payment_gateway);
+      if (!gateway) {
+        throw CheckoutHttpError.of('GATEWAY_NOT_SUPPORTED', {
+          validation_errors: [{ field: 'payment_gateway.id_payment_gateway', message: 'is not a payment method of this link' }],
+        });
+      }
+
+      const created = await merchant.createOrder({
+        amount,
+        description: info.description,
+        currency,
+        shopper: body.shopper,
+        payment_gateway: { id_payment_gateway: gateway.id_payment_gateway },
+        order_key: orderKey,
+      });
+      const details = await merchant.getOrder(created.id_order).catch((): OrderDetails => ({
+        // The order exists; answer from what creation returned rather than fail the buyer.
+        id_order: created.id_order,
+        id_external: created.id_external ?? orderKey,
+        purchase_date: new Date(deps.now()).toISOString(),
+        status: created.status,
+        total: amount,
+        currency,
+        description: info.description,
+        payment_method: { gateway: gateway.name, id_payment_gateway: gateway.id_payment_gateway, status: 'pending' },
+        payment_gateway: created.payment_gateway,
+        expires_at: created.expires_at ?? null,
+      }));
+      // A merchant API that deduplicates order_key hands back the first order: another amount or gateway means another body.
+      const methodId = details.payment_method?.id_payment_gateway;
+      if (details.total !== amount || (methodId !== undefined && methodId !== gateway.id_payment_gateway)) {
+        throw CheckoutHttpError.of('IDEMPOTENCY_KEY_REUSED');
+      }
+      await deps.idempotency?.set(orderKey, { id_order: created.id_order, body_digest: digest });
+      const order = await orderView(details, [gateway], created, info.description);
+      return { status: 201, data: await withToken(order) };
+    },
+
+    async getOrder(request, rawId) {
+      return currentOrder(await tokenOrderId(request, rawId));
+    },
+
+    async submitOtp(request, rawId) {
+      const id = await tokenOrderId(request, rawId);
+      const parsed = parseWith(OtpBodySchema, await readJsonBody(request));
+      if (!parsed.ok) throw CheckoutHttpError.invalid(parsed.problems);
+      await merchant.submitOtp(id, parsed.value.daviplata_otp);
+      return currentOrder(id);
+    },
+
+    async cancelOrder(request, rawId) {
+      const id = await tokenOrderId(request, rawId);
+      await merchant.cancel(id);
+      return currentOrder(id);
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { Environment } from '../client/index.js';
+import type { CheckoutGateway } from '../contract/index.js';
+import type { IdempotencyStore } from './idempotency.js';
+import type { ResolveLink } from './links.js';
+
+export interface CheckoutHandlerOptions {
+  /** The store's secret key: it stays on this server and never appears in a response. */
+  merchantKey: string;
+  /** The service's `{base_url}` (ends in `/v1`), e.g. the sandbox's; wins over `environment`. */
+  baseUrl?: string;
+  /** `production` (default) or `development`, when `baseUrl` is not given. */
+  environment?: Environment;
+  /** The merchant's payment links by hash; null answers 404 LINK_NOT_FOUND. */
+  resolveLink: ResolveLink;
+  /** Signs order tokens and derives order keys; at least 16 characters. Default: derived from the merchant key. */
+  secret?: string;
+  /** Injected `fetch` for the merchant API calls. */
+  fetch?: typeof globalThis.fetch;
+  /** Where the buyer API lives in the request path: `{basePath}/checkout/...`; default `/v1`. */
+  basePath?: string;
+  /** Origins allowed to call cross-origin, or `*`; default none (same-origin only). */
+  allowedOrigins?: '*' | readonly string[];
+  /** The gateways to offer, instead of asking `GET /orders/paymentGateways`. */
+  gateways?: CheckoutGateway[];
+  /** Shared memory of created orders, for a merchant API that does not deduplicate `order_key`. */
+  idempotency?: IdempotencyStore;
+  /** Per merchant API call; default the client's 15 s. */
+  timeoutMs?: number;
+  /** Country of the document types; default `CO`. */
+  countryCode?: string;
+  /** Injectable clock (link expiry). */
+  now?: () => number;
+  /** Unexpected failures (answered 500 7001); default console.error. Never given the merchant key. */
+  onError?: (error: unknown) => void;
+}
+
+export type CheckoutHandler = (request: Request) => Promise<Response>;

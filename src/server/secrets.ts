@@ -1,0 +1,65 @@
+/**
+ * The handler's only secrets, all derived with WebCrypto HMAC-SHA256 so it runs on Node and edge runtimes:
+ * the `order_key` sent to `POST /orders` and the `order_token` handed to the buyer. Nothing is stored.
+ */
+import { timingSafeEqual } from '../webhooks/signature.js';
+
+const encoder = new TextEncoder();
+/** Fixed label of the default secret: derived from the merchant key, never the key itself. */
+export const defaultSecretLabel = 'pay-checkout/server-secret/v1';
+/** Prefix of every `order_key` (and so `id_external`) the handler creates. */
+export const orderKeyPrefix = 'pc_';
+
+async function hmac(secret: string, message: string): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message)));
+}
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+function base64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The server secret: the given one, or HMAC(merchantKey, fixed label). */
+export async function serverSecret(merchantKey: string, secret?: string): Promise<string> {
+  if (secret !== undefined) {
+    if (secret.length < 16) throw new TypeError('createCheckoutHandler: `secret` must be at least 16 characters.');
+    return secret;
+  }
+  return hex(await hmac(merchantKey, defaultSecretLabel));
+}
+
+/** `pc_` + 32 hex: the same link and Idempotency-Key always give the same `order_key`. */
+export async function orderKeyFor(secret: string, hash: string, idempotencyKey: string): Promise<string> {
+  // A JSON array keeps `a:b`+`c` and `a`+`b:c` apart.
+  return orderKeyPrefix + hex(await hmac(secret, JSON.stringify(['order_key', hash, idempotencyKey]))).slice(0, 32);
+}
+
+/** The buyer's proof of an order: HMAC of its id, base64url (43 characters). */
+export async function orderTokenFor(secret: string, idOrder: number): Promise<string> {
+  return base64url(await hmac(secret, JSON.stringify(['order_token', idOrder])));
+}
+
+export async function isOrderToken(secret: string, idOrder: number, token: string | null): Promise<boolean> {
+  if (!token) return false;
+  return timingSafeEqual(await orderTokenFor(secret, idOrder), token);
+}
+
+/** SHA-256 of the body's canonical JSON: key order does not make a body "other". */
+export async function bodyDigest(body: unknown): Promise<string> {
+  return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(body)))));
+}
+
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,125 @@
+// Test harness for the sandbox suites: a real sandbox on 127.0.0.1 and an ephemeral port, with a
+// frozen, injectable clock, and small helpers that speak the API over real HTTP.
+import assert from 'node:assert/strict';
+import { createClock, type SandboxClock } from '../../src/sandbox/clock.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import type { SandboxTimings } from '../../src/sandbox/context.js';
+
+export const merchant = { 'merchant-key': 'mk_test_demo' } as const;
+export const partner = { 'X-API-Key': 'pk_test_demo', 'X-API-Secret': 'sk_test_demo' } as const;
+export const otherPartner = { 'X-API-Key': 'pk_test_other', 'X-API-Secret': 'sk_test_other' } as const;
+export const startOfTime = Date.parse('2026-03-02T15:00:00.000Z');
+export const gateways = { push: 1, otp: 2, transfer: 9, card: 4 } as const;
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  // Parsed JSON of the reply; tests read into it freely.
+  body: any;
+  text: string;
+}
+
+export interface TestSandbox {
+  running: RunningSandbox;
+  origin: string;
+  clock: SandboxClock;
+  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
+  raw(path: string, init: RequestInit): Promise<Reply>;
+  reset(): Promise<void>;
+  /** Moves the sandbox clock through the control API, as a partner would. */
+  advance(ms: number): Promise<void>;
+  orderCount(): number;
+  close(): Promise<void>;
+}
+
+export async function startTestSandbox(timings: SandboxTimings = {}): Promise<TestSandbox> {
+  const clock = createClock(startOfTime);
+  const running = await startSandbox({ port: 0, clock, timings: { webhookTimeoutMs: 500, webhookRetryDelayMs: 20, ...timings } });
+  const origin = running.url;
+  const raw = async (path: string, init: RequestInit): Promise<Reply> => {
+    const response = await fetch(`${origin}${path}`, { redirect: 'manual', ...init });
+    const text = await response.text();
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = null;
+    }
+    return { status: response.status, headers: response.headers, body, text };
+  };
+  const api = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    raw(path, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  return {
+    running,
+    origin,
+    clock,
+    api,
+    raw,
+    async reset() {
+      const r = await api('POST', '/sandbox/reset');
+      assert.equal(r.status, 200);
+    },
+    async advance(ms: number) {
+      const r = await api('POST', '/sandbox/clock', { advance_ms: ms });
+      assert.equal(r.status, 200, r.text);
+    },
+    orderCount: () => running.sandbox.state.orders.size,
+    close: () => running.close(),
+  };
+}
+
+/** Asserts the contract's ErrorResponse with this api_code and HTTP status. */
+export function assertError(reply: Reply, status: number, apiCode: string, code?: number): void {
+  assert.equal(reply.status, status, `expected ${status} ${apiCode}, got ${reply.status}: ${reply.text}`);
+  assert.equal(reply.body?.error, true, reply.text);
+  assert.equal(reply.body?.api_code, apiCode, reply.text);
+  assert.equal(typeof reply.body?.message, 'string');
+  assert.equal(Number.isInteger(reply.body?.code), true);
+  if (code !== undefined) assert.equal(reply.body.code, code);
+}
+
+export function assertFieldError(reply: Reply, field: string): void {
+  const fields = (reply.body?.validation_errors ?? []).map((e: { field: string }) => e.field);
+  assert.ok(fields.includes(field), `expected a validation error on ${field}, got ${JSON.stringify(reply.body)}`);
+}
+
+export const shopper = (extra: Record<string, unknown> = {}) => ({
+  first_name: 'Ana',
+  last_name: 'Pérez',
+  email: 'ana@example.com',
+  phone_number: '+573001234567',
+  country: 'CO',
+  id_number: '12345678',
+  id_type: 1,
+  ...extra,
+});
+
+export const directOrderBody = (gateway: number, extra: Record<string, unknown> = {}) => ({
+  amount: 20_000,
+  description: 'Pedido de prueba',
+  currency: 'COP',
+  order_key: 'order-1',
+  payment_gateway: { id_payment_gateway: gateway },
+  shopper: shopper(),
+  ...extra,
+});
+
+let keyCounter = 0;
+/** A buyer order through the buyer API; returns the reply. */
+export function checkoutOrder(
+  sb: TestSandbox,
+  hash: string,
+  gateway: number,
+  { amount, phone = '3001234567', key = `key-${++keyCounter}`, extra = {} }: { amount?: number; phone?: string; key?: string; extra?: Record<string, unknown> } = {},
+) {
+  return sb.api(
+    'POST',
+    `/v1/checkout/links/${hash}/orders`,
+    { ...(amount === undefined ? {} : { amount }), payment_gateway: { id_payment_gateway: gateway }, shopper: { id_number: '12345678', id_type: 1, phone_number: phone }, ...extra },
+    { 'Idempotency-Key': key },
+  );
+}

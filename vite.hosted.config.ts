@@ -1,0 +1,22 @@
+// The hosted page as static files: dist/hosted/index.html + assets/, every URL relative, so the page works
+// under any checkout path with one rewrite rule (everything under it → index.html; see README).
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('./hosted/', import.meta.url)),
+  base: './',
+  publicDir: false,
+  build: {
+    outDir: fileURLToPath(new URL('./dist/hosted/', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    // Inlined assets would become data: URLs in CSS or scripts; keep every file a file the CSP allows as 'self'.
+    assetsInlineLimit: 0,
+    // The polyfill is for browsers without modulepreload, which can't run the element anyway.
+    modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: { minify: true },
+    },
+  },
+});

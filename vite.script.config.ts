@@ -1,0 +1,54 @@
+// The script-tag build: dist/pay-checkout.js registers <pay-checkout> and bundles everything it needs, for
+// `<script type="module" src=".../pay-checkout.js">`. qrcode and the `en` catalog stay dynamic imports, so they
+// become sibling chunks (dist/pay-checkout.*.js) fetched relative to the script's own URL.
+import { readdirSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+
+const dist = fileURLToPath(new URL('./dist/', import.meta.url));
+export const scriptFamily = /^pay-checkout(\.[\w-]+)?\.js(\.map)?$/;
+
+/** Earlier builds' lazy chunks have other hashes; drop them so dist/ holds one coherent script family. */
+function dropOldScriptChunks(): Plugin {
+  return {
+    name: 'pay-checkout-drop-old-script-chunks',
+    apply: 'build',
+    buildStart() {
+      let files: string[] = [];
+      try {
+        files = readdirSync(dist);
+      } catch {
+        return;
+      }
+      for (const file of files) if (scriptFamily.test(file)) rmSync(`${dist}${file}`, { force: true });
+    },
+  };
+}
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  // Lit and the libraries read the production condition; nothing here reads NODE_ENV at runtime after this.
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  plugins: [dropOldScriptChunks()],
+  build: {
+    outDir: dist,
+    // The library build (vite.config.ts) shares dist/ and runs first.
+    emptyOutDir: false,
+    target: 'es2022',
+    sourcemap: true,
+    copyPublicDir: false,
+    lib: {
+      entry: { 'pay-checkout': fileURLToPath(new URL('./src/define.ts', import.meta.url)) },
+      formats: ['es'],
+    },
+    rolldownOptions: {
+      output: {
+        minify: true,
+        entryFileNames: '[name].js',
+        // qrcode's entry is lib/browser.js; name its chunk after the package so the family reads at a glance.
+        chunkFileNames: (chunk) =>
+          chunk.moduleIds.some((id) => id.includes('/node_modules/qrcode/')) ? 'pay-checkout.qrcode-[hash].js' : 'pay-checkout.[name]-[hash].js',
+      },
+    },
+  },
+});
