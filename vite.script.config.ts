@@ -8,19 +8,23 @@ import { defineConfig, type Plugin } from 'vite';
 const dist = fileURLToPath(new URL('./dist/', import.meta.url));
 export const scriptFamily = /^pay-checkout(\.[\w-]+)?\.js(\.map)?$/;
 
-/** Earlier builds' lazy chunks have other hashes; drop them so dist/ holds one coherent script family. */
+/** Earlier builds' lazy chunks have other hashes; drop them so the output holds one coherent script family. */
 function dropOldScriptChunks(): Plugin {
+  let outDir = dist;
   return {
     name: 'pay-checkout-drop-old-script-chunks',
     apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir.endsWith('/') ? config.build.outDir : `${config.build.outDir}/`;
+    },
     buildStart() {
       let files: string[] = [];
       try {
-        files = readdirSync(dist);
+        files = readdirSync(outDir);
       } catch {
         return;
       }
-      for (const file of files) if (scriptFamily.test(file)) rmSync(`${dist}${file}`, { force: true });
+      for (const file of files) if (scriptFamily.test(file)) rmSync(`${outDir}${file}`, { force: true });
     },
   };
 }

@@ -20,6 +20,7 @@ const concurrency = Math.max(1, Math.floor(Number(values.concurrency) || 32));
 /** Add a section here: a name and a function that prints its figures and returns PASS (true) or OVER. */
 const sections: [string, () => Promise<boolean>][] = [
   ['sandbox', () => benchSandbox({ durationMs, concurrency, warmupMs: 500 })],
+  ['size', async () => (await import('./bench/size.js')).benchSize()],
 ];
 
 console.log(`# pay-checkout bench (Node ${process.version}, ${(await import('node:os')).availableParallelism()} cores)`);

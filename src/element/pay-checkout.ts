@@ -25,9 +25,8 @@ import { payStatusChangeEvent } from './events/pay-status-change.js';
 import type { PayStepEvent } from './events/pay-step.js';
 import type { PayAnnounceEvent } from './events/pay-announce.js';
 import type { PayHandoffEvent } from './events/pay-handoff.js';
-import { defineSteps } from './internal/steps.js';
+import { defineSteps, loadLaterSteps } from './internal/steps.js';
 import type { StepElement } from './internal/step-element.js';
-import type { PayStepDetails } from './internal/pay-step-details.js';
 import { clearSavedOrder, readSavedOrder, saveOrder } from './session.js';
 import type { SavedOrder } from './session.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
@@ -199,10 +198,14 @@ export class PayCheckout extends LitElement {
     const step = this.renderRoot.querySelector<StepElement<unknown>>('[data-step]');
     if (!step) return;
     const details = this.flow.step === 'details' && this.flow.focus ? this.flow.focus : null;
-    void step.updateComplete.then(() => {
-      if (details) (step as PayStepDetails).focusField(details);
-      else void step.focusHeading();
-    });
+    // A lazy step may not be defined yet: wait for it, then for its render.
+    void customElements
+      .whenDefined(step.localName)
+      .then(() => step.updateComplete)
+      .then(() => {
+        if (details && 'focusField' in step) (step as StepElement<unknown> & { focusField(f: string): void }).focusField(details);
+        else void step.focusHeading();
+      });
   }
 
   override render() {
@@ -323,6 +326,8 @@ export class PayCheckout extends LitElement {
     const stepChanged = prev.step !== next.step || orderOf(prev)?.id_order !== orderOf(next)?.id_order;
     // Focus follows the buyer's own progress, never the first screen after loading (the page owns focus then).
     if (stepChanged && prev.step !== 'loading') this.#focusPending = true;
+    // The first screen is up: fetch the later steps now, before the buyer needs them.
+    if (prev.step === 'loading' && next.step !== 'loading') void loadLaterSteps();
     this.#report(prev, next, event);
     this.#keepSession(next, event);
     this.#countdown.set(expiresAtOf(next));

@@ -23,6 +23,9 @@ const partnerTarget = (partner: SandboxPartner, url: string | null, signing: boo
 /** Order events: to the connected partner when the operator enabled the event; always to forward targets. */
 export function emitOrderEvent(ctx: SandboxContext, store: SandboxStore, event: OrderEvent, payload: object): void {
   const connection = partnerOfStore(ctx.state, store.id_store);
+  // The unfinalized events exist only where the operator enabled them; then they travel like the others.
+  const unfinalized = event === 'order_cancelled' || event === 'order_refunded';
+  if (unfinalized && !connection?.partner.operator_events.includes(event)) return;
   if (!connection) {
     dispatch(ctx, forwardTargets(ctx, store.signing_secret), event, payload);
     return;

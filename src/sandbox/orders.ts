@@ -107,6 +107,7 @@ export function createOrder(ctx: SandboxContext, input: NewOrder): SandboxOrder 
   ctx.state.nextOrderId += 1;
   ctx.state.orders.set(id_order, order);
   ctx.state.openOrders.add(id_order);
+  ctx.state.nextDeadline = Math.min(ctx.state.nextDeadline, deadlineOf(order));
   if (gateway_state.kind === 'card') ctx.state.cardSessions.set(gateway_state.session, id_order);
   apply(ctx, order, 'gateway_processing');
   return order;
@@ -187,6 +188,9 @@ export function refundOrder(ctx: SandboxContext, order: SandboxOrder, idExternal
   }
   apply(ctx, order, 'refund');
   order.refunded_at = ctx.clock.now();
+  const store = order.source === 'dashboard' ? undefined : storeById(ctx.state, order.id_store);
+  // Not finalized by the contract; sent only where the operator enabled it (off in the fixtures).
+  if (store) emitOrderEvent(ctx, store, 'order_refunded', { event: 'order_refunded', timestamp: ctx.iso(), id_order: order.id_order, id_external: order.id_external, status: order.status, total_price: order.amount, currency: order.currency, id_store: store.id_store, external_store_id: store.external_store_id });
 }
 
 /** The SMS code: an accepted code confirms; a wrong one is 6105 and three wrong ones cancel. */
@@ -214,9 +218,17 @@ export function linkOf(ctx: SandboxContext, order: SandboxOrder): SandboxLink | 
   return undefined;
 }
 
-/** Lazy time: called before every request and after every clock advance. */
+/** The next moment this open order changes by itself: its expiry, or a 0002 phone's own decline. */
+function deadlineOf(order: SandboxOrder): number {
+  const push = order.gateway_state.kind === 'push' ? order.gateway_state : null;
+  return Math.min(order.expires_at ?? Number.POSITIVE_INFINITY, push?.auto_decline_at ?? Number.POSITIVE_INFINITY);
+}
+
+/** Lazy time: called before every request and after every clock advance. Costs nothing until a deadline passes. */
 export function sweepExpired(ctx: SandboxContext): void {
   const now = ctx.clock.now();
+  if (now < ctx.state.nextDeadline) return;
+  let next = Number.POSITIVE_INFINITY;
   for (const id of ctx.state.openOrders) {
     const order = ctx.state.orders.get(id);
     if (!order) continue;
@@ -225,6 +237,9 @@ export function sweepExpired(ctx: SandboxContext): void {
       cancelOrder(ctx, order, 'declined');
     } else if (order.expires_at !== null && order.expires_at <= now) {
       cancelOrder(ctx, order, 'expired');
+    } else {
+      next = Math.min(next, deadlineOf(order));
     }
   }
+  ctx.state.nextDeadline = next;
 }

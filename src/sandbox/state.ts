@@ -25,6 +25,8 @@ export interface SandboxState {
   cardSessions: Map<string, number>;
   /** Local receivers that also get every webhook (POST /sandbox/forward). */
   forwardTargets: string[];
+  /** Earliest moment an open order may expire or decline by itself; sweeps before it cost nothing. */
+  nextDeadline: number;
   nextOrderId: number;
   nextLinkId: number;
   nextStoreId: number;
@@ -54,6 +56,7 @@ export function resetState(state: SandboxState, now: number): void {
     idempotency: new Map(),
     cardSessions: new Map(),
     forwardTargets: [],
+    nextDeadline: Number.POSITIVE_INFINITY,
     nextOrderId: 1,
     nextLinkId: links.length + 1,
     nextStoreId: stores.length + 1,

@@ -3,6 +3,7 @@
  * so importing `pay-checkout/server` stays safe on edge runtimes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorBody } from '../contract/errors.js';
 
 export interface NodeListenerOptions {
   /** Unexpected adapter failures; default console.error. */
@@ -78,7 +79,7 @@ export function toNodeListener(handler: Handler, options: NodeListenerOptions = 
         onError(error);
         if (!res.headersSent) {
           res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
-          res.end(JSON.stringify({ code: 7001, api_code: 'INTERNAL_SERVER_ERROR', message: 'An unexpected error occurred.', error: true }));
+          res.end(JSON.stringify(errorBody('INTERNAL_SERVER_ERROR')));
         } else res.destroy();
       }
     })();

@@ -18,11 +18,11 @@ describe('sandbox buyer API', () => {
     assert.ok(CheckoutLinkSchema.safeParse(r.body.data).success, r.text);
     const link = r.body.data;
     assert.deepEqual([link.amount, link.currency, link.status, link.store_name], [50_000, 'COP', 'active', 'Tienda Demo']);
-    const byKind = Object.fromEntries(link.gateways.map((g: any) => [g.kind, g]));
+    const byKind = Object.fromEntries(link.gateways.map((g) => [g.kind, g]));
     assert.deepEqual(Object.keys(byKind).sort(), ['card', 'otp', 'push', 'transfer']);
     assert.deepEqual(byKind.otp.id_types, [1, 2, 3]);
     assert.equal(byKind.push.min_amount, 1_000);
-    assert.deepEqual(link.document_types.map((d: any) => d.type), ['CC', 'CE', 'TI']);
+    assert.deepEqual(link.document_types.map((d) => d.type), ['CC', 'CE', 'TI']);
     const dynamic = await sb.api('GET', '/v1/checkout/links/demo-dynamic');
     assert.equal(dynamic.body.data.amount, undefined);
     assertError(await sb.api('GET', '/v1/checkout/links/nope'), 404, 'LINK_NOT_FOUND');
@@ -137,7 +137,8 @@ describe('sandbox buyer API', () => {
 
     test('a wrong or missing token is 404 ORDER_NOT_FOUND, like a missing order', async () => {
       const created = (await checkoutOrder(sb, 'demo-fixed', gateways.otp)).body.data;
-      for (const headers of [{}, { 'X-Order-Token': 'x'.repeat(32) }, { 'X-Order-Token': created.order_token.slice(0, -1) }]) {
+      const tries: Record<string, string>[] = [{}, { 'X-Order-Token': 'x'.repeat(32) }, { 'X-Order-Token': created.order_token.slice(0, -1) }];
+      for (const headers of tries) {
         assertError(await sb.api('GET', `/v1/checkout/orders/${created.id_order}`, undefined, headers), 404, 'ORDER_NOT_FOUND');
         assertError(await sb.api('POST', `/v1/checkout/orders/${created.id_order}/cancel`, undefined, headers), 404, 'ORDER_NOT_FOUND');
         assertError(await sb.api('POST', `/v1/checkout/orders/${created.id_order}/otp`, { daviplata_otp: '123456' }, headers), 404, 'ORDER_NOT_FOUND');

@@ -11,11 +11,14 @@ export const otherPartner = { 'X-API-Key': 'pk_test_other', 'X-API-Secret': 'sk_
 export const startOfTime = Date.parse('2026-03-02T15:00:00.000Z');
 export const gateways = { push: 1, otp: 2, transfer: 9, card: 4 } as const;
 
+/** Parsed JSON of a reply: tests read into it freely, and the contract schemas check the shapes. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
 export interface Reply {
   status: number;
   headers: Headers;
-  // Parsed JSON of the reply; tests read into it freely.
-  body: any;
+  body: Json;
   text: string;
 }
 

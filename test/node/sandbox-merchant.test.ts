@@ -37,7 +37,7 @@ describe('sandbox merchant API', () => {
   const createOrder = async (gateway: number, extra: Record<string, unknown> = {}, headers: Record<string, string> = merchant) => {
     const r = await sb.api('POST', '/v1/orders', directOrderBody(gateway, extra), headers);
     assert.equal(r.status, 200, r.text);
-    return r.body.data as { id_order: number; status: string; [k: string]: any };
+    return r.body.data as Json;
   };
   const status = async (id: number) => (await sb.api('GET', `/v1/orders/${id}`, undefined, merchant)).body.data.status as string;
 
@@ -55,7 +55,8 @@ describe('sandbox merchant API', () => {
     });
 
     test('a partner pair with only one header is 401', async () => {
-      for (const half of [{ 'X-API-Key': partner['X-API-Key'] }, { 'X-API-Secret': partner['X-API-Secret'] }]) {
+      const halves: Record<string, string>[] = [{ 'X-API-Key': partner['X-API-Key'] }, { 'X-API-Secret': partner['X-API-Secret'] }];
+      for (const half of halves) {
         const r = await sb.api('POST', '/v1/orders', directOrderBody(gateways.push), { ...merchant, ...half });
         assert.equal(r.status, 401, r.text);
         assert.equal(r.body.error, true);
@@ -348,7 +349,7 @@ describe('sandbox merchant API', () => {
       const r = await sb.api('GET', '/v1/orders/paymentGateways', undefined, merchant);
       assert.equal(r.status, 200);
       assert.ok(PaymentGatewayListSchema.safeParse(r.body.data).success);
-      assert.deepEqual(r.body.data.map((g: any) => [g.id_payment_gateway, g.name, g.kind]), [[1, 'Nequi', 'push'], [2, 'Daviplata', 'otp'], [9, 'Bre-B', 'transfer'], [4, 'Tarjeta', 'card']]);
+      assert.deepEqual(r.body.data.map((g) => [g.id_payment_gateway, g.name, g.kind]), [[1, 'Nequi', 'push'], [2, 'Daviplata', 'otp'], [9, 'Bre-B', 'transfer'], [4, 'Tarjeta', 'card']]);
       for (const g of r.body.data) {
         assert.ok(g.icon.startsWith(`${sb.origin}/sandbox/icons/`));
         const icon = await fetch(g.icon);
@@ -361,7 +362,7 @@ describe('sandbox merchant API', () => {
     test('GET /national-document-types/CO: 1 CC, 2 CE, 3 TI', async () => {
       const r = await sb.api('GET', '/v1/national-document-types/CO', undefined, merchant);
       assert.ok(DocumentTypeListSchema.safeParse(r.body.data).success);
-      assert.deepEqual(r.body.data.map((d: any) => `${d.id_national_document_type} ${d.type}`), ['1 CC', '2 CE', '3 TI']);
+      assert.deepEqual(r.body.data.map((d) => `${d.id_national_document_type} ${d.type}`), ['1 CC', '2 CE', '3 TI']);
       assert.deepEqual((await sb.api('GET', '/v1/national-document-types/PE', undefined, merchant)).body.data, []);
       assertFieldError(await sb.api('GET', '/v1/national-document-types/COL', undefined, merchant), 'countryCode');
     });

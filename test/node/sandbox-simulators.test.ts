@@ -53,6 +53,15 @@ describe('sandbox gateway simulators', () => {
       assert.deepEqual([view.status, view.cancel_reason], ['cancelled', 'declined']);
     });
 
+    test('a 0002 phone declines on time even behind an order that expires later', async () => {
+      const slow = await buyerOrder(gateways.transfer);
+      await sb.advance(1_000);
+      const quick = await buyerOrder(gateways.push, '3001230002');
+      await sb.advance(2_000);
+      assert.equal((await quick.read()).cancel_reason, 'declined');
+      assert.equal((await slow.read()).status, 'processing');
+    });
+
     test('a phone ending in 0003 never answers, and the order expires after 5 minutes', async () => {
       const o = await buyerOrder(gateways.push, '3001230003');
       await sb.advance(minutes(5) - 1);

@@ -1,32 +1,31 @@
 import { PayStepAmount } from './pay-step-amount.js';
-import { PayStepCard } from './pay-step-card.js';
-import { PayStepDetails } from './pay-step-details.js';
 import { PayStepMethod } from './pay-step-method.js';
-import { PayStepOtp } from './pay-step-otp.js';
-import { PayStepPush } from './pay-step-push.js';
-import { PayStepResult } from './pay-step-result.js';
 import { PayStepStatus } from './pay-step-status.js';
-import { PayStepTransfer } from './pay-step-transfer.js';
 
-/** The internal step elements by tag. */
-export const stepElements = {
+/** The steps of the first screen, bundled with the element. */
+export const firstSteps = {
   'pay-step-status': PayStepStatus,
   'pay-step-amount': PayStepAmount,
   'pay-step-method': PayStepMethod,
-  'pay-step-details': PayStepDetails,
-  'pay-step-push': PayStepPush,
-  'pay-step-otp': PayStepOtp,
-  'pay-step-transfer': PayStepTransfer,
-  'pay-step-card': PayStepCard,
-  'pay-step-result': PayStepResult,
 } as const;
 
 /**
- * Registers the step elements the first time a checkout connects (not on import,
- * so importing the package has no side effects); tolerates a second copy of the script.
+ * Registers the step elements (on first connect, not on import, so importing the
+ * package has no side effects); tolerates a second copy of the script.
  */
-export function defineSteps(registry: CustomElementRegistry = customElements): void {
-  for (const [tag, element] of Object.entries(stepElements)) {
-    if (!registry.get(tag)) registry.define(tag, element);
+export function defineSteps(steps: Record<string, CustomElementConstructor> = firstSteps): void {
+  for (const [tag, element] of Object.entries(steps)) {
+    if (!customElements.get(tag)) customElements.define(tag, element);
   }
+}
+
+let later: Promise<void> | undefined;
+
+/**
+ * The steps after the first screen (details, gateway steps, results), a lazy chunk
+ * fetched as soon as the link has loaded, so it is there before the buyer needs it.
+ */
+export function loadLaterSteps(): Promise<void> {
+  later ??= import('./later-steps.js').then((m) => defineSteps(m.laterSteps));
+  return later;
 }

@@ -64,6 +64,8 @@ export async function waitForStep(el: PayCheckout, step: FlowStep, timeout = 500
   await waitUntil(() => el.step === step, `expected step "${step}", still "${el.step}"`, { timeout, interval: 10 });
   await el.updateComplete;
   const screen = currentScreen(el);
+  // Steps after the first screen are a lazy chunk: wait for the definition, then the render.
+  await customElements.whenDefined(screen.localName);
   await (screen as HTMLElement & { updateComplete?: Promise<unknown> }).updateComplete;
   return screen;
 }

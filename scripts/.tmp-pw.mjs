@@ -1,0 +1,23 @@
+import { chromium } from 'playwright-core';
+const url = process.argv[2];
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
+const logs = [];
+page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));
+page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
+page.on('requestfailed', (r) => logs.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
+const requests = [];
+page.on('request', (r) => requests.push(r.url().replace(/^https?:\/\/[^/]+/, '')));
+await page.addInitScript(() => {
+  window.__violations = [];
+  document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  window.__ready = new Promise((resolve) => document.addEventListener('pay-ready', (e) => resolve(e.detail.link.store_name)));
+});
+await page.goto(url);
+const store = await Promise.race([page.evaluate(() => window.__ready), new Promise((r) => setTimeout(() => r('TIMEOUT'), 15000))]);
+const info = await page.evaluate(() => ({ title: document.title, lang: document.documentElement.lang, link: document.querySelector('pay-checkout')?.getAttribute('link') ?? document.querySelector('pay-checkout')?.link, apiBase: document.querySelector('pay-checkout')?.apiBase, text: document.querySelector('pay-checkout')?.shadowRoot?.textContent?.replace(/\s+/g, ' ').slice(0, 200), violations: window.__violations }));
+console.log(JSON.stringify({ store, ...info }, null, 1));
+console.log(logs.join('\n'));
+console.log(requests.filter((r) => !r.includes('node_modules') && !r.includes('/src/')).join('\n'));
+if (process.argv[3]) await page.screenshot({ path: process.argv[3] });
+await browser.close();

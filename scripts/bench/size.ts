@@ -1,0 +1,32 @@
+/**
+ * Bench section "size": the script a merchant's page loads before the first screen and each lazy chunk,
+ * gzip (level 9) and brotli (quality 11), against design.md §7 (initial ≤ 20 kB gzip; qrcode and `en` lazy).
+ * The same measurement as `scripts/size-check.mjs`, which `npm test` runs as the check.
+ */
+import { checkBudget, initialBudgetGzip, kB, largestInitialParts, measureScriptSize } from '../size-check.mjs';
+
+export async function benchSize(): Promise<boolean> {
+  const report = await measureScriptSize();
+  const rows: string[][] = report.files.map((file) => [
+    file.initial ? 'initial' : 'lazy',
+    file.file + (file.holds.length ? ` (${file.holds.join(', ')})` : ''),
+    kB(file.bytes),
+    kB(file.gzip),
+    kB(file.brotli),
+  ]);
+  rows.push(['initial', `total of ${report.initial.files.length} files (budget ${kB(initialBudgetGzip)} gzip)`, kB(report.initial.bytes), kB(report.initial.gzip), kB(report.initial.brotli)]);
+  const head = ['load', 'file', 'minified', 'gzip', 'brotli'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
+  console.log('\n## size: dist/pay-checkout.js and its chunks');
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+  const checks = checkBudget(report);
+  for (const check of checks) console.log(`${check.ok ? 'PASS' : 'OVER'} ${check.line}`);
+  if (!checks[0]?.ok) {
+    console.log('largest parts of the initial script (before minification):');
+    for (const [part, length] of largestInitialParts(report)) console.log(`  ${part.padEnd(40)} ${kB(length).padStart(10)}`);
+  }
+  return checks.every((check) => check.ok);
+}

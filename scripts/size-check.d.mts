@@ -1,0 +1,30 @@
+/** Types of scripts/size-check.mjs, for the bench section (scripts/bench/size.ts). */
+export interface MeasuredFile {
+  file: string;
+  initial: boolean;
+  bytes: number;
+  gzip: number;
+  brotli: number;
+  /** Which must-be-lazy parts (`qrcode`, `en catalog`) the chunk holds. */
+  holds: string[];
+  dynamicImports: string[];
+  code: string;
+  modules: { id: string; renderedLength: number }[];
+}
+export interface SizeReport {
+  files: MeasuredFile[];
+  initial: { files: string[]; bytes: number; gzip: number; brotli: number };
+}
+export interface SizeCheck {
+  ok: boolean;
+  line: string;
+}
+export const initialBudgetGzip: number;
+export const entryFile: string;
+export const mustBeLazy: { name: string; test: (id: string) => boolean }[];
+export function gzipSize(bytes: Uint8Array): number;
+export function brotliSize(bytes: Uint8Array): number;
+export function kB(bytes: number): string;
+export function measureScriptSize(): Promise<SizeReport>;
+export function checkBudget(report: SizeReport): SizeCheck[];
+export function largestInitialParts(report: SizeReport, count?: number): [string, number][];

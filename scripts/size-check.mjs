@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// The size budget of design.md §7, as a check `npm test` runs: builds the script-tag file (vite.script.config.ts,
+// into a scratch directory so a test run never races `npm run build` over dist/), then measures what a merchant's page loads before the first screen (dist/pay-checkout.js and
+// everything it imports statically) and each lazy chunk. Fails when the initial script is over 20 kB gzip, when
+// qrcode or the `en` catalog is in the initial graph, or when a lazy chunk is not loaded relative to the script.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** kB as Vite prints them (1000 bytes): the stricter reading of "20 KB". */
+export const initialBudgetGzip = 20_000;
+export const entryFile = 'pay-checkout.js';
+
+/** Code that must only ever arrive by dynamic import, recognised by the source modules in a chunk. */
+export const mustBeLazy = [
+  { name: 'qrcode', test: (id) => /[\\/]node_modules[\\/](qrcode|dijkstrajs)[\\/]/.test(id) },
+  { name: 'en catalog', test: (id) => /[\\/]src[\\/]i18n[\\/]en\.ts$/.test(id) },
+];
+
+export const gzipSize = (bytes) => gzipSync(bytes, { level: 9 }).length;
+export const brotliSize = (bytes) =>
+  brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }).length;
+export const kB = (bytes) => `${(bytes / 1000).toFixed(2)} kB`;
+
+/** Builds pay-checkout.js and its chunks into `outDir`; returns rolldown's chunk metadata (imports, modules). */
+async function buildScript(outDir) {
+  const { build } = await import('vite');
+  const result = await build({
+    configFile: `${root}vite.script.config.ts`,
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true },
+  });
+  const outputs = Array.isArray(result) ? result : [result];
+  return outputs.flatMap((output) => ('output' in output ? output.output : [])).filter((item) => item.type === 'chunk');
+}
+
+/**
+ * Measures the script family. `initial`: the entry and its static imports, transitively (what the browser
+ * fetches before it runs anything); `lazy`: every chunk reached only through a dynamic import.
+ */
+export async function measureScriptSize() {
+  const outDir = mkdtempSync(path.join(tmpdir(), 'pay-checkout-size-'));
+  try {
+    return await measureBuild(outDir, await buildScript(outDir));
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+async function measureBuild(outDir, chunks) {
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const entry = byFile.get(entryFile);
+  if (!entry) throw new Error(`the script build produced no ${entryFile}`);
+
+  const initial = new Set();
+  const visit = (fileName) => {
+    if (initial.has(fileName)) return;
+    initial.add(fileName);
+    for (const imported of byFile.get(fileName)?.imports ?? []) visit(imported);
+  };
+  visit(entryFile);
+
+  const measure = (chunk) => {
+    const bytes = readFileSync(path.join(outDir, chunk.fileName)); // the written file, as it ships
+    const moduleIds = Object.keys(chunk.modules);
+    return {
+      file: chunk.fileName,
+      initial: initial.has(chunk.fileName),
+      bytes: bytes.length,
+      gzip: gzipSize(bytes),
+      brotli: brotliSize(bytes),
+      holds: mustBeLazy.filter((part) => moduleIds.some(part.test)).map((part) => part.name),
+      dynamicImports: chunk.dynamicImports,
+      code: bytes.toString('utf8'),
+      modules: Object.entries(chunk.modules).map(([id, info]) => ({ id, renderedLength: info.renderedLength })),
+    };
+  };
+  const files = [...byFile.values()].map(measure).sort((a, b) => Number(b.initial) - Number(a.initial) || b.gzip - a.gzip);
+  const initialFiles = files.filter((file) => file.initial);
+  // Sizes of the initial graph compressed file by file, as the browser fetches them.
+  const total = (key) => initialFiles.reduce((sum, file) => sum + file[key], 0);
+  return { files, initial: { files: initialFiles.map((f) => f.file), bytes: total('bytes'), gzip: total('gzip'), brotli: total('brotli') } };
+}
+
+/** The verdicts: each a line and whether it passed. */
+export function checkBudget(report) {
+  const checks = [];
+  const initialFiles = report.files.filter((file) => file.initial);
+  checks.push({
+    ok: report.initial.gzip <= initialBudgetGzip,
+    line: `initial script ${kB(report.initial.gzip)} gzip (budget ${kB(initialBudgetGzip)})`,
+  });
+  for (const part of mustBeLazy) {
+    const inInitial = initialFiles.filter((file) => file.holds.includes(part.name)).map((file) => file.file);
+    const inLazy = report.files.filter((file) => !file.initial && file.holds.includes(part.name)).map((file) => file.file);
+    checks.push({
+      ok: inInitial.length === 0 && inLazy.length > 0,
+      line:
+        inInitial.length > 0
+          ? `${part.name} is in the initial script (${inInitial.join(', ')})`
+          : inLazy.length > 0
+            ? `${part.name} is lazy (${inLazy.join(', ')})`
+            : `${part.name} is in no chunk at all (is it still imported dynamically?)`,
+    });
+  }
+  // A chunk URL resolves against the importing module's URL only when the specifier is relative.
+  const entry = report.files.find((file) => file.file === entryFile);
+  const specifiers = [...(entry?.code.matchAll(/\bimport\(\s*["'`]([^"'`]+)["'`]\s*\)/g) ?? [])].map((match) => match[1]);
+  const notRelative = specifiers.filter((specifier) => !specifier.startsWith('./'));
+  checks.push({
+    ok: specifiers.length > 0 && notRelative.length === 0,
+    line:
+      notRelative.length > 0
+        ? `lazy chunks not loaded relative to the script: ${notRelative.join(', ')}`
+        : `lazy chunks load relative to the script (${specifiers.length} dynamic imports)`,
+  });
+  return checks;
+}
+
+/** The largest source parts of the initial graph, by size before minification: where to look when over budget. */
+export function largestInitialParts(report, count = 8) {
+  const parts = new Map();
+  for (const file of report.files.filter((f) => f.initial)) {
+    for (const { id, renderedLength } of file.modules) {
+      const relative = id.startsWith(root) ? id.slice(root.length) : id.replace(/^\0/, '');
+      const inPackage = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(relative);
+      const part = inPackage ? inPackage[1] : relative.split('/').slice(0, 2).join('/');
+      parts.set(part, (parts.get(part) ?? 0) + renderedLength);
+    }
+  }
+  return [...parts.entries()].sort((a, b) => b[1] - a[1]).slice(0, count);
+}
+
+async function main() {
+  let report;
+  try {
+    report = await measureScriptSize();
+  } catch (error) {
+    console.log(`FAIL could not build the script: ${error instanceof Error ? error.message : String(error)}`);
+    console.log('0 passed, 1 failed');
+    process.exitCode = 1;
+    return;
+  }
+  for (const file of report.files) {
+    const kind = file.initial ? 'initial' : 'lazy   ';
+    const holds = file.holds.length ? `  (${file.holds.join(', ')})` : '';
+    console.log(`${kind} ${file.file.padEnd(44)} ${kB(file.bytes).padStart(10)}  gzip ${kB(file.gzip).padStart(9)}  brotli ${kB(file.brotli).padStart(9)}${holds}`);
+  }
+  console.log(`initial total (${report.initial.files.length} files)`.padEnd(53) + `${kB(report.initial.bytes).padStart(10)}  gzip ${kB(report.initial.gzip).padStart(9)}  brotli ${kB(report.initial.brotli).padStart(9)}`);
+  const checks = checkBudget(report);
+  for (const check of checks) console.log(`${check.ok ? 'PASS' : 'FAIL'} ${check.line}`);
+  if (!checks[0]?.ok) {
+    console.log('largest parts of the initial script (before minification):');
+    for (const [part, length] of largestInitialParts(report)) console.log(`  ${part.padEnd(40)} ${kB(length).padStart(10)}`);
+  }
+  const failed = checks.filter((check) => !check.ok).length;
+  console.log(`${checks.length - failed} passed, ${failed} failed`);
+  process.exitCode = failed > 0 ? 1 : 0;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

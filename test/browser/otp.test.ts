@@ -1,0 +1,143 @@
+import { expect } from '@open-wc/testing';
+import {
+  chooseMethod,
+  click,
+  control,
+  fillDetails,
+  field,
+  heading,
+  latestOrderId,
+  mount,
+  recordEvents,
+  resetSandbox,
+  sandboxOrder,
+  sandboxOrders,
+  screenRoot,
+  submit,
+  type,
+  waitForStep,
+} from './support/checkout.js';
+import type { PayCheckout } from '../../src/index.js';
+
+async function toOtp(el: PayCheckout): Promise<void> {
+  await chooseMethod(el, 'Daviplata');
+  await fillDetails(el, {});
+  await waitForStep(el, 'otp');
+}
+
+function pasteInto(input: HTMLInputElement, text: string): void {
+  const data = new DataTransfer();
+  data.setData('text', text);
+  input.focus();
+  input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true, composed: true }));
+}
+
+describe('<pay-checkout> SMS code (Daviplata)', () => {
+  beforeEach(resetSandbox);
+
+  it('renders one 6-digit field with the right attributes, and pays with the right code', async () => {
+    const el = await mount();
+    await toOtp(el);
+    await expect(el).to.be.accessible();
+    expect(heading(el)).to.equal('Ingresa el código');
+    const input = field(el, 'Código de 6 dígitos') as HTMLInputElement;
+    expect(screenRoot(el).querySelectorAll('input')).to.have.length(1);
+    expect(input.getAttribute('inputmode')).to.equal('numeric');
+    expect(input.getAttribute('autocomplete')).to.equal('one-time-code');
+    expect(input.getAttribute('maxlength')).to.equal('6');
+    expect(screenRoot(el).textContent).to.include('Te quedan 3 intentos');
+    const order = await sandboxOrder(await latestOrderId());
+    await type(el, 'Código de 6 dígitos', order.otp ?? '');
+    await submit(el, 'Confirmar pago');
+    await waitForStep(el, 'paid');
+    await expect(el).to.be.accessible();
+  });
+
+  it('a pasted 6-digit code fills the field and submits by itself', async () => {
+    const el = await mount();
+    const events = recordEvents(el, ['pay-paid']);
+    await toOtp(el);
+    pasteInto(field(el, 'Código') as HTMLInputElement, '123 456');
+    await waitForStep(el, 'paid');
+    expect(events).to.have.length(1);
+  });
+
+  it('shows each code message: required, 6 digits, wrong code with attempts left', async () => {
+    const el = await mount();
+    await toOtp(el);
+    await submit(el, 'Confirmar pago');
+    await waitForStep(el, 'otp');
+    expect(screenRoot(el).textContent).to.include('Escribe el código que te llegó por SMS');
+    const input = field(el, 'Código') as HTMLInputElement;
+    expect(input.getAttribute('aria-invalid')).to.equal('true');
+    expect(input.getAttribute('aria-describedby')).to.include('code-error');
+    await type(el, 'Código', '12a3');
+    expect(input.value).to.equal('123');
+    await submit(el, 'Confirmar pago');
+    await el.updateComplete;
+    expect(screenRoot(el).textContent).to.include('El código tiene 6 dígitos');
+    await type(el, 'Código', '999999');
+    await submit(el, 'Confirmar pago');
+    await waitUntilText(el, 'El código no es correcto');
+    expect(screenRoot(el).textContent).to.include('Te quedan 2 intentos');
+    await expect(el).to.be.accessible();
+  });
+
+  it('three wrong codes cancel the order (pay-failed, otp_attempts)', async () => {
+    const el = await mount();
+    const events = recordEvents(el, ['pay-failed', 'pay-cancelled']);
+    await toOtp(el);
+    for (let i = 0; i < 3; i++) {
+      await type(el, 'Código', '999999');
+      await submit(el, 'Confirmar pago');
+      if (i < 2) await waitUntilText(el, `Te ${i === 1 ? 'queda 1 intento' : 'quedan 2 intentos'}`);
+    }
+    await waitForStep(el, 'cancelled');
+    expect(screenRoot(el).textContent).to.include('Se agotaron los intentos');
+    expect(events.map((e) => [e.type, e.detail.reason])).to.deep.equal([['pay-failed', 'otp_attempts']]);
+  });
+
+  it('"send a new code" cancels this order and creates a new one', async () => {
+    const el = await mount();
+    await toOtp(el);
+    const first = await latestOrderId();
+    await click(el, 'Enviar un código nuevo');
+    await waitUntilOrders(2);
+    await waitForStep(el, 'otp');
+    const orders = await sandboxOrders();
+    expect(orders.find((o) => o.id_order === first)?.status).to.equal('cancelled');
+    const second = await latestOrderId();
+    expect(second).to.not.equal(first);
+    await type(el, 'Código', (await sandboxOrder(second)).otp ?? '');
+    await submit(el, 'Confirmar pago');
+    await waitForStep(el, 'paid');
+  });
+
+  it('cancels when the buyer presses cancel', async () => {
+    const el = await mount();
+    await toOtp(el);
+    await click(el, 'Cancelar pago');
+    await waitForStep(el, 'cancelled');
+    await expect(el).to.be.accessible();
+  });
+
+  it('an expired order (sandbox clock) shows expired when the code is sent', async () => {
+    const el = await mount();
+    await toOtp(el);
+    await control('/clock', { advance_ms: 5 * 60 * 1000 + 1000 });
+    await type(el, 'Código', '123456');
+    await submit(el, 'Confirmar pago');
+    await waitForStep(el, 'expired');
+    await expect(el).to.be.accessible();
+  });
+});
+
+async function waitUntilText(el: PayCheckout, text: string): Promise<void> {
+  const { waitUntil } = await import('@open-wc/testing');
+  await waitUntil(() => (screenRoot(el).textContent ?? '').includes(text), `no "${text}"`, { timeout: 4000 });
+}
+
+async function waitUntilOrders(count: number): Promise<void> {
+  const { waitUntil } = await import('@open-wc/testing');
+  await waitUntil(async () => (await sandboxOrders()).length === count, `expected ${count} orders`, { timeout: 4000, interval: 50 });
+}

@@ -1,0 +1,139 @@
+/** The handler's pure parts: gateway mapping, order translation, secrets, the in-memory idempotency store. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { otpTimeoutMs, pushApprovalTimeoutMs, type OrderDetails, type PaymentGateway } from '../../src/contract/index.js';
+import { gatewayKindOf, toCheckoutGateways } from '../../src/server/gateways.js';
+import { createCheckoutHandler, memoryIdempotencyStore } from '../../src/server/index.js';
+import { gatewayOfOrder, maskPhoneHint, nextActionOf, toCheckoutOrder } from '../../src/server/orders.js';
+import { isOrderToken, orderKeyFor, orderTokenFor, serverSecret } from '../../src/server/secrets.js';
+
+const documentTypes = [
+  { id_national_document_type: 1, country_code: 'CO', type: 'CC', description: 'Cédula de Ciudadanía' },
+  { id_national_document_type: 2, country_code: 'CO', type: 'CE', description: 'Cédula de Extranjería' },
+  { id_national_document_type: 3, country_code: 'CO', type: 'TI', description: 'Tarjeta de Identidad' },
+  { id_national_document_type: 4, country_code: 'CO', type: 'PP', description: 'Pasaporte' },
+];
+/** Items as the live documentation shows them: no kind, no id_types, no limits. */
+const live: PaymentGateway[] = [
+  { id_payment_gateway: 1, name: 'Nequi', required_fields: ['phone_number'], icon: 'https://x.test/nequi.png' },
+  { id_payment_gateway: 2, name: 'Daviplata', required_fields: ['document_type', 'document_number'], icon: 'https://x.test/davi.png' },
+  { id_payment_gateway: 31, name: 'Breb', required_fields: ['document_type', 'document_number'], icon: 'https://x.test/breb.png' },
+  { id_payment_gateway: 4, name: 'Stripe', required_fields: [], icon: 'https://x.test/stripe.png' },
+  { id_payment_gateway: 77, name: 'Otro', required_fields: [], icon: 'https://x.test/otro.png' },
+];
+
+describe('gateway discovery mapping', () => {
+  it('takes the kind from the item, else the name, else the documented ids', () => {
+    assert.equal(gatewayKindOf({ id_payment_gateway: 5, name: 'Nequi', kind: 'otp' }), 'otp');
+    assert.equal(gatewayKindOf({ id_payment_gateway: 5, name: 'NEQUI Colombia' }), 'push');
+    assert.equal(gatewayKindOf({ id_payment_gateway: 5, name: 'Bre-B' }), 'transfer');
+    assert.equal(gatewayKindOf({ id_payment_gateway: 5, name: 'Tarjeta' }), 'card');
+    assert.equal(gatewayKindOf({ id_payment_gateway: 9, name: 'Transferencia' }), 'transfer');
+    assert.equal(gatewayKindOf({ id_payment_gateway: 77, name: 'Otro' }), undefined);
+  });
+
+  it('leaves out card and unknown gateways and fills id_types and limits', () => {
+    const gateways = toCheckoutGateways(live, documentTypes, 'COP');
+    assert.deepEqual(gateways.map((g) => [g.id_payment_gateway, g.kind]), [[1, 'push'], [2, 'otp'], [31, 'transfer']]);
+    assert.deepEqual(gateways[0]?.id_types, [1, 2, 3, 4]);
+    assert.deepEqual(gateways[1]?.id_types, [1, 2, 3]);
+    assert.equal(gateways[2]?.min_amount, 1);
+    assert.equal(gateways[2]?.max_amount, Number.MAX_SAFE_INTEGER);
+  });
+
+  it('offers the Colombian gateways only for COP unless an item lists its currencies', () => {
+    assert.deepEqual(toCheckoutGateways(live, documentTypes, 'USD'), []);
+    const usd = toCheckoutGateways([{ ...live[0]!, currencies: ['USD'], min_amount: 5, max_amount: 500 }], documentTypes, 'USD');
+    assert.deepEqual(usd.map((g) => [g.id_payment_gateway, g.min_amount, g.max_amount]), [[1, 5, 500]]);
+  });
+});
+
+describe('merchant orders as the buyer sees them', () => {
+  const details: OrderDetails = {
+    id_order: 12,
+    id_external: 'pc_x',
+    purchase_date: '2025-06-01T12:00:00.000Z',
+    status: 'processing',
+    total: 50_000,
+    currency: 'COP',
+    payment_gateway: { nequi: { phone_number: '3001234567' } },
+  };
+
+  it('masks all but the last four digits of the phone', () => {
+    assert.equal(maskPhoneHint('3001234567'), '******4567');
+    assert.equal(maskPhoneHint('****567'), '****567');
+  });
+
+  it('names the gateway from the order block when nothing else says it', () => {
+    assert.deepEqual(gatewayOfOrder(details), { id_payment_gateway: 1, name: 'Nequi', kind: 'push' });
+    assert.deepEqual(gatewayOfOrder({ ...details, payment_gateway: undefined, payment_method: { gateway: 'daviplata', status: 'pending' } }), { id_payment_gateway: 2, name: 'Daviplata', kind: 'otp' });
+  });
+
+  it('computes expires_at from the contract limits when the order has none', () => {
+    const push = nextActionOf({ details, gateway: { id_payment_gateway: 1, name: 'Nequi', kind: 'push' } });
+    assert.deepEqual(push, { type: 'approve_push', phone_hint: '******4567', expires_at: new Date(Date.parse(details.purchase_date) + pushApprovalTimeoutMs).toISOString() });
+    const otp = nextActionOf({ details: { ...details, payment_gateway: {} }, gateway: { id_payment_gateway: 2, name: 'Daviplata', kind: 'otp' } });
+    assert.deepEqual(otp, { type: 'enter_otp', length: 6, attempts_left: 3, expires_at: new Date(Date.parse(details.purchase_date) + otpTimeoutMs).toISOString() });
+  });
+
+  it('has no next action once the order is settled, or for a transfer without its key', () => {
+    const gateway = { id_payment_gateway: 9, name: 'Bre-B', kind: 'transfer' } as const;
+    assert.equal(toCheckoutOrder({ details: { ...details, status: 'confirmed' }, gateway }).next_action, null);
+    assert.equal(nextActionOf({ details: { ...details, payment_gateway: {} }, gateway }), null);
+  });
+});
+
+describe('secrets', () => {
+  it('derives a default secret that is never the merchant key', async () => {
+    const secret = await serverSecret('mk_live_123');
+    assert.match(secret, /^[0-9a-f]{64}$/);
+    assert.ok(!secret.includes('mk_live_123'));
+    assert.notEqual(secret, await serverSecret('mk_live_124'));
+    await assert.rejects(serverSecret('mk', 'short'), TypeError);
+  });
+
+  it('gives the same order_key for the same link and key, and another otherwise', async () => {
+    const key = await orderKeyFor('s'.repeat(32), 'camiseta', 'k-1');
+    assert.match(key, /^pc_[0-9a-f]{32}$/);
+    assert.equal(await orderKeyFor('s'.repeat(32), 'camiseta', 'k-1'), key);
+    assert.notEqual(await orderKeyFor('s'.repeat(32), 'camiseta', 'k-2'), key);
+    assert.notEqual(await orderKeyFor('t'.repeat(32), 'camiseta', 'k-1'), key);
+    assert.notEqual(await orderKeyFor('s'.repeat(32), 'a:b', 'c'), await orderKeyFor('s'.repeat(32), 'a', 'b:c'));
+  });
+
+  it('accepts only the token of the same order under the same secret', async () => {
+    const secret = 's'.repeat(32);
+    const token = await orderTokenFor(secret, 7);
+    assert.match(token, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(await isOrderToken(secret, 7, token), true);
+    assert.equal(await isOrderToken(secret, 8, token), false);
+    assert.equal(await isOrderToken('t'.repeat(32), 7, token), false);
+    assert.equal(await isOrderToken(secret, 7, token.slice(0, -1)), false);
+    assert.equal(await isOrderToken(secret, 7, null), false);
+  });
+});
+
+describe('memoryIdempotencyStore', () => {
+  it('forgets keys after the TTL and beyond maxEntries', async () => {
+    let now = 0;
+    const store = memoryIdempotencyStore({ ttlMs: 1_000, maxEntries: 2, now: () => now });
+    await store.set('a', { id_order: 1, body_digest: 'x' });
+    assert.deepEqual(await store.get('a'), { id_order: 1, body_digest: 'x' });
+    now = 1_000;
+    assert.equal(await store.get('a'), undefined);
+    await store.set('b', { id_order: 2, body_digest: 'x' });
+    await store.set('c', { id_order: 3, body_digest: 'x' });
+    await store.set('d', { id_order: 4, body_digest: 'x' });
+    assert.equal(await store.get('b'), undefined);
+    assert.equal((await store.get('d'))?.id_order, 4);
+  });
+});
+
+describe('createCheckoutHandler options', () => {
+  it('refuses a short secret, a missing resolveLink and an empty merchant key at once', () => {
+    const resolveLink = () => null;
+    assert.throws(() => createCheckoutHandler({ merchantKey: 'mk', resolveLink, secret: 'short' }), /at least 16/);
+    assert.throws(() => createCheckoutHandler({ merchantKey: 'mk' } as never), /resolveLink/);
+    assert.throws(() => createCheckoutHandler({ merchantKey: '', resolveLink }), /merchantKey/);
+  });
+});
