@@ -6,7 +6,7 @@ import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { paySandbox } from './src/sandbox/vite-plugin.js';
-import { hostedPagePlugin } from './scripts/vite-hosted.js';
+import { examplePagesPlugin, hostedPagePlugin } from './scripts/vite-hosted.js';
 
 const fromRoot = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -38,6 +38,8 @@ export default defineConfig({
     paySandbox(),
     // The hosted page (hosted/index.html) at /checkout/{hash}, as `npm run sandbox` serves dist/hosted/.
     hostedPagePlugin(),
+    // The plugin-author examples at /examples/NAME.html (examples/ is outside the demo root).
+    examplePagesPlugin(),
   ],
   // `vite build`: the ESM library for bundlers (dist/*.js, one file per subpath export). The script-tag file and the
   // hosted page are vite.script.config.ts and vite.hosted.config.ts; `npm run build` runs all three.

@@ -16,7 +16,12 @@ export default defineConfig({
     // The polyfill is for browsers without modulepreload, which can't run the element anyway.
     modulePreload: { polyfill: false },
     rolldownOptions: {
-      output: { minify: true },
+      output: {
+        minify: true,
+        // qrcode's entry is lib/browser.js; name its chunk after the package.
+        chunkFileNames: (chunk) =>
+          chunk.moduleIds.some((id) => id.includes('/node_modules/qrcode/')) ? 'assets/qrcode-[hash].js' : 'assets/[name]-[hash].js',
+      },
     },
   },
 });

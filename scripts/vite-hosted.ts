@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Plugin, ViteDevServer } from 'vite';
 
 const hostedDir = fileURLToPath(new URL('../hosted/', import.meta.url));
+const examplesDir = fileURLToPath(new URL('../examples/', import.meta.url));
 
 /** `/checkout/HASH` (one segment, no file extension): a page; `/checkout/x.js` and deeper paths are not. */
 export function isHostedPagePath(url: string | undefined, prefix = '/checkout/'): boolean {
@@ -41,6 +42,27 @@ export function hostedPagePlugin(options: { prefix?: string } = {}): Plugin {
         if (req.method !== 'GET' && req.method !== 'HEAD') return next();
         if (!isHostedPagePath(req.url, prefix)) return next();
         serve(server, req, res).catch(next);
+      });
+    },
+  };
+}
+
+/** `/examples/NAME.html` in `npm start`: the plugin-author examples (examples/), which live outside the demo root. */
+export function examplePagesPlugin(): Plugin {
+  return {
+    name: 'pay-checkout-example-pages',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const name = /^\/examples\/([\w-]+)\.html(?:[?#]|$)/.exec(req.url ?? '')?.[1];
+        if (!name || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+        readFile(`${examplesDir}${name}.html`, 'utf8')
+          .then((source) => server.transformIndexHtml(req.url ?? '/', rewriteHostedHtml(source, `/@fs${examplesDir}`)))
+          .then((html) => {
+            res.setHeader('Content-Type', 'text/html; charset=utf-8');
+            res.end(html);
+          })
+          .catch(() => next());
       });
     },
   };

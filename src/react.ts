@@ -2,7 +2,8 @@
  * `pay-checkout/react`: `<PayCheckout link="HASH" onPayPaid={...} />` for React apps. Importing it registers the
  * tag. React and `@lit/react` are optional peer dependencies, needed only by this entry.
  */
-import * as React from 'react';
+// The default import is the one CommonJS React gives every loader (bundlers, Node, dev servers) the same way.
+import React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import { PayCheckout as PayCheckoutElement } from './define.js';
 import type {

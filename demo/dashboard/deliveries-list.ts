@@ -71,8 +71,8 @@ export class DemoDeliveriesList extends LightElement {
       ${d.attempts.length === 0 ? html`<p class="muted">Primer intento en curso…</p>` : nothing}
       <details>
         <summary>Cuerpo enviado y respuestas</summary>
-        <pre>${d.body}</pre>
-        ${d.attempts.map((a) => html`<p class="muted">Respuesta al intento ${a.attempt}:</p><pre>${a.response_body ?? '(sin respuesta)'}</pre>`)}
+        <pre tabindex="0">${d.body}</pre>
+        ${d.attempts.map((a) => html`<p class="muted">Respuesta al intento ${a.attempt}:</p><pre tabindex="0">${a.response_body ?? '(sin respuesta)'}</pre>`)}
       </details>
     </li>`;
   }

@@ -83,7 +83,7 @@ export class DemoSandboxTools extends LightElement {
             ${this.forwardTargets.map(
               (url) => html`<li>
                 <code>${url}</code>
-                <button type="button" aria-label=${`Dejar de reenviar a ${url}`} @click=${() => this.run(async () => (await sandbox.stopForwarding(url), `Ya no se reenvía a ${url}.`))}>
+                <button type="button" aria-label=${`Quitar el reenvío a ${url}`} @click=${() => this.run(async () => (await sandbox.stopForwarding(url), `Ya no se reenvía a ${url}.`))}>
                   Quitar
                 </button>
               </li>`,

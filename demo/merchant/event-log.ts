@@ -10,15 +10,22 @@ export interface LoggedEvent {
   detail: string;
 }
 
-/** What would `detail` look like to a merchant's `addEventListener`: JSON text, or a note when it cannot be. */
-export function detailText(detail: unknown): string {
-  if (detail === undefined || detail === null) return String(detail);
-  try {
-    return JSON.stringify(detail, null, 2);
-  } catch {
-    return String(detail);
-  }
+/** Objects and arrays that fit on a line of this many characters stay on one line. */
+const lineWidth = 72;
+
+/** `detail` as a merchant's `JSON.stringify` sees it: indented, with short objects and arrays kept on one line. */
+export function detailText(detail: unknown, indent = ''): string {
+  const flat = JSON.stringify(detail);
+  if (flat === undefined) return String(detail);
+  if (detail === null || typeof detail !== 'object' || flat.length + indent.length <= lineWidth) return flat;
+  const inner = `${indent}  `;
+  if (Array.isArray(detail)) return `[\n${detail.map((v) => inner + detailText(v ?? null, inner)).join(',\n')}\n${indent}]`;
+  const fields = Object.entries(detail).filter(([, v]) => v !== undefined && typeof v !== 'function');
+  return `{\n${fields.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${detailText(v, inner)}`).join(',\n')}\n${indent}}`;
 }
+
+/** Long details fold away, so one `pay-ready` does not push every other event off the screen. */
+const foldAfterLines = 14;
 
 /** A live log of the element's events, newest first. */
 export class DemoEventLog extends LightElement {
@@ -40,14 +47,21 @@ export class DemoEventLog extends LightElement {
       </div>
       <p class="muted">Lo que recibe <code>addEventListener('pay-…')</code> en la página del comercio.</p>
       ${this.entries.length === 0 ? html`<p class="empty">Ningún evento todavía.</p>` : ''}
-      <ol class="event-log" role="log" aria-labelledby="log-title" aria-live="polite">
-        ${this.entries.map(
-          (e) => html`<li>
-            <p><code class="event-name">${e.name}</code> <time datetime=${e.at.toISOString()}>${clockTime(e.at)}</time></p>
-            <pre>${e.detail}</pre>
-          </li>`,
-        )}
-      </ol>
+      <div role="log" aria-labelledby="log-title" aria-live="polite">
+        <ol class="event-log">
+          ${this.entries.map(
+            (e) => html`<li>
+              <p><code class="event-name">${e.name}</code> <time datetime=${e.at.toISOString()}>${clockTime(e.at)}</time></p>
+              ${e.detail.split('\n').length > foldAfterLines
+                ? html`<details>
+                    <summary>detail (${e.detail.split('\n').length} líneas)</summary>
+                    <pre>${e.detail}</pre>
+                  </details>`
+                : html`<pre>${e.detail}</pre>`}
+            </li>`,
+          )}
+        </ol>
+      </div>
     `;
   }
 }

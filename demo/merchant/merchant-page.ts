@@ -1,6 +1,8 @@
 /** The merchant page: wires the link, theme and locale switches to `<pay-checkout>` and logs its events. */
 import '../../src/define.js';
 import type { PayCheckout } from '../../src/define.js';
+import { clearSavedOrder } from '../../src/element/session.js';
+import { describeError, sandbox } from '../shared/api.js';
 import './event-log.js';
 import type { DemoEventLog } from './event-log.js';
 
@@ -39,12 +41,26 @@ export function logEvents(target: EventTarget, log: DemoEventLog): void {
   for (const name of payEventNames) target.addEventListener(name, (event) => log.add(name, (event as CustomEvent).detail));
 }
 
+/**
+ * "Start over": resets the sandbox, forgets the orders the element saved for the demo links (their ids are reused
+ * after a reset) and puts a fresh element in place of the old one.
+ */
+export async function startOver(checkout: PayCheckout): Promise<PayCheckout> {
+  await sandbox.reset();
+  for (const hash of choices.link) clearSavedOrder(hash);
+  const fresh = document.createElement('pay-checkout');
+  for (const { name, value } of [...checkout.attributes]) fresh.setAttribute(name, value);
+  checkout.replaceWith(fresh);
+  return fresh;
+}
+
 function start() {
-  const checkout = document.querySelector('pay-checkout');
+  const first = document.querySelector('pay-checkout');
   const log = document.querySelector('demo-event-log');
   const form = document.querySelector<HTMLFormElement>('#settings');
   const hosted = document.querySelector<HTMLAnchorElement>('#hosted-link');
-  if (!checkout || !log || !form) return;
+  if (!first || !log || !form) return;
+  let checkout = first;
   logEvents(document, log);
   const settings = readSettings(location.search);
   for (const [name, value] of Object.entries(settings)) {
@@ -59,6 +75,15 @@ function start() {
     }
   };
   apply(settings);
+  const status = document.querySelector('#start-over-status');
+  document.querySelector('#start-over')?.addEventListener('click', async () => {
+    try {
+      checkout = await startOver(checkout);
+      if (status) status.textContent = 'Sandbox reiniciado: el checkout empieza de nuevo.';
+    } catch (error) {
+      if (status) status.textContent = `No se pudo reiniciar: ${describeError(error)}`;
+    }
+  });
   form.addEventListener('change', () => {
     const data = new FormData(form);
     const next = readSettings(new URLSearchParams([...data.entries()].map(([k, v]) => [k, String(v)])).toString());

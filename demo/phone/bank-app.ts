@@ -68,7 +68,7 @@ export class DemoBankApp extends LightElement {
           @input=${(e: Event) => (this.input = (e.target as HTMLTextAreaElement).value)}
         ></textarea>
         <p id="bank-hint" class="muted">Escribe la llave (BREB-…) o pega el texto del QR (000201…): es lo que leería la cámara.</p>
-        <button type="submit" ?disabled=${this.busy}>Buscar transferencia</button>
+        <button type="submit" class="primary" ?disabled=${this.busy}>Buscar transferencia</button>
       </form>
       ${this.message ? html`<p class="error" role="alert">${this.message}</p>` : nothing}
       ${this.found ? this.confirmation(this.found) : nothing}

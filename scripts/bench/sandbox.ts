@@ -3,6 +3,7 @@
  * of 1,000 or more on 2 cores. The sandbox runs as its own process (as `npm run sandbox` does), so
  * it and the load generator each get a core.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { idempotencyKeyHeader, merchantKeyHeader } from '../../src/contract/index.js';
 // @ts-expect-error plain ESM test infrastructure shared with web-test-runner; typed by its JSDoc only
 import { startSandbox as startSandboxProcess } from '../sandbox-process.mjs';
@@ -49,6 +50,9 @@ const merchantOrder = (basePath: string) => (n: number): LoadRequest => ({
 
 export async function benchSandbox(options: SandboxBenchOptions): Promise<boolean> {
   console.log('\n## sandbox: order creations on loopback');
+  // The figure needs both cores; other work on the machine lowers it, so say when that is the case.
+  const [load = 0] = loadavg();
+  if (load > availableParallelism() / 2) console.log(`note: load average ${load.toFixed(1)} on ${availableParallelism()} cores: other processes are busy, figures will be low`);
   const sandbox = (await startSandboxProcess()) as RunningSandbox | null;
   if (!sandbox) {
     console.log('skipped: src/sandbox/cli.ts does not exist yet');

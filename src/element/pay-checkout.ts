@@ -9,7 +9,7 @@ import type { FlowError, FlowEvent, FlowRequest, FlowState, FlowStep, ResultStat
 import { es } from '../i18n/es.js';
 import { formatMoney } from '../i18n/format.js';
 import { loadMessages, resolveLocale } from '../i18n/locale.js';
-import type { Messages } from '../i18n/messages.js';
+import type { Locale, Messages } from '../i18n/messages.js';
 import { CountdownController } from './controllers/countdown-controller.js';
 import { StatusController } from './controllers/status-controller.js';
 import { defaultStatusTimings } from './controllers/status-timings.js';
@@ -30,6 +30,10 @@ import type { StepElement } from './internal/step-element.js';
 import { clearSavedOrder, readSavedOrder, saveOrder } from './session.js';
 import type { SavedOrder } from './session.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
+
+/** Parts of the step elements, forwarded so `pay-checkout::part(button)` reaches into every screen. */
+const stepParts =
+  'heading, button, button-secondary, pay-button, cancel-button, method, input, otp-input, error, error-summary, notice, countdown, qr, transfer-key, copy-button, card-link, result, receipt, loading, unavailable';
 
 const resultSteps: readonly FlowState['step'][] = ['paid', 'declined', 'cancelled', 'expired'];
 const isResult = (s: FlowState): s is ResultState => resultSteps.includes(s.step);
@@ -74,6 +78,7 @@ const isResult = (s: FlowState): s is ResultState => resultSteps.includes(s.step
  * @csspart result - The outcome screen.
  * @csspart receipt - The paid receipt.
  * @csspart config-error - The visible message when the page passed a merchant key.
+ * @csspart live-region - The one polite live region (visually hidden).
  *
  * @cssprop [--pay-color-primary=#1d4ed8] - Buttons, links, focus accents.
  * @cssprop [--pay-color-on-primary=#ffffff] - Text on primary buttons.
@@ -141,7 +146,7 @@ export class PayCheckout extends LitElement {
 
   /** Which screen is showing (`loading`, `amount`, `method`, `details`, `push`, `otp`, `transfer`, `redirect`, `paid`…). */
   get step(): FlowStep {
-    return this.flow.step;
+    return this.#shown().step;
   }
 
   @state() private flow: FlowState = initialState();
@@ -155,6 +160,10 @@ export class PayCheckout extends LitElement {
   #abort = new AbortController();
   #started = false;
   #focusPending = false;
+  /** The locale asked for; until its lazy catalog arrives the loading screen stays, so no screen flips language. */
+  #wantedLocale: Locale = 'es';
+  /** Server clock minus this device's, measured when an order is created; countdowns subtract it. */
+  #skewMs = 0;
   /** Per order: the last status reported in `pay-status-change`, and outcomes already reported. */
   #lastStatus = new Map<number, CheckoutOrder['status']>();
   #reported = new Set<number>();
@@ -236,35 +245,40 @@ export class PayCheckout extends LitElement {
     </header>`;
   }
 
+  /** The state on screen: the flow's, or loading while the asked-for catalog is still on its way. */
+  #shown(): FlowState {
+    return this.messages.locale === this.#wantedLocale ? this.flow : { step: 'loading', request: null };
+  }
+
   #step(): TemplateResult {
-    const s = this.flow;
     const m = this.messages;
+    const s = this.#shown();
     const left = this.#countdown.remainingMs;
     switch (s.step) {
       case 'loading':
       case 'unavailable':
       case 'error':
       case 'processing':
-        return html`<pay-step-status data-step .state=${s} .messages=${m}></pay-step-status>`;
+        return html`<pay-step-status data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-status>`;
       case 'amount':
-        return html`<pay-step-amount data-step .state=${s} .messages=${m}></pay-step-amount>`;
+        return html`<pay-step-amount data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-amount>`;
       case 'method':
-        return html`<pay-step-method data-step .state=${s} .messages=${m}></pay-step-method>`;
+        return html`<pay-step-method data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-method>`;
       case 'details':
-        return html`<pay-step-details data-step .state=${s} .messages=${m}></pay-step-details>`;
+        return html`<pay-step-details data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-details>`;
       case 'push':
-        return html`<pay-step-push data-step .state=${s} .messages=${m} .remainingMs=${left}></pay-step-push>`;
+        return html`<pay-step-push data-step exportparts=${stepParts} .state=${s} .messages=${m} .remainingMs=${left}></pay-step-push>`;
       case 'otp':
-        return html`<pay-step-otp data-step .state=${s} .messages=${m} .remainingMs=${left}></pay-step-otp>`;
+        return html`<pay-step-otp data-step exportparts=${stepParts} .state=${s} .messages=${m} .remainingMs=${left}></pay-step-otp>`;
       case 'transfer':
-        return html`<pay-step-transfer data-step .state=${s} .messages=${m} .remainingMs=${left}></pay-step-transfer>`;
+        return html`<pay-step-transfer data-step exportparts=${stepParts} .state=${s} .messages=${m} .remainingMs=${left}></pay-step-transfer>`;
       case 'redirect':
-        return html`<pay-step-card data-step .state=${s} .messages=${m}></pay-step-card>`;
+        return html`<pay-step-card data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-card>`;
       case 'paid':
       case 'declined':
       case 'cancelled':
       case 'expired':
-        return html`<pay-step-result data-step .state=${s} .messages=${m}></pay-step-result>`;
+        return html`<pay-step-result data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-result>`;
     }
   }
 
@@ -297,6 +311,7 @@ export class PayCheckout extends LitElement {
 
   async #resume(saved: SavedOrder, run: number): Promise<void> {
     const signal = this.#abort.signal;
+    this.#skewMs = saved.skew_ms ?? 0;
     try {
       const [link, order] = await Promise.all([
         this.#client.getLink(saved.hash, { signal }),
@@ -330,7 +345,8 @@ export class PayCheckout extends LitElement {
     if (prev.step === 'loading' && next.step !== 'loading') void loadLaterSteps();
     this.#report(prev, next, event);
     this.#keepSession(next, event);
-    this.#countdown.set(expiresAtOf(next));
+    if (event.type === 'order_created') this.#skewMs = skewOf(event.order.created_at);
+    this.#countdown.set(expiresAtOf(next), this.#skewMs);
     if (isWaiting(next)) this.#status.start();
     else this.#status.stop();
     if (isNewRequest(prev, next) && next.request) void this.#perform(next.request, this.#run);
@@ -421,7 +437,7 @@ export class PayCheckout extends LitElement {
 
   #keepSession(next: FlowState, event: FlowEvent): void {
     if (event.type === 'order_created') {
-      saveOrder({ hash: this.link, id_order: event.order.id_order, order_token: event.order.order_token });
+      saveOrder({ hash: this.link, id_order: event.order.id_order, order_token: event.order.order_token, skew_ms: this.#skewMs });
     } else if (isResult(next)) {
       // The receipt stays on screen; a reload starts afresh instead of resuming a finished order.
       clearSavedOrder(this.link);
@@ -436,6 +452,7 @@ export class PayCheckout extends LitElement {
 
   #useLocale(): void {
     const locale = resolveLocale(this.locale, this);
+    this.#wantedLocale = locale;
     if (locale === this.messages.locale) return;
     void loadMessages(locale).then((messages) => {
       if (resolveLocale(this.locale, this) === messages.locale) this.messages = messages;
@@ -469,6 +486,12 @@ export class PayCheckout extends LitElement {
       this.#send({ type: 'returned_from_card' });
     }
   };
+}
+
+/** Server time minus device time, from a timestamp the server just made; 0 when unreadable. */
+function skewOf(serverNow: string): number {
+  const server = Date.parse(serverNow);
+  return Number.isNaN(server) ? 0 : server - Date.now();
 }
 
 function outcomeEvent(state: ResultState): Event {

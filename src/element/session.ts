@@ -8,6 +8,8 @@ export interface SavedOrder {
   order_token: string;
   /** The buyer was sent to the card page; coming back means "check, don't send again". */
   handed_off?: boolean;
+  /** Server clock minus the device's, so a resumed countdown stays right. */
+  skew_ms?: number;
 }
 
 const keyOf = (hash: string) => `pay-checkout:order:${hash}`;
@@ -27,7 +29,9 @@ export function readSavedOrder(hash: string): SavedOrder | null {
     if (!raw) return null;
     const value = JSON.parse(raw) as Partial<SavedOrder>;
     if (value.hash !== hash || typeof value.id_order !== 'number' || typeof value.order_token !== 'string') return null;
-    return { hash, id_order: value.id_order, order_token: value.order_token, handed_off: value.handed_off === true };
+    const saved: SavedOrder = { hash, id_order: value.id_order, order_token: value.order_token, handed_off: value.handed_off === true };
+    if (typeof value.skew_ms === 'number' && Number.isFinite(value.skew_ms)) saved.skew_ms = value.skew_ms;
+    return saved;
   } catch {
     return null;
   }

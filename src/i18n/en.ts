@@ -13,7 +13,6 @@ export const en: Messages = {
   cancel: 'Cancel payment',
   cancelling: 'Cancelling…',
   waiting: 'Waiting for confirmation…',
-  checkingNow: 'Checking the payment status…',
   merchantKeyRefused:
     'This payment is misconfigured: the page includes a secret merchant key. It was not used. Please tell the store.',
   amount: {
@@ -63,7 +62,6 @@ export const en: Messages = {
     submitting: 'Confirming…',
     attemptsLeft: (n) => (n === 1 ? '1 attempt left' : `${n} attempts left`),
     newCode: 'Send a new code',
-    wrongCode: (n) => (n === 1 ? 'That code is not right. 1 attempt left.' : `That code is not right. ${n} attempts left.`),
   },
   transfer: {
     title: 'Pay by transfer',
@@ -120,8 +118,6 @@ export const en: Messages = {
   },
   error: {
     title: 'Something went wrong',
-    network: 'We could not connect. Check your internet connection and try again.',
-    service: 'The payment service did not answer as expected. Try again in a moment.',
     retry: 'Retry',
   },
   rules: {

@@ -13,7 +13,6 @@ export const es: Messages = {
   cancel: 'Cancelar pago',
   cancelling: 'Cancelando…',
   waiting: 'Esperando la confirmación…',
-  checkingNow: 'Consultando el estado del pago…',
   merchantKeyRefused:
     'Este pago está mal configurado: la página incluye una llave secreta del comercio. No se usó. Avisa al comercio.',
   amount: {
@@ -63,8 +62,6 @@ export const es: Messages = {
     submitting: 'Confirmando…',
     attemptsLeft: (n) => (n === 1 ? 'Te queda 1 intento' : `Te quedan ${n} intentos`),
     newCode: 'Enviar un código nuevo',
-    wrongCode: (n) =>
-      n === 1 ? 'El código no es correcto. Te queda 1 intento.' : `El código no es correcto. Te quedan ${n} intentos.`,
   },
   transfer: {
     title: 'Paga con transferencia',
@@ -121,8 +118,6 @@ export const es: Messages = {
   },
   error: {
     title: 'Algo salió mal',
-    network: 'No pudimos conectarnos. Revisa tu conexión a internet e inténtalo de nuevo.',
-    service: 'El servicio de pagos no respondió como esperábamos. Inténtalo de nuevo en un momento.',
     retry: 'Reintentar',
   },
   rules: {

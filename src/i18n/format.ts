@@ -38,12 +38,12 @@ export function formatCountdown(remainingMs: number): string {
   return `${minutes}:${String(seconds).padStart(2, '0')}`;
 }
 
-/** A receipt date: `21 de noviembre de 2026, 6:48 p. m.` in Colombian time. */
+/** A receipt date: `21 nov 2026, 6:48 p. m.` in Colombian time. */
 export function formatDateTime(iso: string, locale: Locale): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   return new Intl.DateTimeFormat(intlLocales[locale], {
-    dateStyle: 'long',
+    dateStyle: 'medium',
     timeStyle: 'short',
     timeZone: colombiaTimeZone,
   }).format(date);

@@ -30,7 +30,6 @@ export interface Messages {
   cancel: string;
   cancelling: string;
   waiting: string;
-  checkingNow: string;
   merchantKeyRefused: string;
   amount: {
     title: string;
@@ -71,7 +70,6 @@ export interface Messages {
     submitting: string;
     attemptsLeft: (count: number) => string;
     newCode: string;
-    wrongCode: (attemptsLeft: number) => string;
   };
   transfer: {
     title: string;
@@ -123,8 +121,6 @@ export interface Messages {
   };
   error: {
     title: string;
-    network: string;
-    service: string;
     retry: string;
   };
   /** The flow's messages (design.md §6 rules, notices, errors), by `MessageKey`. */

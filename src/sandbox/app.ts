@@ -26,6 +26,8 @@ export interface SandboxOptions {
   deliverer?: Deliverer;
   /** The fetch the webhook sender uses. */
   fetch?: typeof fetch;
+  /** Folder of the built hosted page served at /checkout/{hash}; default: beside the sandbox bundle, or dist/hosted/. */
+  hostedDir?: string;
   /** Where unexpected errors are reported; default console.error. */
   onUnexpectedError?: (error: unknown) => void;
 }
@@ -61,6 +63,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     deliverer,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     pushAutoDeclineMs: timings.pushAutoDeclineMs ?? defaultPushAutoDeclineMs,
+    hostedDir: options.hostedDir,
     iso: (ms?: number) => new Date(ms ?? clock.now()).toISOString(),
   };
   const reset = () => {

@@ -21,6 +21,8 @@ export interface SandboxContext {
   /** Origin the buyer's browser reaches the sandbox at; when unset, each request's own origin. */
   publicUrl: string | undefined;
   pushAutoDeclineMs: number;
+  /** Folder of the built hosted page (index.html); default: found beside the sandbox or in dist/hosted/. */
+  hostedDir: string | undefined;
   iso(ms?: number): string;
 }
 

@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import {
   chooseMethod,
   click,
@@ -130,14 +130,38 @@ describe('<pay-checkout> SMS code (Daviplata)', () => {
     await waitForStep(el, 'expired');
     await expect(el).to.be.accessible();
   });
+
+  it('when the countdown reaches zero it checks once more, then shows expired', async () => {
+    const el = await mount();
+    const statusCalls: string[] = [];
+    const realFetch = window.fetch;
+    const realNow = Date.now;
+    window.fetch = (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (/\/v1\/checkout\/orders\/\d+$/.test(url)) statusCalls.push(url);
+      return realFetch(input, init);
+    };
+    try {
+      await toOtp(el);
+      const live = el.shadowRoot?.querySelector('[aria-live="polite"]');
+      expect(statusCalls, 'the SMS code is not polled').to.have.length(0);
+      await control('/clock', { advance_ms: 5 * 60 * 1000 + 1000 });
+      // The device's clock moves on too: the countdown reads the wall clock on its next tick.
+      Date.now = () => realNow() + 5 * 60 * 1000 + 1000;
+      await waitForStep(el, 'expired', 4000);
+      expect(statusCalls).to.have.length(1);
+      await waitUntil(() => (live?.textContent ?? '').length > 0, 'live region silent');
+    } finally {
+      window.fetch = realFetch;
+      Date.now = realNow;
+    }
+  });
 });
 
 async function waitUntilText(el: PayCheckout, text: string): Promise<void> {
-  const { waitUntil } = await import('@open-wc/testing');
   await waitUntil(() => (screenRoot(el).textContent ?? '').includes(text), `no "${text}"`, { timeout: 4000 });
 }
 
 async function waitUntilOrders(count: number): Promise<void> {
-  const { waitUntil } = await import('@open-wc/testing');
   await waitUntil(async () => (await sandboxOrders()).length === count, `expected ${count} orders`, { timeout: 4000, interval: 50 });
 }

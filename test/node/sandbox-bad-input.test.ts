@@ -71,6 +71,7 @@ describe('sandbox bad input', () => {
     assertError(await sb.api('GET', '/v1/nowhere', undefined, merchant), 404, 'NOT_FOUND');
     assertError(await sb.api('POST', '/sandbox/nowhere'), 404, 'NOT_FOUND');
     assertError(await sb.api('PUT', '/v1/orders/1/cancel', undefined, merchant), 404, 'NOT_FOUND');
+    assertError(await sb.api('GET', '/checkout/%E0%A4%A'), 404, 'NOT_FOUND');
   });
 
   test('an unknown gateway on the buyer API is 4004, no order', async () => {

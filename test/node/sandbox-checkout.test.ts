@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { CheckoutLinkSchema, CheckoutOrderCreatedSchema, CheckoutOrderSchema } from '../../src/contract/index.js';
-import { assertError, assertFieldError, checkoutOrder, gateways, merchant, startTestSandbox, type TestSandbox } from './sandbox-harness.js';
+import { assertError, assertFieldError, checkoutOrder, gateways, merchant, startTestSandbox, type TestSandbox, type Json } from './sandbox-harness.js';
 
 describe('sandbox buyer API', () => {
   let sb: TestSandbox;
@@ -18,11 +18,11 @@ describe('sandbox buyer API', () => {
     assert.ok(CheckoutLinkSchema.safeParse(r.body.data).success, r.text);
     const link = r.body.data;
     assert.deepEqual([link.amount, link.currency, link.status, link.store_name], [50_000, 'COP', 'active', 'Tienda Demo']);
-    const byKind = Object.fromEntries(link.gateways.map((g) => [g.kind, g]));
+    const byKind = Object.fromEntries(link.gateways.map((g: Json) => [g.kind, g]));
     assert.deepEqual(Object.keys(byKind).sort(), ['card', 'otp', 'push', 'transfer']);
     assert.deepEqual(byKind.otp.id_types, [1, 2, 3]);
     assert.equal(byKind.push.min_amount, 1_000);
-    assert.deepEqual(link.document_types.map((d) => d.type), ['CC', 'CE', 'TI']);
+    assert.deepEqual(link.document_types.map((d: Json) => d.type), ['CC', 'CE', 'TI']);
     const dynamic = await sb.api('GET', '/v1/checkout/links/demo-dynamic');
     assert.equal(dynamic.body.data.amount, undefined);
     assertError(await sb.api('GET', '/v1/checkout/links/nope'), 404, 'LINK_NOT_FOUND');

@@ -5,7 +5,7 @@ import { LinkPaidPayloadSchema, OrderPaymentPayloadSchema, StoreOnboardedPayload
 import { verify } from '../../src/webhooks/signature.js';
 import { createClock } from '../../src/sandbox/clock.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { assertError, assertFieldError, checkoutOrder, directOrderBody, gateways, merchant, partner, type Reply } from './sandbox-harness.js';
+import { assertError, assertFieldError, checkoutOrder, directOrderBody, gateways, merchant, partner, type Reply, type Json, type TestSandbox } from './sandbox-harness.js';
 import { startReceiver, type Receiver } from './sandbox-webhooks-receiver.js';
 
 interface Sent {
@@ -70,15 +70,15 @@ describe('sandbox control API and webhook routing', () => {
     const f = r.body.data;
     assert.equal(f.merchant_key, 'mk_test_demo');
     assert.deepEqual([f.partner.name, f.partner.api_key, f.partner.api_secret, f.partner.signing_secret], ['demo-partner', 'pk_test_demo', 'sk_test_demo', 'whsec_test_demo']);
-    assert.deepEqual(f.links.map((l) => [l.hash, l.amount]), [['demo-fixed', 50_000], ['demo-dynamic', null]]);
+    assert.deepEqual(f.links.map((l: Json) => [l.hash, l.amount]), [['demo-fixed', 50_000], ['demo-dynamic', null]]);
     assert.equal(f.links[0].checkout_url, `${running.url}/checkout/demo-fixed`);
-    assert.deepEqual(f.gateways.map((g) => `${g.id_payment_gateway} ${g.kind}`), ['1 push', '2 otp', '9 transfer', '4 card']);
+    assert.deepEqual(f.gateways.map((g: Json) => `${g.id_payment_gateway} ${g.kind}`), ['1 push', '2 otp', '9 transfer', '4 card']);
   });
 
   test('GET /sandbox/orders lists orders; GET /sandbox/orders/{id} shows the OTP and next_action', async () => {
     const created = await call('POST', '/v1/orders', directOrderBody(gateways.otp), merchant);
     const list = await call('GET', '/sandbox/orders');
-    assert.deepEqual(list.body.data.map((o) => o.id_order), [created.body.data.id_order]);
+    assert.deepEqual(list.body.data.map((o: Json) => o.id_order), [created.body.data.id_order]);
     const one = await call('GET', `/sandbox/orders/${created.body.data.id_order}`);
     assert.equal(one.body.data.otp, '123456');
     assert.equal(one.body.data.next_action.type, 'enter_otp');
@@ -87,7 +87,7 @@ describe('sandbox control API and webhook routing', () => {
   });
 
   test('POST /sandbox/reset restores the fixtures: ids from 1, links active, new stores gone', async () => {
-    const a = await checkoutOrder(sandboxLike() as any, 'demo-fixed', gateways.push);
+    const a = await checkoutOrder(sandboxLike() as unknown as TestSandbox, 'demo-fixed', gateways.push);
     await call('POST', `/sandbox/orders/${a.body.data.id_order}/approve`);
     await call('POST', '/sandbox/onboarding', { platform: 'demo-partner', store_name: 'Temporal' });
     await call('POST', '/sandbox/reset');
@@ -119,7 +119,7 @@ describe('sandbox control API and webhook routing', () => {
   });
 
   test('a paid link order sends signed order_payment and link_paid in the documented shapes', async () => {
-    const created = await checkoutOrder(sandboxLike() as any, 'demo-fixed', gateways.transfer);
+    const created = await checkoutOrder(sandboxLike() as unknown as TestSandbox, 'demo-fixed', gateways.transfer);
     await call('POST', `/sandbox/orders/${created.body.data.id_order}/pay`);
     await settle();
     const [payment] = forwarded('order_payment');
@@ -198,5 +198,32 @@ describe('sandbox control API and webhook routing', () => {
     const r = await call('GET', '/checkout/demo-fixed');
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type') ?? '', /text\/html/);
+  });
+});
+
+describe('sandbox hosted page', () => {
+  test('serves the built page for any hash, its assets by path, and nothing outside its folder', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = mkdtempSync(path.join(tmpdir(), 'hosted-'));
+    mkdirSync(path.join(dir, 'assets'));
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>hosted</title>');
+    writeFileSync(path.join(dir, 'assets', 'app.js'), 'export {};');
+    writeFileSync(path.join(tmpdir(), 'hosted-secret.txt'), 'secret');
+    const running = await startSandbox({ port: 0, hostedDir: dir });
+    try {
+      const page = await fetch(`${running.url}/checkout/demo-fixed`);
+      assert.equal(await page.text(), '<!doctype html><title>hosted</title>');
+      const asset = await fetch(`${running.url}/checkout/assets/app.js`);
+      assert.match(asset.headers.get('content-type') ?? '', /javascript/);
+      assert.equal(await asset.text(), 'export {};');
+      const escape = await fetch(`${running.url}/checkout/..%2Fhosted-secret.txt`);
+      assert.ok(!(await escape.text()).includes('secret'));
+    } finally {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(path.join(tmpdir(), 'hosted-secret.txt'), { force: true });
+    }
   });
 });

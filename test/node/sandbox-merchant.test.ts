@@ -21,8 +21,7 @@ import {
   partner,
   shopper,
   startTestSandbox,
-  type TestSandbox,
-} from './sandbox-harness.js';
+  type TestSandbox, type Json } from './sandbox-harness.js';
 
 const hours = (h: number) => h * 60 * 60 * 1000;
 
@@ -349,7 +348,7 @@ describe('sandbox merchant API', () => {
       const r = await sb.api('GET', '/v1/orders/paymentGateways', undefined, merchant);
       assert.equal(r.status, 200);
       assert.ok(PaymentGatewayListSchema.safeParse(r.body.data).success);
-      assert.deepEqual(r.body.data.map((g) => [g.id_payment_gateway, g.name, g.kind]), [[1, 'Nequi', 'push'], [2, 'Daviplata', 'otp'], [9, 'Bre-B', 'transfer'], [4, 'Tarjeta', 'card']]);
+      assert.deepEqual(r.body.data.map((g: Json) => [g.id_payment_gateway, g.name, g.kind]), [[1, 'Nequi', 'push'], [2, 'Daviplata', 'otp'], [9, 'Bre-B', 'transfer'], [4, 'Tarjeta', 'card']]);
       for (const g of r.body.data) {
         assert.ok(g.icon.startsWith(`${sb.origin}/sandbox/icons/`));
         const icon = await fetch(g.icon);
@@ -362,7 +361,7 @@ describe('sandbox merchant API', () => {
     test('GET /national-document-types/CO: 1 CC, 2 CE, 3 TI', async () => {
       const r = await sb.api('GET', '/v1/national-document-types/CO', undefined, merchant);
       assert.ok(DocumentTypeListSchema.safeParse(r.body.data).success);
-      assert.deepEqual(r.body.data.map((d) => `${d.id_national_document_type} ${d.type}`), ['1 CC', '2 CE', '3 TI']);
+      assert.deepEqual(r.body.data.map((d: Json) => `${d.id_national_document_type} ${d.type}`), ['1 CC', '2 CE', '3 TI']);
       assert.deepEqual((await sb.api('GET', '/v1/national-document-types/PE', undefined, merchant)).body.data, []);
       assertFieldError(await sb.api('GET', '/v1/national-document-types/COL', undefined, merchant), 'countryCode');
     });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { PartnerEventListSchema, PatchWebhookResultSchema, StoreListSchema, WebhookTestResultSchema, partnerConfigurableEvents } from '../../src/contract/index.js';
-import { assertError, assertFieldError, merchant, otherPartner, partner, startTestSandbox, type TestSandbox } from './sandbox-harness.js';
+import { assertError, assertFieldError, merchant, otherPartner, partner, startTestSandbox, type TestSandbox, type Json } from './sandbox-harness.js';
 import { startReceiver, type Receiver } from './sandbox-webhooks-receiver.js';
 
 describe('sandbox partner API', () => {
@@ -28,16 +28,16 @@ describe('sandbox partner API', () => {
   test('GET /partners/stores lists only the connected stores', async () => {
     const r = await sb.api('GET', '/v1/partners/stores', undefined, partner);
     assert.ok(StoreListSchema.safeParse(r.body.data).success);
-    assert.deepEqual(r.body.data.map((s) => [s.id_store, s.external_store_id]), [[1, 'demo-store']]);
+    assert.deepEqual(r.body.data.map((s: Json) => [s.id_store, s.external_store_id]), [[1, 'demo-store']]);
     assert.equal(r.body.data[0].merchant_key, undefined, 'the list never repeats merchant keys');
     const other = await sb.api('GET', '/v1/partners/stores', undefined, otherPartner);
-    assert.deepEqual(other.body.data.map((s) => s.id_store), [2]);
+    assert.deepEqual(other.body.data.map((s: Json) => s.id_store), [2]);
   });
 
   test('an onboarded store can be used with its merchant key, by the partner too', async () => {
     const store = await onboard('Tienda Nueva', 'ext-9');
     const stores = await sb.api('GET', '/v1/partners/stores', undefined, partner);
-    assert.ok(stores.body.data.some((s) => s.id_store === store.id_store));
+    assert.ok(stores.body.data.some((s: Json) => s.id_store === store.id_store));
     const link = await sb.api('POST', '/v1/links', { description: 'x', amount: 2_000 }, { 'merchant-key': store.merchant_key, ...partner });
     assert.equal(link.status, 200, link.text);
   });
@@ -47,7 +47,7 @@ describe('sandbox partner API', () => {
     const r = await sb.api('DELETE', `/v1/partners/stores/${store.id_store}`, undefined, partner);
     assert.equal(r.status, 200, r.text);
     const stores = await sb.api('GET', '/v1/partners/stores', undefined, partner);
-    assert.ok(!stores.body.data.some((s) => s.id_store === store.id_store));
+    assert.ok(!stores.body.data.some((s: Json) => s.id_store === store.id_store));
     assertError(await sb.api('POST', '/v1/links', { description: 'x', amount: 2_000 }, { 'merchant-key': store.merchant_key, ...partner }), 401, 'UNAUTHORIZED_ACCESS');
     // The merchant's own key keeps working without the partner.
     assert.equal((await sb.api('POST', '/v1/links', { description: 'x', amount: 2_000 }, { 'merchant-key': store.merchant_key })).status, 200);
@@ -68,7 +68,7 @@ describe('sandbox partner API', () => {
   test('GET /partners/events lists exactly the five events PATCH accepts', async () => {
     const r = await sb.api('GET', '/v1/partners/events', undefined, partner);
     assert.ok(PartnerEventListSchema.safeParse(r.body.data).success);
-    assert.deepEqual(r.body.data.map((e) => e.event), [...partnerConfigurableEvents]);
+    assert.deepEqual(r.body.data.map((e: Json) => e.event), [...partnerConfigurableEvents]);
   });
 
   describe('PATCH /partners/webhook', () => {

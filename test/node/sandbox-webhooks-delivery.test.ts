@@ -21,7 +21,8 @@ const payload = {
   total_price: 50000,
 };
 const fixedNow = Date.parse('2026-01-02T03:04:05.678Z');
-const fast = { timeoutMs: 150, retryDelayMs: 30, now: () => fixedNow };
+// Generous timeout (a loaded machine must not turn a 200 into a timeout), short retry delay.
+const fast = { timeoutMs: 2_000, retryDelayMs: 30, now: () => fixedNow };
 
 const open: Receiver[] = [];
 const deliverers: Deliverer[] = [];
@@ -140,7 +141,7 @@ describe('webhook delivery', () => {
   test('a receiver that hangs is cut off after the timeout, three times', async () => {
     const hooks = await receiver(() => 'hang');
     const started = performance.now();
-    const record = await deliverer().send({ url: hooks.url, secret }, 'order_payment', payload);
+    const record = await deliverer({ ...fast, timeoutMs: 150 }).send({ url: hooks.url, secret }, 'order_payment', payload);
     const elapsed = performance.now() - started;
     assert.equal(record.state, 'failed');
     assert.equal(hooks.received.length, 3);
@@ -253,7 +254,7 @@ describe('the delivery log', () => {
 
   test('reset() aborts a hanging delivery, closes its socket and empties the log', async () => {
     const hooks = await receiver(() => 'hang');
-    const d = deliverer({ timeoutMs: 60_000, retryDelayMs: 30 });
+    const d = deliverer({ ...fast, timeoutMs: 60_000 });
     const sending = d.send({ url: hooks.url, secret }, 'order_payment', payload);
     await hooks.waitFor(1);
     assert.equal(d.records().length, 1);

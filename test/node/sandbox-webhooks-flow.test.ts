@@ -20,6 +20,7 @@ import {
   StoreOnboardedPayloadSchema,
   webhookUserAgent,
 } from '../../src/contract/index.js';
+import { parseDelivery } from '../../src/webhooks/index.js';
 import { startReceiver, type ReceivedDelivery, type Receiver, type ReceiverReply } from './sandbox-webhooks-receiver.js';
 
 const serverFile = new URL('../../src/sandbox/server.ts', import.meta.url);
@@ -60,13 +61,13 @@ if (!coreReady) {
     /** Asserts a 200 and parses `{ data }` with the contract's schema. */
     function ok<S extends z.ZodMiniType>(schema: S, response: { status: number; body: unknown }): z.infer<S> {
       assert.equal(response.status, 200, JSON.stringify(response.body));
-      return dataOf(schema).parse(response.body).data as z.infer<S>;
+      return (dataOf(schema).parse(response.body) as { data: z.infer<S> }).data;
     }
 
     before(async () => {
       const { startSandbox } = (await import(serverFile.href)) as { startSandbox: StartSandbox };
-      // Short webhook timings so the retry and hang cases finish in well under a second.
-      sandbox = await startSandbox({ port: 0, host: '127.0.0.1', timings: { webhookTimeoutMs: 400, webhookRetryDelayMs: 40 } });
+      // A short retry delay keeps the retry case fast; the timeout stays generous so a busy machine never turns a 200 into a retry.
+      sandbox = await startSandbox({ port: 0, host: '127.0.0.1', timings: { webhookTimeoutMs: 1_500, webhookRetryDelayMs: 40 } });
       receiver = await startReceiver((index, request) => reply(index, request));
       ok(z.unknown(), await api('POST', '/sandbox/forward', { url: receiver.url }));
     });
@@ -89,13 +90,17 @@ if (!coreReady) {
       }
     }
 
-    function assertSigned(delivery: ReceivedDelivery) {
+    async function assertSigned(delivery: ReceivedDelivery) {
       assert.equal(delivery.method, 'POST');
       assert.equal(delivery.headers['content-type'], 'application/json');
       assert.equal(delivery.headers['user-agent'], webhookUserAgent);
       assert.ok(!Number.isNaN(Date.parse(String(delivery.headers['x-service-timestamp']))), 'X-Service-Timestamp is a date');
       assert.equal(delivery.headers['x-service-signature'], hmacHex(delivery.body), 'signed with the partner secret over the exact body');
       assert.equal(delivery.body, JSON.stringify(JSON.parse(delivery.body)), 'compact JSON');
+      // The package's own receiver side accepts what the sandbox sends.
+      const parsed = await parseDelivery({ headers: delivery.headers, body: delivery.body, secret: signingSecret });
+      assert.equal(parsed.signatureValid, true);
+      assert.equal(parsed.event, delivery.headers['x-service-event']);
     }
 
     /** A standard link created through the API (so its payment sends link_paid). */
@@ -115,14 +120,14 @@ if (!coreReady) {
       const from = receiver.received.length;
       const id = await payLinkOrder('demo-fixed');
       const payment = await nextDelivery('order_payment', (p) => p.id_order === id, from);
-      assertSigned(payment);
+      await assertSigned(payment);
       assert.equal(payment.headers['x-service-event'], 'order_payment');
       const parsed = OrderPaymentPayloadSchema.parse(JSON.parse(payment.body));
       assert.equal(parsed.status, 'confirmed');
       assert.equal(parsed.total_price, 50_000);
       assert.equal(parsed.external_store_id, 'demo-store');
       const linkPaid = await nextDelivery('link_paid', (p) => p.id_order === id, from);
-      assertSigned(linkPaid);
+      await assertSigned(linkPaid);
       assert.equal(LinkPaidPayloadSchema.parse(JSON.parse(linkPaid.body)).event, 'link_paid');
     });
 
@@ -139,7 +144,7 @@ if (!coreReady) {
       const id = ok(CreatedOrderSchema, created).id_order;
       assert.equal(ok(z.looseObject({ status: z.string() }), await api('POST', `/v1/orders/daviplata/${id}`, { daviplata_otp: '123456' }, merchantHeaders)).status, 'confirmed');
       const payment = await nextDelivery('order_payment', (p) => p.id_order === id, from);
-      assertSigned(payment);
+      await assertSigned(payment);
       assert.equal(OrderPaymentPayloadSchema.parse(JSON.parse(payment.body)).id_external, 'flow-direct-1');
       // A later link payment is the barrier: whatever the direct order sent has arrived by the time its events do.
       const barrier = await payLinkOrder(await newLink());
@@ -151,7 +156,7 @@ if (!coreReady) {
       const from = receiver.received.length;
       ok(z.unknown(), await api('POST', '/sandbox/onboarding', { platform: 'demo-partner', store_name: 'Tienda Flujo', external_store_id: 'flow-store' }));
       const delivery = await nextDelivery('store_onboarded', (p) => p.store_name === 'Tienda Flujo', from);
-      assertSigned(delivery);
+      await assertSigned(delivery);
       const payload = StoreOnboardedPayloadSchema.parse(JSON.parse(delivery.body));
       assert.match(payload.merchant_key, /^mk_test_/);
       // The key is real: the partner sees the store, and the key creates links for it.
@@ -166,7 +171,7 @@ if (!coreReady) {
       const from = receiver.received.length;
       ok(z.unknown(), await api('DELETE', `/v1/partners/stores/${idStore}`, undefined, partnerHeaders));
       const delivery = await nextDelivery('integration_uninstalled', (p) => p.id_store === idStore, from);
-      assertSigned(delivery);
+      await assertSigned(delivery);
       const payload = IntegrationUninstalledPayloadSchema.parse(JSON.parse(delivery.body));
       assert.equal(payload.store_name, 'Tienda Efímera');
     });

@@ -33,9 +33,13 @@ export class CountdownController implements ReactiveController {
     return this.#expiresAt === null ? null : Math.max(0, this.#expiresAt - Date.now());
   }
 
-  /** Sets the deadline (an ISO timestamp from the server), or clears it with null. Same value: no restart. */
-  set(expiresAt: string | null | undefined): void {
-    const next = expiresAt ? Date.parse(expiresAt) : NaN;
+  /**
+   * Sets the deadline (an ISO timestamp from the server), or clears it with null.
+   * `skewMs`: server clock minus this device's, so a phone set a few minutes off still counts right.
+   * Same deadline: no restart.
+   */
+  set(expiresAt: string | null | undefined, skewMs = 0): void {
+    const next = expiresAt ? Date.parse(expiresAt) - skewMs : NaN;
     const value = Number.isNaN(next) ? null : next;
     if (value === this.#expiresAt) return;
     this.#expiresAt = value;

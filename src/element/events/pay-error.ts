@@ -20,4 +20,8 @@ declare global {
   interface HTMLElementEventMap {
     'pay-error': PayErrorEvent;
   }
+  /** It bubbles and is composed, so the page can listen on `document` too. */
+  interface DocumentEventMap {
+    'pay-error': PayErrorEvent;
+  }
 }

@@ -17,4 +17,8 @@ declare global {
   interface HTMLElementEventMap {
     'pay-failed': PayFailedEvent;
   }
+  /** It bubbles and is composed, so the page can listen on `document` too. */
+  interface DocumentEventMap {
+    'pay-failed': PayFailedEvent;
+  }
 }

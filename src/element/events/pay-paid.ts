@@ -18,4 +18,8 @@ declare global {
   interface HTMLElementEventMap {
     'pay-paid': PayPaidEvent;
   }
+  /** It bubbles and is composed, so the page can listen on `document` too. */
+  interface DocumentEventMap {
+    'pay-paid': PayPaidEvent;
+  }
 }

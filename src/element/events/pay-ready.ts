@@ -16,4 +16,8 @@ declare global {
   interface HTMLElementEventMap {
     'pay-ready': PayReadyEvent;
   }
+  /** It bubbles and is composed, so the page can listen on `document` too. */
+  interface DocumentEventMap {
+    'pay-ready': PayReadyEvent;
+  }
 }

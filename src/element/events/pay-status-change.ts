@@ -18,4 +18,8 @@ declare global {
   interface HTMLElementEventMap {
     'pay-status-change': PayStatusChangeEvent;
   }
+  /** It bubbles and is composed, so the page can listen on `document` too. */
+  interface DocumentEventMap {
+    'pay-status-change': PayStatusChangeEvent;
+  }
 }

@@ -4,7 +4,7 @@ import type { DetailsField, DetailsState } from '../../flow/types.js';
 import { formatMoney } from '../../i18n/format.js';
 import { StepElement } from './step-element.js';
 import { newIdempotencyKey } from './idempotency-key.js';
-import { sharedStyles } from './shared.styles.js';
+import { sharedStyles, hideBrokenImage } from './shared.styles.js';
 import { stepDetailsStyles } from './pay-step-details.styles.js';
 
 /** How each text field asks for its value on a phone keyboard and from autofill. */
@@ -38,7 +38,7 @@ export class PayStepDetails extends StepElement<DetailsState> {
     return html`
       <h2 tabindex="-1" part="heading">${m.details.title}</h2>
       <p class="chosen">
-        ${s.gateway.icon ? html`<img src=${s.gateway.icon} alt="" width="24" height="24" />` : nothing}
+        ${s.gateway.icon ? html`<img src=${s.gateway.icon} alt="" width="24" height="24" @error=${hideBrokenImage} />` : nothing}
         <span>${s.gateway.name}</span>
       </p>
       ${wrong.length > 0

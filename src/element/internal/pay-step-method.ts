@@ -2,7 +2,7 @@ import { html, nothing } from 'lit';
 import type { MethodState } from '../../flow/types.js';
 import { formatMoney } from '../../i18n/format.js';
 import { StepElement } from './step-element.js';
-import { sharedStyles } from './shared.styles.js';
+import { sharedStyles, hideBrokenImage } from './shared.styles.js';
 import { stepMethodStyles } from './pay-step-method.styles.js';
 
 /** @internal The link's payment methods: icon and name, unavailable ones disabled with the reason. */
@@ -29,7 +29,7 @@ export class PayStepMethod extends StepElement<MethodState> {
               ?disabled=${!available}
               @click=${() => this.send({ type: 'method_chosen', id_payment_gateway: gateway.id_payment_gateway })}
             >
-              ${gateway.icon ? html`<img src=${gateway.icon} alt="" width="32" height="32" />` : nothing}
+              ${gateway.icon ? html`<img src=${gateway.icon} alt="" width="32" height="32" @error=${hideBrokenImage} />` : nothing}
               <span class="name"><span>${gateway.name}</span>${why ? html`<span class="why">${why}</span>` : nothing}</span>
             </button>
           </li>`;

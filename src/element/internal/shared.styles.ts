@@ -176,3 +176,8 @@ export const sharedStyles = css`
     }
   }
 `;
+
+/** A gateway icon that fails to load (offline, a strict img-src) is hidden; the name beside it says it all. */
+export function hideBrokenImage(e: Event): void {
+  (e.target as HTMLImageElement).hidden = true;
+}

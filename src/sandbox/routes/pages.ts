@@ -13,7 +13,13 @@ import { storeById } from '../state.js';
 import { originOf } from './origin.js';
 
 export const testCards = { pays: '4242424242424242', declines: '4000000000000002' } as const;
-const hostedDir = fileURLToPath(new URL('../../../dist/hosted/', import.meta.url));
+/**
+ * Where the built hosted page may be: beside the bundled sandbox (dist/sandbox.js → dist/hosted/, or one
+ * level up from a chunk folder), or dist/hosted/ from the sources. Looked up per request: a build may appear later.
+ */
+const hostedCandidates = ['./hosted/', '../hosted/', '../../../dist/hosted/'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
+const findHostedDir = (configured: string | undefined) =>
+  (configured ? [path.resolve(configured)] : hostedCandidates).find((dir) => existsSync(path.join(dir, 'index.html')));
 
 function htmlPage(c: Context, title: string, body: SafeHtml, status: 200 | 400 | 404 = 200, formTargets: string[] = []): Response {
   c.header('Content-Security-Policy', pageCsp(formTargets));
@@ -38,7 +44,7 @@ export function pageRoutes(ctx: SandboxContext): Hono {
   app.get('/sandbox/icons/:name', (c) => {
     const svg = gatewayIcons[c.req.param('name')];
     if (!svg) throw new ApiError('NOT_FOUND');
-    return c.body(svg, 200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'" });
+    return c.body(svg, 200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400', 'Content-Security-Policy': "default-src 'none'" });
   });
 
   const cardOrder = (c: Context) => {
@@ -116,13 +122,20 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 
   // The hosted page, from the build when it exists; a placeholder until then.
   app.get('/checkout/*', (c) => {
-    const rel = decodeURIComponent(new URL(c.req.url).pathname.slice('/checkout/'.length));
-    const file = path.resolve(hostedDir, rel);
-    if (rel && file.startsWith(hostedDir) && existsSync(file) && statSync(file).isFile()) {
-      return c.body(readFileSync(file), 200, { 'Content-Type': contentTypeOf(file) });
+    let rel: string;
+    try {
+      rel = decodeURIComponent(new URL(c.req.url).pathname.slice('/checkout/'.length));
+    } catch {
+      throw new ApiError('NOT_FOUND'); // a malformed %-escape names no file and no link
     }
-    const index = path.join(hostedDir, 'index.html');
-    if (existsSync(index)) return c.body(readFileSync(index, 'utf8'), 200, { 'Content-Type': 'text/html; charset=utf-8' });
+    const hostedDir = findHostedDir(ctx.hostedDir);
+    if (hostedDir) {
+      const file = path.resolve(hostedDir, rel);
+      if (rel && file.startsWith(hostedDir + path.sep) && existsSync(file) && statSync(file).isFile()) {
+        return c.body(readFileSync(file), 200, { 'Content-Type': contentTypeOf(file) });
+      }
+      return c.body(readFileSync(path.join(hostedDir, 'index.html'), 'utf8'), 200, { 'Content-Type': 'text/html; charset=utf-8' });
+    }
     const hash = rel.split('/')[0] ?? '';
     const link = ctx.state.links.get(hash);
     return htmlPage(c, 'Checkout', html`<h1>Checkout (placeholder)</h1><p>The hosted page is not built yet (<code>npm run build</code>).</p>

@@ -1,0 +1,161 @@
+/**
+ * The package's subpath exports (design.md §2) against a real build: every `exports` entry points at a file the
+ * build emits, that file exports what its source module exports, and the Node-safe parts work from the bundle.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { buildWith, repoRoot, scratchDir, type BuiltFile } from './build-helpers.js';
+
+interface ExportTarget {
+  types: string;
+  default?: string;
+  node?: string;
+}
+
+const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+  exports: Record<string, ExportTarget | string>;
+  main: string;
+  module: string;
+  types: string;
+  sideEffects: string[];
+  files: string[];
+  customElements: string;
+};
+
+/** Subpath → its source entry (design.md §2). */
+const subpaths: Record<string, string> = {
+  '.': 'src/index.ts',
+  './define': 'src/define.ts',
+  './contract': 'src/contract/index.ts',
+  './client': 'src/client/index.ts',
+  './webhooks': 'src/webhooks/index.ts',
+  './server': 'src/server/index.ts',
+  './sandbox': 'src/sandbox/index.ts',
+  './react': 'src/react.ts',
+};
+
+const scratch = scratchDir('exports');
+const dist = scratch.dir;
+/** `./dist/x.js` in package.json → the scratch build's copy. */
+const built = (target: string) => path.join(dist, target.replace(/^\.\/dist\//, ''));
+const load = (target: string) => import(pathToFileURL(built(target)).href) as Promise<Record<string, unknown>>;
+const sortedKeys = (module: object) => Object.keys(module).sort();
+
+function targetOf(subpath: string): ExportTarget {
+  const entry = pkg.exports[subpath];
+  assert.ok(entry && typeof entry === 'object', `package.json exports has no conditions for ${subpath}`);
+  return entry;
+}
+const runtimeFile = (target: ExportTarget) => target.default ?? target.node ?? '';
+
+let library: BuiltFile[] = [];
+
+before(async () => {
+  library = await buildWith('vite.config.ts', dist);
+  // The hosted page next to the library, as in dist/, for the sandbox bundle to serve.
+  await buildWith('vite.hosted.config.ts', path.join(dist, 'hosted'));
+});
+after(() => scratch.remove());
+
+describe('package.json exports', () => {
+  it('maps every subpath of design.md §2 to a built file and a declaration of its source', () => {
+    for (const [subpath, source] of Object.entries(subpaths)) {
+      const target = targetOf(subpath);
+      assert.ok(existsSync(built(runtimeFile(target))), `${subpath}: ${runtimeFile(target)} was not built`);
+      // tsc emits dist/types/<path under src>.d.ts for each source file.
+      assert.equal(target.types, `./dist/types/${source.replace(/^src\//, '').replace(/\.ts$/, '.d.ts')}`, `${subpath}: types`);
+      assert.ok(existsSync(path.join(repoRoot, source)), `${subpath}: ${source} is missing`);
+    }
+  });
+
+  it('keeps the sandbox Node-only and the bare specifier on the element', () => {
+    assert.deepEqual(Object.keys(targetOf('./sandbox')).sort(), ['node', 'types']);
+    assert.equal(pkg.main, runtimeFile(targetOf('.')));
+    assert.equal(pkg.module, runtimeFile(targetOf('.')));
+    assert.equal(pkg.types, targetOf('.').types);
+    assert.equal(pkg.exports['./pay-checkout.js'], './dist/pay-checkout.js');
+    assert.ok(pkg.files.includes('dist') && pkg.files.includes(pkg.customElements));
+  });
+
+  it('leaves dependencies and peers to the bundler: imported, never inlined', () => {
+    const external = /[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit|zod|qrcode|dijkstrajs|hono|@hono|react)[\\/]/;
+    const inlined = library.flatMap((file) => file.moduleIds.filter((id) => external.test(id)).map((id) => `${file.fileName}: ${id}`));
+    assert.deepEqual(inlined, []);
+    const imported = new Set(library.flatMap((file) => file.imports));
+    for (const name of ['lit', 'zod/mini', 'hono', 'react', '@lit/react']) assert.ok(imported.has(name), `no chunk imports ${name}`);
+    // qrcode stays a dynamic import, so a merchant's bundler splits it out as well.
+    assert.ok(library.some((file) => file.dynamicImports.includes('qrcode')), 'qrcode is not dynamically imported');
+  });
+});
+
+describe('built entry points', () => {
+  // First: importing the source of src/define.ts would register its own class before the built one.
+  it('pay-checkout/define registers <pay-checkout> with the class it exports', async () => {
+    const module = await load(runtimeFile(targetOf('./define')));
+    assert.equal(typeof module.PayCheckout, 'function');
+    assert.equal(customElements.get('pay-checkout'), module.PayCheckout);
+    assert.ok(pkg.sideEffects.includes(runtimeFile(targetOf('./define'))), 'define must be listed in sideEffects');
+  });
+
+  it('pay-checkout is side-effect free', () => {
+    const code = readFileSync(built(runtimeFile(targetOf('.'))), 'utf8');
+    assert.doesNotMatch(code, /customElements\.define/);
+    assert.ok(!pkg.sideEffects.includes(runtimeFile(targetOf('.'))));
+  });
+
+  for (const [subpath, source] of Object.entries(subpaths)) {
+    it(`${subpath === '.' ? 'pay-checkout' : `pay-checkout/${subpath.slice(2)}`} exports what ${source} exports`, async () => {
+      const builtModule = await load(runtimeFile(targetOf(subpath)));
+      const sourceModule = (await import(pathToFileURL(path.join(repoRoot, source)).href)) as object;
+      assert.deepEqual(sortedKeys(builtModule), sortedKeys(sourceModule));
+      assert.ok(Object.keys(builtModule).length > 0, `${subpath} exports nothing`);
+    });
+  }
+
+  it('pay-checkout/webhooks signs what the source verifies (one algorithm in both)', async () => {
+    const builtWebhooks = await load(runtimeFile(targetOf('./webhooks')));
+    const sourceWebhooks = await import('../../src/webhooks/index.js');
+    const payload = { event: 'order_payment', id_order: 42, status: 'paid' };
+    const signature = await (builtWebhooks.sign as typeof sourceWebhooks.sign)(payload, 'whsec_test_demo');
+    assert.equal(await sourceWebhooks.verify(payload, signature, 'whsec_test_demo'), true);
+    assert.equal(await sourceWebhooks.verify(payload, signature, 'whsec_other'), false);
+  });
+
+  it('pay-checkout/react maps every element event to an onPay… prop', async () => {
+    const react = await load(runtimeFile(targetOf('./react')));
+    const events = react.payCheckoutEvents as Record<string, string>;
+    const manifest = JSON.parse(readFileSync(path.join(repoRoot, pkg.customElements), 'utf8')) as {
+      modules: { declarations?: { tagName?: string; events?: { name: string }[] }[] }[];
+    };
+    const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'pay-checkout');
+    const documented = (element?.events ?? []).map((event) => event.name).sort();
+    assert.ok(documented.length > 0, 'custom-elements.json documents no events');
+    assert.deepEqual(Object.values(events).sort(), documented);
+    for (const [prop, event] of Object.entries(events)) {
+      const expected = `on${event.split('-').map((word) => word[0]?.toUpperCase() + word.slice(1)).join('')}`;
+      assert.equal(prop, expected);
+    }
+    assert.equal((react.PayCheckout as { displayName?: string }).displayName, 'PayCheckout');
+  });
+
+  it('pay-checkout/sandbox serves the buyer API and the built hosted page on a real socket', async () => {
+    const sandboxModule = await load(runtimeFile(targetOf('./sandbox')));
+    const start = sandboxModule.startSandbox as (options: { port: number; host: string }) => Promise<{ url: string; baseUrl: string; close(): Promise<void> }>;
+    const running = await start({ port: 0, host: '127.0.0.1' });
+    try {
+      const link = await fetch(`${running.baseUrl}/checkout/links/demo-fixed`);
+      assert.equal(link.status, 200);
+      const body = (await link.json()) as { data: { amount?: number } };
+      assert.equal(body.data.amount, 50_000);
+      const page = await fetch(`${running.url}/checkout/demo-fixed`);
+      assert.equal(page.status, 200);
+      const html = await page.text();
+      assert.equal(html, readFileSync(path.join(dist, 'hosted', 'index.html'), 'utf8'), 'the bundled sandbox must serve the hosted page built next to it');
+    } finally {
+      await running.close();
+    }
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * The plugin-author kit: custom-elements.json documents exactly the public `<pay-checkout>` (design.md §5's
+ * attributes and events, its custom properties and parts), and the README's API tables come from it.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+// @ts-expect-error plain ESM script, typed by its JSDoc only
+import { apiMarkdown, publicElement, replaceBetweenMarkers } from '../../scripts/readme-api.mjs';
+import { repoRoot, scratchDir } from './build-helpers.js';
+
+interface Declaration {
+  name: string;
+  tagName?: string;
+  customElement?: boolean;
+  attributes?: { name: string; fieldName?: string }[];
+  members?: { name: string; privacy?: string; static?: boolean }[];
+  events?: { name: string; type?: { text: string } }[];
+  cssProperties?: { name: string; description?: string }[];
+  cssParts?: { name: string; description?: string }[];
+}
+interface Manifest {
+  modules: { path: string; declarations?: Declaration[]; exports?: { kind: string; name: string }[] }[];
+}
+
+const scratch = scratchDir('manifest');
+let manifest: Manifest;
+
+before(async () => {
+  const cem = path.join(repoRoot, 'node_modules', '.bin', 'cem');
+  // --outdir is relative to the working directory, as in `npm run analyze`.
+  const outdir = path.relative(repoRoot, scratch.dir);
+  await promisify(execFile)(cem, ['analyze', '--config', 'custom-elements-manifest.config.mjs', '--outdir', outdir, '--quiet'], { cwd: repoRoot });
+  manifest = JSON.parse(readFileSync(path.join(scratch.dir, 'custom-elements.json'), 'utf8')) as Manifest;
+});
+after(() => scratch.remove());
+
+const elementOf = () => {
+  const elements = manifest.modules.flatMap((module) => module.declarations ?? []).filter((d) => d.customElement);
+  assert.equal(elements.length, 1, `documents ${elements.map((e) => e.tagName ?? e.name).join(', ')}`);
+  return elements[0] as Declaration;
+};
+
+describe('custom-elements.json', () => {
+  it('documents only the public tag, defined by pay-checkout/define', () => {
+    const element = elementOf();
+    assert.equal(element.tagName, 'pay-checkout');
+    assert.ok(manifest.modules.every((module) => !module.path.includes('/internal/')), 'an internal module leaked');
+    const definitions = manifest.modules.flatMap((module) => (module.exports ?? []).filter((e) => e.kind === 'custom-element-definition'));
+    assert.deepEqual(definitions.map((d) => d.name), ['pay-checkout']);
+  });
+
+  it('has the attributes and events of design.md §5', () => {
+    const element = elementOf();
+    const attributes = (element.attributes ?? []).map((a) => a.name);
+    for (const name of ['link', 'api-base', 'environment', 'locale', 'return-url']) assert.ok(attributes.includes(name), `attribute ${name}`);
+    assert.deepEqual(
+      (element.events ?? []).map((e) => e.name).sort(),
+      ['pay-cancelled', 'pay-error', 'pay-failed', 'pay-order-created', 'pay-paid', 'pay-ready', 'pay-status-change'],
+    );
+    for (const event of element.events ?? []) assert.ok(event.type?.text, `${event.name} has no type`);
+  });
+
+  it('has theming: --pay-* custom properties and parts, each described', () => {
+    const element = elementOf();
+    assert.ok((element.cssProperties ?? []).length > 0 && (element.cssParts ?? []).length > 0);
+    for (const property of element.cssProperties ?? []) {
+      assert.match(property.name, /^--pay-/);
+      assert.ok(property.description, `${property.name} has no description`);
+    }
+    for (const part of element.cssParts ?? []) assert.ok(part.description, `part ${part.name} has no description`);
+  });
+
+  it('shows no private or static members', () => {
+    for (const member of elementOf().members ?? []) {
+      assert.ok(!member.static && member.privacy !== 'private' && member.privacy !== 'protected', member.name);
+      assert.doesNotMatch(member.name, /^[#_]/);
+    }
+  });
+});
+
+describe('README API tables (scripts/readme-api.mjs)', () => {
+  it('lists every attribute, event, custom property and part', () => {
+    const element = elementOf();
+    const markdown = apiMarkdown(publicElement(manifest)) as string;
+    const names = [...(element.attributes ?? []), ...(element.events ?? []), ...(element.cssProperties ?? []), ...(element.cssParts ?? [])].map((x) => x.name);
+    for (const name of names) assert.ok(markdown.includes(`| \`${name}\` |`), `${name} is not in a table`);
+    assert.doesNotMatch(markdown, /\n\|[^\n]*\n(?!\|)[^\n#<]/, 'a table row broke across lines');
+  });
+
+  it('writes between the markers and nowhere else', () => {
+    const readme = '# x\n\nbefore\n<!-- api:start -->\nold\n<!-- api:end -->\nafter\n';
+    assert.equal(replaceBetweenMarkers(readme, 'NEW\n'), '# x\n\nbefore\n<!-- api:start -->\nNEW\n<!-- api:end -->\nafter\n');
+    assert.equal(replaceBetweenMarkers('# no markers\n', 'NEW\n'), null);
+  });
+});

@@ -1,0 +1,77 @@
+// `npm run sandbox` and the Vite plugin: both print the URLs (the `base_url:` line is parsed by tooling) and serve the API.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+describe('sandbox CLI', () => {
+  test('--port 0 prints base_url, checkout_url, onboarding_url, control_url and the fixtures, then serves them', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      child.stdout.setEncoding('utf8');
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no banner; got ${out}`)), 20_000);
+        child.stdout.on('data', (chunk: string) => {
+          out += chunk;
+          if (out.includes('document types')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+      const base = /^base_url: (http:\/\/127\.0\.0\.1:\d+)\/v1$/m.exec(out);
+      assert.ok(base, out);
+      const origin = base[1];
+      assert.match(out, new RegExp(`^checkout_url: ${origin}/checkout$`, 'm'));
+      assert.match(out, new RegExp(`^onboarding_url: ${origin}/onboarding$`, 'm'));
+      assert.match(out, new RegExp(`^control_url: ${origin}/sandbox$`, 'm'));
+      for (const fixture of ['mk_test_demo', 'pk_test_demo', 'sk_test_demo', 'whsec_test_demo', `${origin}/checkout/demo-fixed`, 'demo-dynamic', 'Bre-B']) assert.ok(out.includes(fixture), fixture);
+      const link = await fetch(`${origin}/v1/checkout/links/demo-fixed`);
+      assert.equal(link.status, 200);
+    } finally {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    }
+  });
+
+  test('a bad --port exits with an error', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', 'abc'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [code] = (await once(child, 'exit')) as [number];
+    assert.equal(code, 2);
+  });
+});
+
+describe('sandbox Vite plugin', () => {
+  test('serves /v1, /sandbox and /onboarding on the dev server, with the 100 KB limit', async () => {
+    const { createServer } = await import('vite');
+    const { paySandbox } = await import('../../src/sandbox/vite-plugin.js');
+    const server = await createServer({
+      configFile: false,
+      root: fileURLToPath(new URL('../../demo/', import.meta.url)),
+      logLevel: 'silent',
+      server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+      optimizeDeps: { noDiscovery: true, include: [] },
+      plugins: [paySandbox()],
+    });
+    await server.listen();
+    try {
+      const origin = new URL(server.resolvedUrls?.local[0] ?? '').origin;
+      const link = await fetch(`${origin}/v1/checkout/links/demo-fixed`);
+      assert.equal(link.status, 200);
+      const created = await fetch(`${origin}/v1/links`, { method: 'POST', headers: { 'merchant-key': 'mk_test_demo', 'content-type': 'application/json' }, body: JSON.stringify({ description: 'Vite', amount: 5_000 }) });
+      const body = (await created.json()) as { data: { payment_url: string } };
+      assert.ok(body.data.payment_url.startsWith(`${origin}/checkout/`), 'publicUrl comes from the dev server');
+      assert.equal((await fetch(`${origin}/sandbox/fixtures`)).status, 200);
+      assert.equal((await fetch(`${origin}/onboarding?platform=demo-partner`)).status, 200);
+      const huge = await fetch(`${origin}/v1/links`, { method: 'POST', headers: { 'merchant-key': 'mk_test_demo', 'content-type': 'application/json' }, body: JSON.stringify({ description: 'x'.repeat(120 * 1024) }) });
+      assert.equal(huge.status, 413);
+    } finally {
+      await server.close();
+    }
+  });
+});
