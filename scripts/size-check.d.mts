@@ -8,7 +8,8 @@ export interface MeasuredFile {
   /** Which must-be-lazy parts (`qrcode`, `en catalog`) the chunk holds. */
   holds: string[];
   dynamicImports: string[];
-  code: string;
+  /** Module specifiers as written in the file (static, re-export, dynamic). */
+  specifiers: string[];
   modules: { id: string; renderedLength: number }[];
 }
 export interface SizeReport {

@@ -3,6 +3,7 @@ import { property, state } from 'lit/decorators.js';
 import type { DeliveryRecord, SandboxOrder, Store } from '../../src/contract/index.js';
 import { demoPartner, describeError, sandbox } from '../shared/api.js';
 import { defineOnce, LightElement } from '../shared/light-element.js';
+import { FlashController } from '../shared/flash.js';
 import { PollingController } from '../shared/polling.js';
 import './deliveries-list.js';
 import './orders-table.js';
@@ -20,7 +21,7 @@ export class DemoDashboard extends LightElement {
   @state() private stores: readonly Store[] = [];
   @state() private forwardTargets: readonly string[] = [];
   @state() private loadError = '';
-  @state() private announcement = '';
+  private readonly flash = new FlashController(this);
   private readonly poller = new PollingController(this, () => this.load(), () => this.pollMs);
 
   /** Reloads everything now; resolves once it is rendered (children included). */
@@ -44,7 +45,7 @@ export class DemoDashboard extends LightElement {
   }
 
   private readonly onAnnounce = (event: CustomEvent<{ message: string }>) => {
-    this.announcement = event.detail.message;
+    this.flash.show(event.detail.message);
   };
 
   private readonly onChanged = () => void this.refresh();
@@ -67,8 +68,8 @@ export class DemoDashboard extends LightElement {
   override render() {
     return html`
       <p class="error" role="alert">${this.loadError}</p>
-      <p class="sr-only" role="status">${this.announcement}</p>
-      <p class="flash" aria-hidden="true" ?hidden=${!this.announcement}>${this.announcement}</p>
+      <p class="sr-only" role="status">${this.flash.message}</p>
+      <p class="flash" aria-hidden="true" ?hidden=${!this.flash.message}>${this.flash.message}</p>
       <section class="card orders-card"><demo-orders-table .orders=${this.orders}></demo-orders-table></section>
       <div class="dashboard-columns">
         <section class="card"><demo-deliveries-list .deliveries=${this.deliveries}></demo-deliveries-list></section>

@@ -70,9 +70,9 @@ export class DemoOrdersTable extends LightElement {
         ${o.store_name ?? `tienda ${o.id_store}`}
         <span class="muted block">${o.description ?? ''}${o.link_hash ? html` · enlace <code>${o.link_hash}</code>` : nothing} · ${o.source}</span>
       </td>
-      <td>${o.payment_method?.gateway ?? o.gateway_kind} <span class="muted block">${o.gateway_kind}</span></td>
-      <td class="num">${money(o.total, o.currency)}</td>
-      <td>
+      <td data-label="Medio">${o.payment_method?.gateway ?? o.gateway_kind} <span class="muted block">${o.gateway_kind}</span></td>
+      <td class="num" data-label="Valor">${money(o.total, o.currency)}</td>
+      <td data-label="Estado">
         <span class="status status-${o.status}">${statusLabels[o.status] ?? o.status}</span>
         ${o.cancel_reason ? html`<span class="muted block">${o.cancel_reason}</span>` : nothing}
       </td>

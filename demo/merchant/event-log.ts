@@ -32,7 +32,13 @@ export class DemoEventLog extends LightElement {
   @state() private entries: readonly LoggedEvent[] = [];
 
   add(name: string, detail: unknown, at = new Date()): void {
-    this.entries = [{ name, at, detail: detailText(detail) }, ...this.entries].slice(0, 200);
+    let text: string;
+    try {
+      text = detailText(detail);
+    } catch {
+      text = String(detail); // a cyclic detail cannot be JSON
+    }
+    this.entries = [{ name, at, detail: text }, ...this.entries].slice(0, 200);
   }
 
   clear(): void {

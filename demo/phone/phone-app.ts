@@ -4,6 +4,7 @@ import type { SandboxOrder } from '../../src/contract/index.js';
 import { describeError, sandbox } from '../shared/api.js';
 import { hourMinute, money } from '../shared/format.js';
 import { defineOnce, LightElement } from '../shared/light-element.js';
+import { FlashController } from '../shared/flash.js';
 import { PollingController } from '../shared/polling.js';
 import './bank-app.js';
 import './push-inbox.js';
@@ -17,9 +18,9 @@ export class DemoPhone extends LightElement {
   @property({ type: Number, attribute: 'poll-ms' }) pollMs = 1500;
   @state() private orders: readonly SandboxOrder[] = [];
   @state() private loadError = '';
-  @state() private announcement = '';
   @state() private now = new Date();
   private seenPushes: Set<number> | null = null;
+  private readonly flash = new FlashController(this);
   private readonly poller = new PollingController(this, () => this.load(), () => this.pollMs);
 
   /** Reloads the orders now; resolves once they are rendered. */
@@ -41,7 +42,7 @@ export class DemoPhone extends LightElement {
   }
 
   private readonly onAnnounce = (event: CustomEvent<{ message: string }>) => {
-    this.announcement = event.detail.message;
+    this.flash.show(event.detail.message);
   };
 
   private readonly onOrdersChanged = () => void this.refresh();
@@ -63,7 +64,7 @@ export class DemoPhone extends LightElement {
     const fresh = this.seenPushes ? pushes.filter((o) => !this.seenPushes!.has(o.id_order)) : [];
     this.seenPushes = new Set([...(this.seenPushes ?? []), ...pushes.map((o) => o.id_order)]);
     const first = fresh[0];
-    if (first) this.announcement = `Nueva notificación: ${first.store_name ?? 'un comercio'} te cobra ${money(first.total, first.currency)}.`;
+    if (first) this.flash.show(`Nueva notificación: ${first.store_name ?? 'un comercio'} te cobra ${money(first.total, first.currency)}.`);
   }
 
   override render() {
@@ -80,8 +81,8 @@ export class DemoPhone extends LightElement {
         <section class="app bank" aria-label="App del banco">
           <demo-bank-app></demo-bank-app>
         </section>
-        <p class="sr-only" role="status" aria-live="polite">${this.announcement}</p>
-        <p class="toast" aria-hidden="true" ?hidden=${!this.announcement}>${this.announcement}</p>
+        <p class="sr-only" role="status" aria-live="polite">${this.flash.message}</p>
+        <p class="toast" aria-hidden="true" ?hidden=${!this.flash.message}>${this.flash.message}</p>
       </div>
     `;
   }

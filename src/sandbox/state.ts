@@ -21,6 +21,8 @@ export interface SandboxState {
   openOrders: Set<number>;
   /** `${hash}\n${Idempotency-Key}` → the order it created. */
   idempotency: Map<string, IdempotencyRecord>;
+  /** `${id_store}\n${order_key}` → the order `POST /v1/orders` created with it. */
+  orderKeys: Map<string, IdempotencyRecord>;
   /** Card page sessions → order id. */
   cardSessions: Map<string, number>;
   /** Local receivers that also get every webhook (POST /sandbox/forward). */
@@ -54,6 +56,7 @@ export function resetState(state: SandboxState, now: number): void {
     orders: new Map(),
     openOrders: new Set(),
     idempotency: new Map(),
+    orderKeys: new Map(),
     cardSessions: new Map(),
     forwardTargets: [],
     nextDeadline: Number.POSITIVE_INFINITY,

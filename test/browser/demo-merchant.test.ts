@@ -1,6 +1,6 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../demo/merchant/event-log.js';
-import type { DemoEventLog } from '../../demo/merchant/event-log.js';
+import { detailText, type DemoEventLog } from '../../demo/merchant/event-log.js';
 import { applySettings, logEvents, readSettings } from '../../demo/merchant/merchant-page.js';
 import '../../demo/start/fixtures-view.js';
 import type { DemoFixtures } from '../../demo/start/fixtures-view.js';
@@ -34,6 +34,19 @@ describe('demo merchant page', () => {
     expect(log.querySelector('img')).to.equal(null);
     expect(log.querySelector('pre')?.textContent).to.include('<img src=x');
     expect((window as { __pwned?: number }).__pwned).to.equal(undefined);
+  });
+
+  it('keeps short parts of a detail on one line, and the text stays the same JSON', async () => {
+    const detail = { id_order: 7, gateway: { id_payment_gateway: 1, name: 'Nequi', kind: 'push' }, ids: [1, 2, 3], long: 'x'.repeat(80) };
+    const shown = detailText(detail);
+    expect(JSON.parse(shown)).to.deep.equal(detail);
+    expect(shown.split('\n')).to.include('  "gateway": {"id_payment_gateway":1,"name":"Nequi","kind":"push"},');
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const log = await fixture<DemoEventLog>(html`<demo-event-log></demo-event-log>`);
+    log.add('pay-error', cyclic);
+    await log.updateComplete;
+    expect(log.querySelector('pre')?.textContent).to.equal('[object Object]');
   });
 
   it('reads the switches from the address and applies theme, locale and link', async () => {

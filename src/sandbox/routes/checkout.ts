@@ -16,7 +16,10 @@ const maxIdempotencyKeyLength = 255;
 /** Contact fields the checkout asks for when a link sets `collect_shopper_data`. */
 const collectedShopperFields = ['first_name', 'last_name', 'email', 'phone_number'] as const;
 
-/** `order_key` of a checkout order: derived from the Idempotency-Key, like createCheckoutHandler() does. */
+/**
+ * `order_key` of a checkout order: `chk_` + a SHA-256 of link and Idempotency-Key. createCheckoutHandler() derives its
+ * own the same way in spirit but as `pc_` + an HMAC under its server secret, so the two never produce the same key.
+ */
 export const orderKeyFromIdempotencyKey = (hash: string, key: string) =>
   `chk_${createHash('sha256').update(`${hash}\n${key}`).digest('hex').slice(0, 32)}`;
 

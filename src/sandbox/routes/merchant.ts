@@ -14,6 +14,7 @@ import { dashboardStats } from '../dashboard.js';
 import { ensureQrPng } from '../gateways/simulators.js';
 import { ApiError, fieldError, orderIdFrom, parseOrThrow, readJson } from '../http.js';
 import type { SandboxLink, SandboxOrder } from '../model.js';
+import { earlierOrder, orderKeyFingerprint, rememberOrderKey } from '../order-keys.js';
 import { cancelOrder, createOrder, refundOrder, submitOtp } from '../orders.js';
 import { gatewayById } from '../state.js';
 import { createdLinkView, createdOrderView, gatewayView, orderDetailsView } from '../views.js';
@@ -48,6 +49,15 @@ export function merchantRoutes(ctx: SandboxContext): Hono {
         ...(gateway ? { gateway_name: gateway.gateway } : {}),
       });
     }
+    // No await from here to rememberOrderKey: concurrent creates with one key see each other (one order).
+    const orderKey = body.order_key;
+    const fingerprint = orderKeyFingerprint(body);
+    const earlier = orderKey === undefined ? undefined : earlierOrder(ctx, caller.store.id_store, orderKey, fingerprint);
+    if (earlier) {
+      await ensureQrPng(earlier);
+      c.header('Idempotent-Replayed', 'true');
+      return c.json({ data: createdOrderView(ctx, earlier) });
+    }
     const order = createOrder(ctx, {
       store: caller.store,
       gateway,
@@ -63,6 +73,7 @@ export function merchantRoutes(ctx: SandboxContext): Hono {
       redirect_link_cancel: body.redirect_link_cancel,
       redirect_link_failure: body.redirect_link_failure,
     });
+    if (orderKey !== undefined) rememberOrderKey(ctx, caller.store.id_store, orderKey, fingerprint, order.id_order);
     await ensureQrPng(order);
     return c.json({ data: createdOrderView(ctx, order) });
   });

@@ -1,0 +1,40 @@
+/**
+ * `order_key` on `POST /v1/orders` as the idempotency key the live docs call it: per store, the same key
+ * and the same charge replay the first order; the same key with another charge is 409 IDEMPOTENCY_KEY_REUSED.
+ */
+import type { CreateOrderBody } from '../contract/index.js';
+import type { SandboxContext } from './context.js';
+import { ApiError, canonicalJson } from './http.js';
+import type { SandboxOrder } from './model.js';
+
+const slotOf = (idStore: number, orderKey: string) => `${idStore}\n${orderKey}`;
+
+/** What makes two creates "the same": the money, the gateway and the buyer's id; wording and contact fields do not count. */
+export function orderKeyFingerprint(body: CreateOrderBody): string {
+  return canonicalJson({
+    amount: body.amount,
+    currency: body.currency,
+    id_payment_gateway: body.payment_gateway?.id_payment_gateway ?? null,
+    id_number: body.shopper.id_number,
+    id_type: body.shopper.id_type,
+  });
+}
+
+/** The order an earlier create with this key made, to replay; undefined when the key is new. Throws 409 for another charge. */
+export function earlierOrder(ctx: SandboxContext, idStore: number, orderKey: string, fingerprint: string): SandboxOrder | undefined {
+  const record = ctx.state.orderKeys.get(slotOf(idStore, orderKey));
+  const order = record && ctx.state.orders.get(record.id_order);
+  if (!record || !order) return undefined;
+  if (record.fingerprint !== fingerprint) {
+    throw new ApiError('IDEMPOTENCY_KEY_REUSED', {
+      message: 'This order_key was already used with a different amount, currency, gateway or shopper id.',
+      description: 'Send a new order_key for a new order, or repeat the first request exactly to get its order back.',
+    });
+  }
+  return order;
+}
+
+/** Must run in the same synchronous turn as `earlierOrder` and the create, so concurrent creates cannot both pass. */
+export function rememberOrderKey(ctx: SandboxContext, idStore: number, orderKey: string, fingerprint: string, idOrder: number): void {
+  ctx.state.orderKeys.set(slotOf(idStore, orderKey), { fingerprint, id_order: idOrder });
+}
