@@ -49,7 +49,24 @@ export default {
   plugins: [
     esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)), target: 'es2022' }),
     // qrcode 1.5 ships CommonJS only (its browser build needs dijkstrajs, also CommonJS).
-    commonjs({ include: ['**/node_modules/qrcode/**', '**/node_modules/dijkstrajs/**'] }),
+    // React 19 is CommonJS too and picks its build by process.env.NODE_ENV (pay-checkout/react's test).
+    {
+      name: 'react-node-env',
+      transform(context) {
+        if (/\/node_modules\/(react|react-dom|scheduler)\//.test(context.path) && typeof context.body === 'string') {
+          return { body: context.body.replace(/process\.env\.NODE_ENV/g, JSON.stringify('development')) };
+        }
+      },
+    },
+    commonjs({
+      include: [
+        '**/node_modules/qrcode/**',
+        '**/node_modules/dijkstrajs/**',
+        '**/node_modules/react/**',
+        '**/node_modules/react-dom/**',
+        '**/node_modules/scheduler/**',
+      ],
+    }),
   ],
   reporters: [defaultReporter(), countReporter()],
 };

@@ -34,3 +34,30 @@ export const SandboxLinkOrderBodySchema = z.object({
 
 /** `DELETE /sandbox/forward`: one receiver, or every receiver when the body is empty. */
 export const SandboxForwardRemoveBodySchema = z.object({ url: z.optional(z.string()) });
+
+/** What a sandbox fault does to a matching request (`POST /sandbox/faults`). */
+export const sandboxFaultModes = ['latency', 'error_5xx', 'drop', 'malformed_json', 'missing_field', 'slow_first_byte'] as const;
+export type SandboxFaultMode = (typeof sandboxFaultModes)[number];
+export const sandboxFaultMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;
+
+/**
+ * `POST /sandbox/faults`: the next `count` requests whose path matches the glob `path` (`*` one segment, `**` any
+ * number) and `method` (default: any but OPTIONS) get `mode`. `latency_ms` is required for the two delaying modes.
+ */
+export const SandboxFaultBodySchema = z
+  .object({
+    path: z.string().check(z.regex(/^\/\S*$/, 'must be a path starting with /, e.g. /v1/checkout/orders/*'), z.maxLength(500)),
+    method: z.optional(z.enum(sandboxFaultMethods)),
+    count: z.int().check(z.minimum(1), z.maximum(10_000)),
+    mode: z.enum(sandboxFaultModes),
+    latency_ms: z.optional(z.int().check(z.minimum(0), z.maximum(120_000))),
+    status: z.optional(z.union([z.literal(500), z.literal(502), z.literal(503)])),
+    field: z.optional(z.string().check(z.regex(/^[^.\s]+(\.[^.\s]+)*$/, 'must be a dotted path such as data.status'), z.maxLength(200))),
+  })
+  .check(
+    z.refine((body) => !(body.mode === 'latency' || body.mode === 'slow_first_byte') || body.latency_ms !== undefined, {
+      message: 'is required for latency and slow_first_byte',
+      path: ['latency_ms'],
+    }),
+  );
+export type SandboxFaultBody = z.output<typeof SandboxFaultBodySchema>;

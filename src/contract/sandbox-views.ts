@@ -4,6 +4,7 @@ import { CheckoutGatewaySchema, NextActionSchema } from './checkout.js';
 import { DocumentTypeSchema, GatewayKindSchema } from './gateways.js';
 import { OrderDetailsSchema } from './orders.js';
 import { StoreSchema } from './partners.js';
+import { sandboxFaultMethods, sandboxFaultModes } from './sandbox-control.js';
 
 /**
  * What the sandbox's control API answers (`/sandbox/*`): not part of the service contract, but read by the
@@ -57,3 +58,18 @@ export const SandboxForwardSchema = z.looseObject({ urls: z.array(z.string()) })
 
 /** `POST /sandbox/onboarding` `data`: the new store, its merchant key and integration. */
 export const SandboxOnboardedSchema = z.looseObject({ ...StoreSchema.def.shape, id_integration: PositiveId });
+
+/** One fault of `GET /sandbox/faults`, defaults filled in, with what is left of its count. */
+export const SandboxFaultSchema = z.looseObject({
+  id: z.string(),
+  path: z.string(),
+  method: z.nullable(z.enum(sandboxFaultMethods)),
+  mode: z.enum(sandboxFaultModes),
+  count: z.int(),
+  remaining: z.int().check(z.minimum(0)),
+  latency_ms: z.nullable(z.int()),
+  status: z.nullable(z.int()),
+  field: z.nullable(z.string()),
+});
+export type SandboxFault = z.infer<typeof SandboxFaultSchema>;
+export const SandboxFaultListSchema = z.array(SandboxFaultSchema);

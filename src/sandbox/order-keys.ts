@@ -1,6 +1,6 @@
 /**
  * `order_key` on `POST /v1/orders` as the idempotency key the live docs call it: per store, the same key
- * and the same charge replay the first order; the same key with another charge is 409 IDEMPOTENCY_KEY_REUSED.
+ * and the same body replay the first order; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED.
  */
 import type { CreateOrderBody } from '../contract/index.js';
 import type { SandboxContext } from './context.js';
@@ -9,25 +9,19 @@ import type { SandboxOrder } from './model.js';
 
 const slotOf = (idStore: number, orderKey: string) => `${idStore}\n${orderKey}`;
 
-/** What makes two creates "the same": the money, the gateway and the buyer's id; wording and contact fields do not count. */
+/** The whole request after parsing, key order and legacy shopper names aside: a changed field is another order. */
 export function orderKeyFingerprint(body: CreateOrderBody): string {
-  return canonicalJson({
-    amount: body.amount,
-    currency: body.currency,
-    id_payment_gateway: body.payment_gateway?.id_payment_gateway ?? null,
-    id_number: body.shopper.id_number,
-    id_type: body.shopper.id_type,
-  });
+  return canonicalJson(body);
 }
 
-/** The order an earlier create with this key made, to replay; undefined when the key is new. Throws 409 for another charge. */
+/** The order an earlier create with this key made, to replay; undefined when the key is new. Throws 409 for another body. */
 export function earlierOrder(ctx: SandboxContext, idStore: number, orderKey: string, fingerprint: string): SandboxOrder | undefined {
   const record = ctx.state.orderKeys.get(slotOf(idStore, orderKey));
   const order = record && ctx.state.orders.get(record.id_order);
   if (!record || !order) return undefined;
   if (record.fingerprint !== fingerprint) {
     throw new ApiError('IDEMPOTENCY_KEY_REUSED', {
-      message: 'This order_key was already used with a different amount, currency, gateway or shopper id.',
+      message: 'This order_key was already used with a different request body.',
       description: 'Send a new order_key for a new order, or repeat the first request exactly to get its order back.',
     });
   }

@@ -101,11 +101,13 @@ export const shopper = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+let orderKeyCounter = 0;
+/** Each call has its own `order_key`: the sandbox deduplicates order_key per store, and each call means a new order. */
 export const directOrderBody = (gateway: number, extra: Record<string, unknown> = {}) => ({
   amount: 20_000,
   description: 'Pedido de prueba',
   currency: 'COP',
-  order_key: 'order-1',
+  order_key: `order-${++orderKeyCounter}`,
   payment_gateway: { id_payment_gateway: gateway },
   shopper: shopper(),
   ...extra,

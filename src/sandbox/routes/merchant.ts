@@ -41,15 +41,8 @@ export function merchantRoutes(ctx: SandboxContext): Hono {
       throw new ApiError('PAYMENT_GATEWAY_REQUIRED', { validation_errors: [{ field: 'payment_gateway.id_payment_gateway', message: 'is required' }] });
     }
     const body = parseOrThrow(CreateOrderBodySchema, raw);
-    const gatewayId = body.payment_gateway?.id_payment_gateway ?? 0;
-    const gateway = gatewayById(ctx.state, gatewayId);
-    if (!gateway || !gateway.direct_orders) {
-      throw new ApiError('GATEWAY_NOT_SUPPORTED', {
-        description: gateway ? `${gateway.name} is only available through payment links and the hosted checkout.` : `There is no payment gateway ${gatewayId}; see GET /orders/paymentGateways.`,
-        ...(gateway ? { gateway_name: gateway.gateway } : {}),
-      });
-    }
-    // No await from here to rememberOrderKey: concurrent creates with one key see each other (one order).
+    // A used key is judged as soon as the body parses (another body is 409 before any business rule), and there is
+    // no await from here to rememberOrderKey, so concurrent creates with one key make one order.
     const orderKey = body.order_key;
     const fingerprint = orderKeyFingerprint(body);
     const earlier = orderKey === undefined ? undefined : earlierOrder(ctx, caller.store.id_store, orderKey, fingerprint);
@@ -57,6 +50,14 @@ export function merchantRoutes(ctx: SandboxContext): Hono {
       await ensureQrPng(earlier);
       c.header('Idempotent-Replayed', 'true');
       return c.json({ data: createdOrderView(ctx, earlier) });
+    }
+    const gatewayId = body.payment_gateway?.id_payment_gateway ?? 0;
+    const gateway = gatewayById(ctx.state, gatewayId);
+    if (!gateway || !gateway.direct_orders) {
+      throw new ApiError('GATEWAY_NOT_SUPPORTED', {
+        description: gateway ? `${gateway.name} is only available through payment links and the hosted checkout.` : `There is no payment gateway ${gatewayId}; see GET /orders/paymentGateways.`,
+        ...(gateway ? { gateway_name: gateway.gateway } : {}),
+      });
     }
     const order = createOrder(ctx, {
       store: caller.store,
