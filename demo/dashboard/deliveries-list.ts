@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
 import type { DeliveryAttempt, DeliveryRecord } from '../../src/contract/index.js';
 import { demoSigningSecret } from '../shared/demo-keys.js';
 import { clockTime } from '../shared/format.js';
@@ -44,7 +45,7 @@ export class DemoDeliveriesList extends LightElement {
             (abajo) y paga un pedido o completa un onboarding.
           </p>`
         : html`<ol class="deliveries" aria-labelledby="deliveries-title">
-            ${newestFirst.map((d) => this.delivery(d))}
+            ${repeat(newestFirst, (d) => d.id, (d) => this.delivery(d))}
           </ol>`}
     `;
   }

@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
 import type { SandboxOrder } from '../../src/contract/index.js';
 import { demoMerchant, describeError } from '../shared/api.js';
 import { announce, ordersChanged } from '../shared/events.js';
@@ -53,7 +54,7 @@ export class DemoOrdersTable extends LightElement {
                 </tr>
               </thead>
               <tbody>
-                ${this.orders.map((o) => this.row(o))}
+                ${repeat(this.orders, (o) => o.id_order, (o) => this.row(o))}
               </tbody>
             </table>
           </div>`}

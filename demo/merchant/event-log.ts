@@ -10,18 +10,25 @@ export interface LoggedEvent {
   detail: string;
 }
 
-/** Objects and arrays that fit on a line of this many characters stay on one line. */
-const lineWidth = 72;
+/** Objects and arrays that fit on a line of this many characters (the log column is narrow) stay on one line. */
+const lineWidth = 60;
 
-/** `detail` as a merchant's `JSON.stringify` sees it: indented, with short objects and arrays kept on one line. */
-export function detailText(detail: unknown, indent = ''): string {
+/**
+ * `detail` as a merchant's `JSON.stringify` sees it: indented, with short objects and arrays kept on one line.
+ * `column` is where the value starts on its line.
+ */
+export function detailText(detail: unknown, indent = '', column = indent.length): string {
   const flat = JSON.stringify(detail);
   if (flat === undefined) return String(detail);
-  if (detail === null || typeof detail !== 'object' || flat.length + indent.length <= lineWidth) return flat;
+  if (detail === null || typeof detail !== 'object' || column + flat.length <= lineWidth) return flat;
   const inner = `${indent}  `;
   if (Array.isArray(detail)) return `[\n${detail.map((v) => inner + detailText(v ?? null, inner)).join(',\n')}\n${indent}]`;
   const fields = Object.entries(detail).filter(([, v]) => v !== undefined && typeof v !== 'function');
-  return `{\n${fields.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${detailText(v, inner)}`).join(',\n')}\n${indent}}`;
+  const field = ([k, v]: [string, unknown]) => {
+    const key = `${inner}${JSON.stringify(k)}: `;
+    return key + detailText(v, inner, key.length);
+  };
+  return `{\n${fields.map(field).join(',\n')}\n${indent}}`;
 }
 
 /** Long details fold away, so one `pay-ready` does not push every other event off the screen. */

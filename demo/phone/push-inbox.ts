@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
 import type { SandboxOrder } from '../../src/contract/index.js';
 import { describeError, sandbox } from '../shared/api.js';
 import { announce, ordersChanged } from '../shared/events.js';
@@ -38,7 +39,7 @@ export class DemoPushInbox extends LightElement {
       ${waiting.length === 0
         ? html`<p class="empty">No hay cobros esperando tu aprobación.</p>`
         : html`<ul class="notifications" aria-labelledby="push-title">
-            ${waiting.map((o) => this.notification(o))}
+            ${repeat(waiting, (o) => o.id_order, (o) => this.notification(o))}
           </ul>`}
     `;
   }

@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { errorBody, maxBodyBytes } from '../contract/index.js';
 import { createClock, type SandboxClock } from './clock.js';
 import { defaultPushAutoDeclineMs, type SandboxContext, type SandboxTimings } from './context.js';
+import { ConnectionDropped, faultMiddleware, isDroppedConnection } from './faults.js';
 import { ApiError, errorJson } from './http.js';
 import { sweepExpired } from './orders.js';
 import { checkoutRoutes } from './routes/checkout.js';
@@ -34,6 +35,7 @@ export interface SandboxOptions {
 
 export interface Sandbox {
   app: Hono;
+  /** The whole sandbox as a fetch handler; a `drop` fault rejects with ConnectionDropped, as `fetch` would. */
   fetch: (request: Request) => Promise<Response>;
   state: SandboxState;
   clock: SandboxClock;
@@ -73,6 +75,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const reportUnexpected = options.onUnexpectedError ?? ((error: unknown) => console.error('[sandbox] unexpected error:', error));
 
   const app = new Hono();
+  // First, so an error or a drop fault stops a request before anything else sees it.
+  app.use('*', faultMiddleware(context.state));
   app.use('*', async (c, next) => {
     // Refuse oversized bodies before reading them; readJson also counts the bytes actually sent.
     if (Number(c.req.header('content-length') ?? '0') > maxBodyBytes) throw new ApiError('PAYLOAD_TOO_LARGE');
@@ -97,7 +101,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   return {
     app,
-    fetch: async (request) => app.fetch(request),
+    fetch: async (request) => {
+      const response = await app.fetch(request);
+      if (isDroppedConnection(response)) throw new ConnectionDropped();
+      return response;
+    },
     state: context.state,
     clock,
     deliverer,

@@ -4,6 +4,7 @@ import type {
   GatewayKind,
   OrderStatus,
   PartnerConfigurableEvent,
+  SandboxFault,
   Shopper,
 } from '../contract/index.js';
 
@@ -121,3 +122,9 @@ export type GatewayState =
   | { kind: 'otp'; code: string; attempts_left: number }
   | { kind: 'transfer'; key: string; qr_data: string; qr_png: string }
   | { kind: 'card'; session: string; return_url: string | null; outcome: 'paid' | 'declined' | null };
+
+/** A fault of `POST /sandbox/faults` with its path glob compiled once. */
+export interface ActiveFault {
+  fault: SandboxFault;
+  pattern: RegExp;
+}

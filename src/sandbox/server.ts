@@ -2,6 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createSandbox, type Sandbox, type SandboxOptions } from './app.js';
+import { nodeFetch } from './node-listener.js';
 
 export interface StartSandboxOptions extends SandboxOptions {
   /** 0 picks a free port. */
@@ -23,7 +24,7 @@ export interface RunningSandbox {
 export async function startSandbox({ port = 0, host = '127.0.0.1', ...options }: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const sandbox = createSandbox(options);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: sandbox.fetch, port, hostname: host }, () => resolve(s));
+    const s = serve({ fetch: nodeFetch(sandbox), port, hostname: host }, () => resolve(s));
     s.once('error', reject);
   });
   const address = server.address() as AddressInfo;

@@ -1,7 +1,7 @@
 /** The sandbox's in-memory state: fixtures plus everything created since the last reset. */
 import type { DocumentType } from '../contract/index.js';
 import { fixtureDocumentTypes, fixtureGateways, fixtureIntegrations, fixtureLinks, fixturePartners, fixtureStores } from './fixtures.js';
-import type { SandboxGateway, SandboxIntegration, SandboxLink, SandboxOrder, SandboxPartner, SandboxStore } from './model.js';
+import type { ActiveFault, SandboxGateway, SandboxIntegration, SandboxLink, SandboxOrder, SandboxPartner, SandboxStore } from './model.js';
 
 export interface IdempotencyRecord {
   /** Canonical text of the body first sent with this key. */
@@ -27,6 +27,9 @@ export interface SandboxState {
   cardSessions: Map<string, number>;
   /** Local receivers that also get every webhook (POST /sandbox/forward). */
   forwardTargets: string[];
+  /** Fault modes (POST /sandbox/faults), in the order they were added; spent ones stay with `remaining` 0. */
+  faults: ActiveFault[];
+  nextFaultId: number;
   /** Earliest moment an open order may expire or decline by itself; sweeps before it cost nothing. */
   nextDeadline: number;
   nextOrderId: number;
@@ -59,6 +62,8 @@ export function resetState(state: SandboxState, now: number): void {
     orderKeys: new Map(),
     cardSessions: new Map(),
     forwardTargets: [],
+    faults: [],
+    nextFaultId: 1,
     nextDeadline: Number.POSITIVE_INFINITY,
     nextOrderId: 1,
     nextLinkId: links.length + 1,

@@ -4,6 +4,7 @@ import { getRequestListener } from '@hono/node-server';
 import type { Plugin, PreviewServer, ViteDevServer } from 'vite';
 import { createSandbox, type SandboxOptions } from './app.js';
 import { sandboxBanner } from './banner.js';
+import { nodeFetch } from './node-listener.js';
 
 /** Path prefixes the sandbox answers; everything else stays Vite's (the demo, and later the hosted page). */
 export const sandboxPrefixes = ['/v1', '/sandbox', '/onboarding'] as const;
@@ -14,7 +15,7 @@ const handles = (url: string | undefined) =>
 export function paySandbox(options: SandboxOptions = {}): Plugin {
   const sandbox = createSandbox(options);
   // Node request → web Request → sandbox → Node response, with the body limit enforced while reading.
-  const listener = getRequestListener(sandbox.fetch);
+  const listener = getRequestListener(nodeFetch(sandbox));
   const middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
     if (!handles(req.url)) return next();
     listener(req, res).catch(next);

@@ -4,6 +4,7 @@ import {
   CreateOrderBodySchema,
   merchantKeyHeader,
   SandboxClockBodySchema,
+  SandboxFaultBodySchema,
   SandboxForwardBodySchema,
   SandboxForwardRemoveBodySchema,
   SandboxLinkOrderBodySchema,
@@ -11,6 +12,7 @@ import {
 } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { demoLinks, demoMerchantKey, demoPartner, otherMerchantKey, otherPartner } from '../fixtures.js';
+import { addFault, listFaults } from '../faults.js';
 import { ensureQrPng } from '../gateways/simulators.js';
 import { ApiError, fieldError, orderIdFrom, parseOrThrow, readJson } from '../http.js';
 import { completeOnboarding } from '../onboarding.js';
@@ -143,6 +145,17 @@ export function controlRoutes(ctx: SandboxContext, hooks: ControlHooks): Hono {
     if (body.url === undefined) targets.length = 0;
     else if (targets.includes(body.url)) targets.splice(targets.indexOf(body.url), 1);
     return c.json({ data: { urls: [...targets] } });
+  });
+
+  // Fault modes: the next `count` matching requests outside /sandbox are slowed, failed, dropped or broken.
+  api.get('/faults', (c) => c.json({ data: listFaults(ctx.state) }));
+  api.post('/faults', async (c) => {
+    const body = parseOrThrow(SandboxFaultBodySchema, await readJson(c));
+    return c.json({ data: addFault(ctx.state, body) });
+  });
+  api.delete('/faults', (c) => {
+    ctx.state.faults.length = 0;
+    return c.json({ data: listFaults(ctx.state) });
   });
 
   api.post('/reset', (c) => {
