@@ -2,11 +2,13 @@
 // under any checkout path with one rewrite rule (everything under it → index.html; see README).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { minifyTemplates } from './scripts/minify-templates.js';
 
 export default defineConfig({
   root: fileURLToPath(new URL('./hosted/', import.meta.url)),
   base: './',
   publicDir: false,
+  plugins: [minifyTemplates()],
   build: {
     outDir: fileURLToPath(new URL('./dist/hosted/', import.meta.url)),
     emptyOutDir: true,

@@ -4,6 +4,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { minifyTemplates } from './scripts/minify-templates.js';
 
 const dist = fileURLToPath(new URL('./dist/', import.meta.url));
 export const scriptFamily = /^pay-checkout(\.[\w-]+)?\.js(\.map)?$/;
@@ -33,7 +34,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // Lit and the libraries read the production condition; nothing here reads NODE_ENV at runtime after this.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  plugins: [dropOldScriptChunks()],
+  plugins: [dropOldScriptChunks(), minifyTemplates()],
   build: {
     outDir: dist,
     // The library build (vite.config.ts) shares dist/ and runs first.
