@@ -8,6 +8,7 @@ import { defineConfig } from 'vite';
 import { paySandbox } from './src/sandbox/vite-plugin.js';
 import { examplePagesPlugin, hostedPagePlugin } from './scripts/vite-hosted.js';
 import { minifyTemplates } from './scripts/minify-templates.js';
+import { pureSchemas } from './scripts/pure-schemas.js';
 
 const fromRoot = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -41,8 +42,9 @@ export default defineConfig({
     hostedPagePlugin(),
     // The plugin-author examples at /examples/NAME.html (examples/ is outside the demo root).
     examplePagesPlugin(),
-    // `vite build` only: whitespace out of the elements' `css`/`html` templates.
+    // `vite build` only: whitespace out of the elements' `css`/`html` templates, unused contract schemas dropped.
     minifyTemplates(),
+    pureSchemas(),
   ],
   // `vite build`: the ESM library for bundlers (dist/*.js, one file per subpath export). The script-tag file and the
   // hosted page are vite.script.config.ts and vite.hosted.config.ts; `npm run build` runs all three.

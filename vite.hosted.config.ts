@@ -3,12 +3,13 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { minifyTemplates } from './scripts/minify-templates.js';
+import { pureSchemas } from './scripts/pure-schemas.js';
 
 export default defineConfig({
   root: fileURLToPath(new URL('./hosted/', import.meta.url)),
   base: './',
   publicDir: false,
-  plugins: [minifyTemplates()],
+  plugins: [minifyTemplates(), pureSchemas()],
   build: {
     outDir: fileURLToPath(new URL('./dist/hosted/', import.meta.url)),
     emptyOutDir: true,

@@ -21,6 +21,7 @@ const concurrency = Math.max(1, Math.floor(Number(values.concurrency) || 32));
 const sections: [string, () => Promise<boolean>][] = [
   ['sandbox', () => benchSandbox({ durationMs, concurrency, warmupMs: 500 })],
   ['size', async () => (await import('./bench/size.js')).benchSize()],
+  ['timing', async () => (await import('./bench/timing.js')).benchTiming()],
 ];
 
 console.log(`# pay-checkout bench (Node ${process.version}, ${(await import('node:os')).availableParallelism()} cores)`);

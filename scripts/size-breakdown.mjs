@@ -2,7 +2,7 @@
 // Where the bytes of the initial script come from: builds vite.script.config.ts into a scratch directory and
 // attributes every minified byte of dist/pay-checkout.js to its source module through the sourcemap's mappings.
 // `node scripts/size-breakdown.mjs [--file NAME] [--top N] [--by module|part]`. A measuring aid; size-check.mjs is the gate.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,8 +53,11 @@ async function main() {
   try {
     outDirOf = outDir;
     await build({ configFile: `${root}vite.script.config.ts`, logLevel: 'warn', build: { outDir, emptyOutDir: true, sourcemap: true } });
-    const code = readFileSync(path.join(outDir, fileName), 'utf8');
-    const map = JSON.parse(readFileSync(path.join(outDir, `${fileName}.map`), 'utf8'));
+    // A lazy chunk's name carries a hash: `--file pay-checkout.later-steps` finds it.
+    const file = readdirSync(outDir).find((name) => name === fileName || (name.startsWith(fileName) && name.endsWith('.js')));
+    if (!file) throw new Error(`no ${fileName} in the build: ${readdirSync(outDir).join(', ')}`);
+    const code = readFileSync(path.join(outDir, file), 'utf8');
+    const map = JSON.parse(readFileSync(path.join(outDir, `${file}.map`), 'utf8'));
     const groups = new Map();
     const pieces = attributeInOrder(code, map);
     for (const [source, text] of pieces) {
@@ -71,7 +74,7 @@ async function main() {
     const rows = [...groups.entries()].map(([part, text]) => ({ part, bytes: Buffer.byteLength(text), gzip: whole - without(part) }));
     rows.sort((a, b) => b.bytes - a.bytes);
     const total = Buffer.byteLength(code);
-    console.log(`${fileName}: ${kB(total)} minified, ${kB(gzipSize(Buffer.from(code)))} gzip; per ${by} (gzip: what cutting it out of the file saves):`);
+    console.log(`${file}: ${kB(total)} minified, ${kB(gzipSize(Buffer.from(code)))} gzip; per ${by} (gzip: what cutting it out of the file saves):`);
     if (args.includes('--show')) console.log(groups.get(option('show', '(unmapped)')) ?? `no ${option('show', '')}; parts: ${[...groups.keys()].join(', ')}`);
     for (const row of rows.slice(0, top))
       console.log(`  ${row.part.padEnd(70)} ${kB(row.bytes).padStart(10)} ${((100 * row.bytes) / total).toFixed(1).padStart(5)}%  gzip ${kB(row.gzip).padStart(9)}`);

@@ -1,42 +1,22 @@
 import {
-  CheckoutLinkSchema,
   CheckoutOrderBodySchema,
   CheckoutOrderCreatedSchema,
   CheckoutOrderSchema,
   idempotencyKeyHeader,
   orderTokenHeader,
 } from '../contract/checkout.js';
-import type { CheckoutLink, CheckoutOrder, CheckoutOrderCreated, CheckoutOrderInput } from '../contract/checkout.js';
+import type { CheckoutOrder, CheckoutOrderCreated, CheckoutOrderInput } from '../contract/checkout.js';
 import { OtpBodySchema } from '../contract/orders.js';
-import { HttpCore, checkRequest, pathId, pathText, requireText } from './http.js';
-import type { CallOptions, ClientOptions } from './http.js';
-
+import { CheckoutLinkClient } from './checkout-link.js';
+import { checkRequest, pathId, pathText, requireText } from './http.js';
+import type { CallOptions } from './http.js';
 
 /**
  * The buyer API (design.md §3): what the element speaks. It carries no secrets;
  * an order is reachable only with the `order_token` its creation returned.
+ * `getLink` and `baseUrl` come from `CheckoutLinkClient`.
  */
-export class CheckoutClient {
-  readonly #http: HttpCore;
-
-  constructor(options: ClientOptions = {}) {
-    this.#http = new HttpCore(options);
-  }
-
-  get baseUrl(): string {
-    return this.#http.baseUrl;
-  }
-
-  /** Everything the first screen needs: store, amount (absent on dynamic links), gateways, document types. */
-  async getLink(hash: string, options: CallOptions = {}): Promise<CheckoutLink> {
-    return this.#http.request({
-      method: 'GET',
-      path: `/checkout/links/${pathText(hash, 'hash')}`,
-      schema: CheckoutLinkSchema,
-      wrapper: 'data',
-      signal: options.signal,
-    });
-  }
+export class CheckoutClient extends CheckoutLinkClient {
 
   /** Creates the order; the same `idempotencyKey` with the same body returns the same order. */
   async createOrder(
@@ -46,7 +26,7 @@ export class CheckoutClient {
     options: CallOptions = {},
   ): Promise<CheckoutOrderCreated> {
     const path = `/checkout/links/${pathText(hash, 'hash')}/orders`;
-    return this.#http.request({
+    return this.http.request({
       method: 'POST',
       path,
       headers: { [idempotencyKeyHeader]: requireText(idempotencyKey, idempotencyKeyHeader) },
@@ -82,7 +62,7 @@ export class CheckoutClient {
     options: CallOptions,
   ): Promise<CheckoutOrder> {
     const path = `/checkout/orders/${pathId(idOrder, 'id_order')}${suffix}`;
-    return this.#http.request({
+    return this.http.request({
       method,
       path,
       headers: { [orderTokenHeader]: requireText(orderToken, orderTokenHeader) },

@@ -1,41 +1,13 @@
 import * as z from 'zod/mini';
 import { Amount, CurrencyCode, PositiveId, Timestamp } from './common.js';
-import { DocumentTypeSchema, GatewayKindSchema } from './gateways.js';
+import { GatewayKindSchema } from './gateways.js';
 import { CancelReasonSchema, OrderStatusSchema, ShopperSchema } from './orders.js';
 
-/** The buyer API of design.md §3: what the element speaks. No secrets cross it. */
-
-export const linkStatuses = ['active', 'paid', 'expired'] as const;
-export const LinkStatusSchema = z.enum(linkStatuses);
-export type LinkStatus = z.infer<typeof LinkStatusSchema>;
-
-/** A gateway as the checkout shows it. `id_types` lists the accepted `id_national_document_type`s. */
-export const CheckoutGatewaySchema = z.looseObject({
-  id_payment_gateway: PositiveId,
-  name: z.string(),
-  kind: GatewayKindSchema,
-  required_fields: z.array(z.string()),
-  id_types: z.array(PositiveId),
-  min_amount: z.number(),
-  max_amount: z.number(),
-  icon: z.string(),
-});
-export type CheckoutGateway = z.infer<typeof CheckoutGatewaySchema>;
-
-/** `GET /checkout/links/{hash}` `data`: everything the first screen needs. No `amount` = dynamic. */
-export const CheckoutLinkSchema = z.looseObject({
-  hash: z.string(),
-  store_name: z.string(),
-  description: z.string(),
-  amount: z.optional(z.nullable(z.number())),
-  currency: CurrencyCode,
-  status: LinkStatusSchema,
-  expires_at: z.nullable(Timestamp),
-  collect_shopper_data: z.boolean(),
-  gateways: z.array(CheckoutGatewaySchema),
-  document_types: z.array(DocumentTypeSchema),
-});
-export type CheckoutLink = z.infer<typeof CheckoutLinkSchema>;
+/**
+ * The buyer API of design.md §3: what the element speaks. No secrets cross it. The link (the first screen's one
+ * call) is in checkout-link.ts, so the browser's first script holds only the schemas that call needs.
+ */
+export * from './checkout-link.js';
 
 /** What the buyer does next. */
 export const NextActionSchema = z.discriminatedUnion('type', [

@@ -1,7 +1,13 @@
 import * as z from 'zod/mini';
 
-/** ISO 8601 date-time in UTC, as the service sends timestamps. */
-export const Timestamp = z.iso.datetime({ offset: true });
+/**
+ * ISO 8601 date-time with `Z` or an offset, as the service sends timestamps (`2025-06-01T12:00:00.000Z`).
+ * A regex check rather than `z.iso.datetime()`: the same ranges per field, and it keeps zod's date-time
+ * builder (half a kilobyte gzip) out of the browser script, which validates every order with it.
+ */
+export const Timestamp = z.string().check(
+  z.regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/, 'must be a valid datetime'),
+);
 /** `^[A-Z]{3}$` */
 export const CurrencyCode = z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO currency code'));
 /** Service identifiers are positive integers. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { PositiveId } from './common.js';
+import { PositiveId, Timestamp } from './common.js';
 import { CheckoutGatewaySchema, NextActionSchema } from './checkout.js';
 import { DocumentTypeSchema, GatewayKindSchema } from './gateways.js';
 import { OrderDetailsSchema } from './orders.js';
@@ -73,3 +73,24 @@ export const SandboxFaultSchema = z.looseObject({
 });
 export type SandboxFault = z.infer<typeof SandboxFaultSchema>;
 export const SandboxFaultListSchema = z.array(SandboxFaultSchema);
+
+/** One request the sandbox's own webhook receiver got (`GET /sandbox/receiver` `data` items), oldest first. */
+export const SandboxReceivedWebhookSchema = z.looseObject({
+  id: z.string(),
+  received_at: Timestamp,
+  /** The path it was posted to: `/sandbox/receiver` or below it. */
+  path: z.string(),
+  /** X-Service-Event, or null when absent. */
+  event: z.nullable(z.string()),
+  headers: z.record(z.string(), z.string()),
+  /** The exact text received. */
+  body: z.string(),
+  /** X-Service-Signature, or null when absent. */
+  signature: z.nullable(z.string()),
+  /** Whether the signature verifies over `body` with a signing secret the sandbox knows (a partner's or a store's). */
+  signature_valid: z.boolean(),
+  /** Whose secret verified it, e.g. `partner demo-partner`; null when none did. */
+  verified_with: z.nullable(z.string()),
+});
+export type SandboxReceivedWebhook = z.infer<typeof SandboxReceivedWebhookSchema>;
+export const SandboxReceivedWebhookListSchema = z.array(SandboxReceivedWebhookSchema);

@@ -1,33 +1,29 @@
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
-import { CheckoutClient } from '../client/checkout-client.js';
-import type { Environment } from '../client/http.js';
-import type { CheckoutOrder } from '../contract/checkout.js';
-import { expiresAtOf, hasOrder, initialState, isNewRequest, isWaiting, orderOf, toFlowError, transition } from '../flow/index.js';
-import type { FlowError, FlowEvent, FlowRequest, FlowState, FlowStep, ResultState } from '../flow/types.js';
-import { es } from '../i18n/es.js';
+import { CheckoutLinkClient } from '../client/checkout-link.js';
+import type { ClientOptions, Environment } from '../client/http.js';
+import { beforeOrder, beforeOrderSteps, initialState } from '../flow/before-order.js';
+import { toFlowError } from '../flow/errors.js';
+import { isNewRequest, orderOf } from '../flow/selectors.js';
+import type { FlowError, FlowEvent, FlowRequest, FlowState, FlowStep } from '../flow/types.js';
+import { esFirst } from '../i18n/es-first.js';
 import { formatMoney } from '../i18n/format.js';
 import { loadMessages, resolveLocale } from '../i18n/locale.js';
-import type { Locale, Messages } from '../i18n/messages.js';
-import { CountdownController } from './controllers/countdown-controller.js';
-import { StatusController } from './controllers/status-controller.js';
+import { isWholeCatalog } from '../i18n/messages.js';
+import type { FirstMessages, Locale, Messages } from '../i18n/messages.js';
 import { defaultStatusTimings } from './controllers/status-timings.js';
 import type { StatusTimings } from './controllers/status-timings.js';
-import { payCancelledEvent } from './events/pay-cancelled.js';
 import { payErrorEvent } from './events/pay-error.js';
-import { payFailedEvent } from './events/pay-failed.js';
-import type { PayFailedDetail } from './events/pay-failed.js';
-import { payOrderCreatedEvent } from './events/pay-order-created.js';
-import { payPaidEvent } from './events/pay-paid.js';
+import type { PayErrorDetail } from './events/pay-error.js';
 import { payReadyEvent } from './events/pay-ready.js';
-import { payStatusChangeEvent } from './events/pay-status-change.js';
 import type { PayStepEvent } from './events/pay-step.js';
 import type { PayAnnounceEvent } from './events/pay-announce.js';
 import type { PayHandoffEvent } from './events/pay-handoff.js';
 import { defineSteps, loadLaterSteps } from './internal/steps.js';
+import type { LaterSteps } from './internal/steps.js';
+import type { OrderTracker } from './internal/order-tracker.js';
 import type { StepElement } from './internal/step-element.js';
-import { clearSavedOrder, readSavedOrder, saveOrder } from './session.js';
+import { clearSavedOrder, readSavedOrder } from './session.js';
 import type { SavedOrder } from './session.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
 
@@ -35,8 +31,12 @@ import { payCheckoutStyles } from './pay-checkout.styles.js';
 const stepParts =
   'heading, button, button-secondary, pay-button, cancel-button, method, input, otp-input, error, error-summary, notice, countdown, qr, transfer-key, copy-button, card-link, result, receipt, loading, unavailable';
 
-const resultSteps: readonly FlowState['step'][] = ['paid', 'declined', 'cancelled', 'expired'];
-const isResult = (s: FlowState): s is ResultState => resultSteps.includes(s.step);
+/** What the later steps' chunk brings: the whole flow, and the tracker of the buyer's order. */
+interface Later {
+  transition: LaterSteps['transition'];
+  template: LaterSteps['laterStepTemplate'];
+  tracker: OrderTracker;
+}
 
 /**
  * A checkout for one payment link: amount, payment method, buyer details, the
@@ -100,6 +100,21 @@ const isResult = (s: FlowState): s is ResultState => resultSteps.includes(s.step
 export class PayCheckout extends LitElement {
   static override styles = payCheckoutStyles;
 
+  // Declared here rather than with decorators: the first script then carries no decorator helpers.
+  static override properties = {
+    link: {},
+    apiBase: { attribute: 'api-base' },
+    environment: {},
+    locale: {},
+    returnUrl: { attribute: 'return-url' },
+    theme: { reflect: true },
+    merchantKey: { attribute: 'merchant-key' },
+    flow: { state: true },
+    messages: { state: true },
+    announcement: { state: true },
+    keyRefused: { state: true },
+  };
+
   /**
    * Timings of the status checks (first wait, growth, cap, jitter). Tests shorten
    * them; pages should leave them alone.
@@ -110,28 +125,27 @@ export class PayCheckout extends LitElement {
   static navigate: (url: string) => void = (url) => location.assign(url);
 
   /** The payment link's hash. */
-  @property() link = '';
+  link = '';
 
   /** The buyer API's base URL ending in `/v1` (the sandbox, a merchant proxy); defaults to production's. */
-  @property({ attribute: 'api-base' }) apiBase: string | undefined;
+  apiBase: string | undefined;
 
   /** `production` or `development`: picks the default `api-base`. */
-  @property() environment: Environment = 'production';
+  environment: Environment = 'production';
 
   /** `es` (default) or `en`; without it, the closest `lang` in the page. */
-  @property() locale: string | undefined;
+  locale: string | undefined;
 
   /** Where the card provider sends the buyer back; defaults to this page. */
-  @property({ attribute: 'return-url' }) returnUrl: string | undefined;
+  returnUrl: string | undefined;
 
   /** `light`, `dark`, or `auto` (follows the device). */
-  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'auto';
+  theme: 'light' | 'dark' | 'auto' = 'auto';
 
   /**
    * Refused: a merchant key is a server secret and must never reach a page. Setting
    * it logs an error and shows a message; the value is dropped and never sent.
    */
-  @property({ attribute: 'merchant-key' })
   set merchantKey(value: string | null | undefined) {
     if (value === null || value === undefined || value === '') return;
     this.keyRefused = true;
@@ -149,12 +163,13 @@ export class PayCheckout extends LitElement {
     return this.#shown().step;
   }
 
-  @state() private flow: FlowState = initialState();
-  @state() private messages: Messages = es;
-  @state() private announcement = '';
-  @state() private keyRefused = false;
+  private flow: FlowState = initialState();
+  /** The bundled first screens' strings, until the whole catalog of the locale arrives. */
+  private messages: FirstMessages | Messages = esFirst;
+  private announcement = '';
+  private keyRefused = false;
 
-  #client = new CheckoutClient();
+  #client = new CheckoutLinkClient();
   /** Bumped on each (re)start, so answers to an older run are dropped. */
   #run = 0;
   #abort = new AbortController();
@@ -162,21 +177,8 @@ export class PayCheckout extends LitElement {
   #focusPending = false;
   /** The locale asked for; until its lazy catalog arrives the loading screen stays, so no screen flips language. */
   #wantedLocale: Locale = 'es';
-  /** Server clock minus this device's, measured when an order is created; countdowns subtract it. */
-  #skewMs = 0;
-  /** Per order: the last status reported in `pay-status-change`, and outcomes already reported. */
-  #lastStatus = new Map<number, CheckoutOrder['status']>();
-  #reported = new Set<number>();
-
-  readonly #status = new StatusController(this, {
-    check: (signal) => this.#checkStatus(signal),
-    timings: () => PayCheckout.statusTimings,
-  });
-
-  readonly #countdown = new CountdownController(this, {
-    onMilestone: (seconds) => this.#announce(this.messages.countdown.milestone(seconds)),
-    onEnd: () => this.#send({ type: 'time_up' }),
-  });
+  /** The later steps' chunk, once here. */
+  #later: Later | undefined;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -190,7 +192,7 @@ export class PayCheckout extends LitElement {
     super.disconnectedCallback();
     window.removeEventListener('pageshow', this.#onPageShow);
     this.#abort.abort();
-    this.#status.stop();
+    this.#later?.tracker.stopChecks();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -202,9 +204,10 @@ export class PayCheckout extends LitElement {
   }
 
   protected override updated(): void {
-    if (!this.#focusPending) return;
+    // Focus waits until the step is on screen (not the loading screen a lazy chunk may hold it on).
+    if (!this.#focusPending || this.#shown() !== this.flow) return;
     this.#focusPending = false;
-    const step = this.renderRoot.querySelector<StepElement<unknown>>('[data-step]');
+    const step = this.renderRoot.querySelector<StepElement<unknown, FirstMessages>>('[data-step]');
     if (!step) return;
     const details = this.flow.step === 'details' && this.flow.focus ? this.flow.focus : null;
     // A lazy step may not be defined yet: wait for it, then for its render.
@@ -212,7 +215,7 @@ export class PayCheckout extends LitElement {
       .whenDefined(step.localName)
       .then(() => step.updateComplete)
       .then(() => {
-        if (details && 'focusField' in step) (step as StepElement<unknown> & { focusField(f: string): void }).focusField(details);
+        if (details && 'focusField' in step) (step as StepElement<unknown, FirstMessages> & { focusField(f: string): void }).focusField(details);
         else void step.focusHeading();
       });
   }
@@ -245,41 +248,34 @@ export class PayCheckout extends LitElement {
     </header>`;
   }
 
-  /** The state on screen: the flow's, or loading while the asked-for catalog is still on its way. */
+  /**
+   * The state on screen: the flow's, or loading while the asked-for catalog is on its way (for the steps after
+   * the first screens: the whole catalog, and their chunk).
+   */
   #shown(): FlowState {
-    return this.messages.locale === this.#wantedLocale ? this.flow : { step: 'loading', request: null };
+    const m = this.messages;
+    const first = beforeOrderSteps.includes(this.flow.step);
+    const ready = m.locale === this.#wantedLocale && (first || (isWholeCatalog(m) && this.#later !== undefined));
+    return ready ? this.flow : { step: 'loading', request: null };
   }
 
   #step(): TemplateResult {
     const m = this.messages;
     const s = this.#shown();
-    const left = this.#countdown.remainingMs;
     switch (s.step) {
       case 'loading':
       case 'unavailable':
       case 'error':
-      case 'processing':
         return html`<pay-step-status data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-status>`;
       case 'amount':
         return html`<pay-step-amount data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-amount>`;
       case 'method':
         return html`<pay-step-method data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-method>`;
-      case 'details':
-        return html`<pay-step-details data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-details>`;
-      case 'push':
-        return html`<pay-step-push data-step exportparts=${stepParts} .state=${s} .messages=${m} .remainingMs=${left}></pay-step-push>`;
-      case 'otp':
-        return html`<pay-step-otp data-step exportparts=${stepParts} .state=${s} .messages=${m} .remainingMs=${left}></pay-step-otp>`;
-      case 'transfer':
-        return html`<pay-step-transfer data-step exportparts=${stepParts} .state=${s} .messages=${m} .remainingMs=${left}></pay-step-transfer>`;
-      case 'redirect':
-        return html`<pay-step-card data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-card>`;
-      case 'paid':
-      case 'declined':
-      case 'cancelled':
-      case 'expired':
-        return html`<pay-step-result data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-result>`;
     }
+    // `#shown()` keeps the later steps on loading until the whole catalog and their chunk are here.
+    const later = this.#later;
+    if (!later || !isWholeCatalog(m)) return html`<pay-step-status data-step exportparts=${stepParts} .state=${{ step: 'loading', request: null }} .messages=${m}></pay-step-status>`;
+    return later.template(s, m, stepParts, later.tracker.remainingMs);
   }
 
   // -------------------------------------------------------------------------
@@ -290,32 +286,59 @@ export class PayCheckout extends LitElement {
     this.#run += 1;
     this.#abort.abort();
     this.#abort = new AbortController();
-    this.#status.stop();
-    this.#countdown.set(null);
-    this.#client = new CheckoutClient({ baseUrl: this.#baseUrl(), environment: this.environment });
+    this.#later?.tracker.restart(this.#clientOptions());
+    this.#client = new CheckoutLinkClient(this.#clientOptions());
     this.flow = initialState();
     if (!this.link) {
       this.#apply({ step: 'loading', request: null }, { type: 'link_failed', error: { category: 'service', status: 404 } });
       return;
     }
+    // The later steps, the whole flow and the order tracker load while the link does, so they are here first.
+    void this.#loadLater().catch(() => undefined);
     const saved = readSavedOrder(this.link);
     if (saved) void this.#resume(saved, this.#run);
     else if (this.flow.request) void this.#perform(this.flow.request, this.#run);
   }
 
-  #baseUrl(): string | undefined {
-    if (!this.apiBase) return undefined;
+  #clientOptions(): ClientOptions {
     // A relative `api-base` ("/v1") means this page's own origin.
-    return new URL(this.apiBase, location.href).href;
+    const options: ClientOptions = { environment: this.environment };
+    if (this.apiBase) options.baseUrl = new URL(this.apiBase, location.href).href;
+    return options;
+  }
+
+  /** The later steps' chunk (memoized); the first call also makes the order tracker. */
+  async #loadLater(): Promise<Later> {
+    const later = await loadLaterSteps();
+    if (this.#later) return this.#later;
+    this.#later = {
+      transition: later.transition,
+      template: later.laterStepTemplate,
+      tracker: new later.OrderTracker(
+        this,
+        {
+          link: () => this.link,
+          flow: () => this.flow,
+          send: (event) => this.#send(event),
+          announce: (message) => this.#announce(message),
+          catalog: () => (isWholeCatalog(this.messages) ? this.messages : null),
+          statusTimings: () => PayCheckout.statusTimings,
+          navigate: (url) => PayCheckout.navigate(url),
+        },
+        this.#clientOptions(),
+      ),
+    };
+    // A step past the first screens may be waiting on loading for this chunk.
+    this.requestUpdate();
+    return this.#later;
   }
 
   async #resume(saved: SavedOrder, run: number): Promise<void> {
     const signal = this.#abort.signal;
-    this.#skewMs = saved.skew_ms ?? 0;
     try {
       const [link, order] = await Promise.all([
         this.#client.getLink(saved.hash, { signal }),
-        this.#client.getOrder(saved.id_order, saved.order_token, { signal }),
+        this.#loadLater().then(({ tracker }) => tracker.savedOrder(saved, signal)),
       ]);
       if (run !== this.#run) return;
       this.#send({ type: 'resumed', link, order, orderToken: saved.order_token, returnedFromCard: saved.handed_off === true });
@@ -334,115 +357,63 @@ export class PayCheckout extends LitElement {
     this.#apply(this.flow, event);
   }
 
+  /** The flow's answer; undefined when the step is past the first screens and its chunk is not here yet. */
+  #next(prev: FlowState, event: FlowEvent): FlowState | undefined {
+    if (this.#later) return this.#later.transition(prev, event);
+    if (event.type !== 'resumed' && beforeOrderSteps.includes(prev.step)) return beforeOrder(prev, event) ?? prev;
+    return undefined;
+  }
+
   #apply(prev: FlowState, event: FlowEvent): void {
-    const next = transition(prev, event);
+    const next = this.#next(prev, event);
+    if (!next) {
+      // Answered once the later steps' chunk is here (it is usually long before the buyer gets this far).
+      const run = this.#run;
+      void this.#loadLater().then(
+        () => run === this.#run && this.#send(event),
+        () => undefined,
+      );
+      return;
+    }
     if (next === prev) return;
     this.flow = next;
     const stepChanged = prev.step !== next.step || orderOf(prev)?.id_order !== orderOf(next)?.id_order;
     // Focus follows the buyer's own progress, never the first screen after loading (the page owns focus then).
     if (stepChanged && prev.step !== 'loading') this.#focusPending = true;
-    // The first screen is up: fetch the later steps now, before the buyer needs them.
-    if (prev.step === 'loading' && next.step !== 'loading') void loadLaterSteps();
-    this.#report(prev, next, event);
-    this.#keepSession(next, event);
-    if (event.type === 'order_created') this.#skewMs = skewOf(event.order.created_at);
-    this.#countdown.set(expiresAtOf(next), this.#skewMs);
-    if (isWaiting(next)) this.#status.start();
-    else this.#status.stop();
+    // Normally here since the start; if that fetch failed (offline), the first screen is the moment to try again.
+    if (prev.step === 'loading' && next.step !== 'loading') void this.#loadLater().catch(() => undefined);
+    if (event.type === 'link_loaded' || event.type === 'resumed') this.dispatchEvent(payReadyEvent({ link: event.link }));
+    // Order events, the saved order, the countdown and the status checks.
+    this.#later?.tracker.after(next, event);
+    if (next.step === 'error' && prev.step !== 'error') this.dispatchEvent(payErrorEvent(errorDetail(next.error)));
     if (isNewRequest(prev, next) && next.request) void this.#perform(next.request, this.#run);
   }
 
   async #perform(request: FlowRequest, run: number): Promise<void> {
     const signal = this.#abort.signal;
-    const hash = this.link;
     const answer = (event: FlowEvent) => {
       if (run === this.#run && !signal.aborted) this.#send(event);
     };
-    const failed = (thrown: unknown, type: 'link_failed' | 'order_failed') => {
-      if (!signal.aborted) answer({ type, error: toFlowError(thrown) });
-    };
-    switch (request.kind) {
-      case 'load_link':
-        return this.#client.getLink(hash, { signal }).then(
-          (link) => answer({ type: 'link_loaded', link }),
-          (e: unknown) => failed(e, 'link_failed'),
-        );
-      case 'create_order':
-        return this.#client.createOrder(hash, request.body, request.idempotencyKey, { signal }).then(
-          (order) => answer({ type: 'order_created', order }),
-          (e: unknown) => failed(e, 'order_failed'),
-        );
-      case 'submit_otp':
-        return this.#client.submitOtp(request.id_order, request.order_token, request.code, { signal }).then(
-          (order) => answer({ type: 'status_received', order }),
-          (e: unknown) => failed(e, 'order_failed'),
-        );
-      case 'cancel_order':
-        return this.#client.cancelOrder(request.id_order, request.order_token, { signal }).then(
-          (order) => answer({ type: 'status_received', order }),
-          (e: unknown) => failed(e, 'order_failed'),
-        );
-      case 'check_status':
-        // Through the one status controller, so a poll already in flight answers it.
-        return this.#status.checkNow(true);
+    if (request.kind === 'load_link') {
+      return this.#client.getLink(this.link, { signal }).then(
+        (link) => answer({ type: 'link_loaded', link }),
+        (e: unknown) => {
+          if (!signal.aborted) answer({ type: 'link_failed', error: toFlowError(e) });
+        },
+      );
     }
-  }
-
-  /** One status check of the order on screen; its answer goes to the flow. */
-  async #checkStatus(signal: AbortSignal): Promise<{ ok: boolean }> {
-    const state = this.flow;
-    if (!hasOrder(state)) return { ok: true };
-    const run = this.#run;
-    const id = state.order.id_order;
-    const current = () => run === this.#run && !signal.aborted && orderOf(this.flow)?.id_order === id;
+    let tracker: OrderTracker;
     try {
-      const order = await this.#client.getOrder(id, state.orderToken, { signal });
-      if (current()) this.#send({ type: 'status_received', order });
-      return { ok: true };
-    } catch (thrown) {
-      if (current()) this.#send({ type: 'status_failed', error: toFlowError(thrown) });
-      return { ok: false };
+      ({ tracker } = await this.#loadLater());
+    } catch {
+      // The order code could not be fetched (offline): the outcome is as unknown as a network error's.
+      return answer({ type: 'order_failed', error: { category: 'network' } });
     }
+    if (run === this.#run && !signal.aborted) return tracker.perform(request, signal);
   }
 
   // -------------------------------------------------------------------------
-  // What the page learns: events, session, live region
-
-  #report(prev: FlowState, next: FlowState, event: FlowEvent): void {
-    if (event.type === 'link_loaded' || event.type === 'resumed') this.dispatchEvent(payReadyEvent({ link: event.link }));
-    if (event.type === 'order_created') {
-      this.dispatchEvent(payOrderCreatedEvent({ id_order: event.order.id_order, gateway: event.order.gateway }));
-    }
-    const order = orderOf(next);
-    if (order) {
-      const previous = this.#lastStatus.get(order.id_order) ?? null;
-      if (previous !== order.status) {
-        this.#lastStatus.set(order.id_order, order.status);
-        this.dispatchEvent(payStatusChangeEvent({ id_order: order.id_order, status: order.status, previous }));
-      }
-    }
-    if (isResult(next) && !this.#reported.has(next.order.id_order)) {
-      this.#reported.add(next.order.id_order);
-      this.dispatchEvent(outcomeEvent(next));
-    }
-    if (next.step === 'error' && prev.step !== 'error') {
-      const detail: { kind: FlowError['category']; message: string; code?: number } = {
-        kind: next.error.category,
-        message: errorText(next.error),
-      };
-      if (next.error.code !== undefined) detail.code = next.error.code;
-      this.dispatchEvent(payErrorEvent(detail));
-    }
-  }
-
-  #keepSession(next: FlowState, event: FlowEvent): void {
-    if (event.type === 'order_created') {
-      saveOrder({ hash: this.link, id_order: event.order.id_order, order_token: event.order.order_token, skew_ms: this.#skewMs });
-    } else if (isResult(next)) {
-      // The receipt stays on screen; a reload starts afresh instead of resuming a finished order.
-      clearSavedOrder(this.link);
-    }
-  }
+  // What the page learns: the live region
 
   #announce(message: string): void {
     // Clearing first makes the same words ("Copiado") speak again.
@@ -453,10 +424,14 @@ export class PayCheckout extends LitElement {
   #useLocale(): void {
     const locale = resolveLocale(this.locale, this);
     this.#wantedLocale = locale;
-    if (locale === this.messages.locale) return;
-    void loadMessages(locale).then((messages) => {
-      if (resolveLocale(this.locale, this) === messages.locale) this.messages = messages;
-    });
+    if (locale === this.messages.locale && isWholeCatalog(this.messages)) return;
+    // The whole catalog is a lazy chunk (the first screens' `es` strings are bundled); it loads with the link.
+    void loadMessages(locale).then(
+      (messages) => {
+        if (resolveLocale(this.locale, this) === messages.locale) this.messages = messages;
+      },
+      () => undefined,
+    );
   }
 
   readonly #onStep = (e: PayStepEvent) => {
@@ -475,9 +450,7 @@ export class PayCheckout extends LitElement {
 
   readonly #onHandoff = (e: PayHandoffEvent) => {
     e.stopPropagation();
-    const saved = readSavedOrder(this.link);
-    if (saved) saveOrder({ ...saved, handed_off: true });
-    PayCheckout.navigate(e.detail.url);
+    this.#later?.tracker.handOff(e.detail.url);
   };
 
   readonly #onPageShow = (e: PageTransitionEvent) => {
@@ -488,31 +461,13 @@ export class PayCheckout extends LitElement {
   };
 }
 
-/** Server time minus device time, from a timestamp the server just made; 0 when unreadable. */
-function skewOf(serverNow: string): number {
-  const server = Date.parse(serverNow);
-  return Number.isNaN(server) ? 0 : server - Date.now();
+/** `pay-error`'s detail, with a plain-English line for listeners' logs. */
+function errorDetail(error: FlowError): PayErrorDetail {
+  const detail: PayErrorDetail = { kind: error.category, message: errorText(error) };
+  if (error.code !== undefined) detail.code = error.code;
+  return detail;
 }
 
-function outcomeEvent(state: ResultState): Event {
-  const { order } = state;
-  const id_order = order.id_order;
-  switch (state.step) {
-    case 'paid':
-      return payPaidEvent({ id_order, amount: order.amount, currency: order.currency, gateway: order.gateway });
-    case 'declined':
-      return payFailedEvent({ id_order, reason: 'declined' });
-    case 'expired':
-      return payFailedEvent({ id_order, reason: 'expired' });
-    case 'cancelled': {
-      if (order.cancel_reason === 'otp_attempts') return payFailedEvent({ id_order, reason: 'otp_attempts' satisfies PayFailedDetail['reason'] });
-      if (order.status === 'refunded') return payCancelledEvent({ id_order, reason: 'refunded' });
-      return payCancelledEvent({ id_order, reason: order.cancel_reason === 'merchant' ? 'merchant' : 'buyer' });
-    }
-  }
-}
-
-/** A plain-English line for `pay-error` listeners' logs. */
 function errorText(error: FlowError): string {
   switch (error.category) {
     case 'network':

@@ -1,5 +1,6 @@
-import type { CheckoutOrderInput } from '../contract/index.js';
-import { hasApiCode, isAmountError, isRetryable, serviceFieldErrors } from './errors.js';
+import type { CheckoutOrderInput } from '../contract/checkout.js';
+import { hasApiCode, isRetryable } from './errors.js';
+import { isAmountError, serviceFieldErrors } from './refusals.js';
 import { orderState } from './orders.js';
 import { validateDetails, type ShopperDetails } from './rules.js';
 import { amountState, errorState, isDynamic, toMethod } from './screens.js';

@@ -1,4 +1,4 @@
-import type { CheckoutGateway, CheckoutLink, CheckoutOrder, CheckoutOrderInput } from '../contract/index.js';
+import type { CheckoutGateway, CheckoutLink, CheckoutOrder, CheckoutOrderInput } from '../contract/checkout.js';
 import type { CheckStatusRequest, DetailsFields, FlowState, OrderState, ResultState, WaitingState } from './types.js';
 
 /** Everything a state with an order is built from. */

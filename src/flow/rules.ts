@@ -1,40 +1,17 @@
-import type { CheckoutGateway, DocumentType } from '../contract/index.js';
-import { walletDocumentTypes } from '../contract/index.js';
-import type { AmountRange, DetailsField, DetailsFields, FieldErrors, MessageKey, RuleResult } from './types.js';
+import type { CheckoutGateway } from '../contract/checkout-link.js';
+import type { DocumentType } from '../contract/gateways.js';
+import { idTypeChoices, neededFields } from './gateway-rules.js';
+import { fail, ok } from './types.js';
+import type { DetailsField, DetailsFields, FieldErrors, RuleResult } from './types.js';
 
 export type { MessageKey, RuleResult } from './types.js';
-
-/** Buyer input rules for Colombia (design.md §6). Pure: no DOM, no Intl needed to validate. */
-
-const ok = <T>(value: T): RuleResult<T> => ({ ok: true, value });
-const fail = <T>(error: MessageKey): RuleResult<T> => ({ ok: false, error });
-
-/** Whole pesos: the most digits an amount input keeps (a trillion pesos is plenty). */
-const maxAmountDigits = 13;
+export { parseAmount, formatAmountInput } from './amount-rules.js';
+export { amountRange, gatewayAcceptsAmount, neededFields, idTypeChoices } from './gateway-rules.js';
 
 /**
- * Parses a COP amount as a Colombian buyer types it: "50.000", "$ 50.000", "50000".
- * Dots group thousands; a comma, or a dot followed by 1–2 trailing digits, is a decimal.
+ * Buyer input rules for Colombia (design.md §6). Pure: no DOM, no Intl needed to validate. The amount rules
+ * (amount-rules.ts) and the per-method ones (gateway-rules.ts) live apart: the first screen needs only those.
  */
-export function parseAmount(text: string, range?: AmountRange): RuleResult<number> {
-  const trimmed = text.replace(/[\s\u00a0]+/g, '').replace(/^(COP)?\$?/i, '').replace(/(COP)$/i, '');
-  if (trimmed === '') return fail('amount.required');
-  if (/[,]|\.\d{1,2}$/.test(trimmed) && /^[\d.,]+$/.test(trimmed)) return fail('amount.decimals');
-  if (!/^(\d+|\d{1,3}(\.\d{3})+)$/.test(trimmed)) return fail('amount.invalid');
-  const digits = trimmed.replace(/\./g, '').replace(/^0+(?=\d)/, '');
-  if (digits.length > maxAmountDigits) return fail(range ? 'amount.above_max' : 'amount.invalid');
-  const value = Number(digits);
-  if (value === 0) return fail('amount.zero');
-  if (range && value < range.min) return fail('amount.below_min');
-  if (range && value > range.max) return fail('amount.above_max');
-  return ok(value);
-}
-
-/** As-you-type formatting: keeps the digits and groups thousands with dots ("50000" → "50.000"). */
-export function formatAmountInput(text: string): string {
-  const digits = text.replace(/\D/g, '').replace(/^0+(?=\d)/, '').slice(0, maxAmountDigits);
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-}
 
 /** Mobile phone: 10 digits starting with 3, after stripping +57/57, spaces, dashes, dots and parentheses. */
 export function normalizePhone(text: string): RuleResult<string> {
@@ -97,46 +74,6 @@ export function validateEmail(text: string): RuleResult<string> {
 
 // ---------------------------------------------------------------------------
 // Per-gateway rules
-
-/** Lowest `min_amount` and highest `max_amount` of the gateways: what the amount screen accepts. */
-export function amountRange(gateways: readonly CheckoutGateway[]): AmountRange {
-  if (gateways.length === 0) return { min: 1, max: Number.MAX_SAFE_INTEGER };
-  return {
-    min: Math.max(1, Math.min(...gateways.map((g) => g.min_amount))),
-    max: Math.max(...gateways.map((g) => g.max_amount)),
-  };
-}
-
-export function gatewayAcceptsAmount(gateway: CheckoutGateway, amount: number): boolean {
-  return amount >= gateway.min_amount && amount <= gateway.max_amount;
-}
-
-/**
- * The fields a method needs, in display order: always the document (the service
- * requires it for every gateway), the phone for push or when the gateway lists
- * it, and the contact fields when the link collects shopper data.
- */
-export function neededFields(gateway: CheckoutGateway, collectShopperData: boolean): DetailsField[] {
-  const phone =
-    gateway.kind === 'push' || gateway.required_fields.includes('phone_number') || collectShopperData;
-  const fields: DetailsField[] = ['id_type', 'id_number'];
-  if (phone) fields.push('phone_number');
-  if (collectShopperData) fields.push('first_name', 'last_name', 'email');
-  return fields;
-}
-
-/**
- * The document types a method accepts: the gateway's `id_types` (all of them
- * when it lists none), and for the digital wallet and transfer only CC, CE, TI.
- */
-export function idTypeChoices(gateway: CheckoutGateway, documentTypes: readonly DocumentType[]): DocumentType[] {
-  const walletOnly = gateway.kind === 'otp' || gateway.kind === 'transfer';
-  return documentTypes.filter(
-    (d) =>
-      (gateway.id_types.length === 0 || gateway.id_types.includes(d.id_national_document_type)) &&
-      (!walletOnly || (walletDocumentTypes as readonly string[]).includes(d.type.toUpperCase())),
-  );
-}
 
 /** The shopper fields, normalized, ready for the order body. */
 export type ShopperDetails = {

@@ -1,7 +1,8 @@
-import type { CheckoutGateway, CheckoutLink } from '../contract/index.js';
+import type { CheckoutGateway, CheckoutLink } from '../contract/checkout-link.js';
 import { errorMessage } from './errors.js';
-import { amountRange, formatAmountInput, gatewayAcceptsAmount, idTypeChoices, neededFields } from './rules.js';
-import type { AmountState, DetailsFields, DetailsState, ErrorState, FlowError, FlowRequest, FlowState, MessageKey, ResumableState } from './types.js';
+import { formatAmountInput } from './amount-rules.js';
+import { amountRange, gatewayAcceptsAmount, idTypeChoices, neededFields } from './gateway-rules.js';
+import type { AmountState, DetailsFields, DetailsState, ErrorMessageKey, ErrorState, FlowError, FlowRequest, FlowState, ResumableState } from './types.js';
 
 /** Builders of the pre-order screens, shared by every step that leads back to them. */
 
@@ -15,7 +16,7 @@ export function errorState(
   retry: FlowRequest | null,
   resume: ResumableState,
   link: CheckoutLink | null,
-  message: MessageKey = errorMessage(error),
+  message: ErrorMessageKey = errorMessage(error),
 ): ErrorState {
   return { step: 'error', error, message, retry, resume, link, request: null };
 }

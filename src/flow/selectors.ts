@@ -1,4 +1,4 @@
-import type { CheckoutOrder } from '../contract/index.js';
+import type { CheckoutOrder } from '../contract/checkout.js';
 import type { FlowState, FlowStep, OrderState, WaitingState } from './types.js';
 
 /** Reading a state, for the host: what to render, whether to poll, what to save. */

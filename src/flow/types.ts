@@ -1,12 +1,6 @@
-import type {
-  CheckoutGateway,
-  CheckoutLink,
-  CheckoutOrder,
-  CheckoutOrderCreated,
-  CheckoutOrderInput,
-  DocumentType,
-  NextAction,
-} from '../contract/index.js';
+import type { CheckoutGateway, CheckoutLink } from '../contract/checkout-link.js';
+import type { DocumentType } from '../contract/gateways.js';
+import type { CheckoutOrder, CheckoutOrderCreated, CheckoutOrderInput, NextAction } from '../contract/checkout.js';
 import type { FieldProblem } from '../contract/validation.js';
 
 /**
@@ -80,9 +74,14 @@ export const messageKeys = [
   'error.no_methods', // the link offers no payment method
 ] as const;
 export type MessageKey = (typeof messageKeys)[number];
+/** The messages of the screens before the order (amount, method, error): the ones the first screens show. */
+export type BeforeOrderMessageKey = Extract<MessageKey, `amount.${string}` | `method.${string}` | `error.${string}`>;
+export type ErrorMessageKey = Extract<MessageKey, `error.${string}`>;
 
 /** Result of a buyer-input rule (design.md §6). */
-export type RuleResult<T> = { ok: true; value: T } | { ok: false; error: MessageKey };
+export type RuleResult<T, K extends MessageKey = MessageKey> = { ok: true; value: T } | { ok: false; error: K };
+export const ok = <T>(value: T): { ok: true; value: T } => ({ ok: true, value });
+export const fail = <K extends MessageKey>(error: K): { ok: false; error: K } => ({ ok: false, error });
 
 // ---------------------------------------------------------------------------
 // Errors
@@ -132,7 +131,7 @@ export interface MethodChoice {
   gateway: CheckoutGateway;
   /** False when the method cannot take this amount; show it disabled with `reason`. */
   available: boolean;
-  reason: MessageKey | null;
+  reason: BeforeOrderMessageKey | null;
 }
 
 // ---------------------------------------------------------------------------
@@ -217,7 +216,7 @@ export interface AmountState extends LinkContext {
   step: 'amount';
   /** The input's text, formatted as the buyer types ("50.000"). */
   text: string;
-  error: MessageKey | null;
+  error: BeforeOrderMessageKey | null;
   /** Lowest min and highest max across the link's gateways. */
   range: AmountRange;
   request: null;
@@ -228,7 +227,7 @@ export interface MethodState extends LinkContext {
   amount: number;
   /** The link's gateways, each marked available or not for this amount. */
   choices: readonly MethodChoice[];
-  error: MessageKey | null;
+  error: BeforeOrderMessageKey | null;
   request: null;
 }
 
@@ -345,7 +344,7 @@ export type ResumableState = LoadingState | DetailsState;
 export interface ErrorState {
   step: 'error';
   error: FlowError;
-  message: MessageKey;
+  message: ErrorMessageKey;
   /** The request "try again" re-issues (same idempotency key); null when retrying cannot help. */
   retry: FlowRequest | null;
   /** The screen to return to (with `retry` in flight, or without on `back`). */

@@ -1,6 +1,7 @@
-import type { CheckoutOrder } from '../contract/index.js';
+import type { CheckoutOrder } from '../contract/checkout.js';
 import { detailsInFlight } from './details.js';
-import { errorMessage, hasApiCode, isOtpError } from './errors.js';
+import { errorMessage, hasApiCode } from './errors.js';
+import { isOtpError } from './refusals.js';
 import { checkStatus, orderState, seedOf, updateWaiting } from './orders.js';
 import { otpInput, validateOtp } from './rules.js';
 import { startOver, toDetails } from './screens.js';

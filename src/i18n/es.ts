@@ -1,30 +1,17 @@
+import { esFirst } from './es-first.js';
 import type { Messages } from './messages.js';
 
-/** Colombian Spanish: the default catalog, bundled with the element. */
+/**
+ * Colombian Spanish: the default catalog. The first screens' strings (es-first.ts) are in the element's first
+ * script; these, for the later screens, arrive with the later steps' chunk.
+ */
 export const es: Messages = {
-  locale: 'es',
-  checkoutLabel: 'Pago',
-  loading: 'Cargando el pago…',
-  total: 'Total a pagar',
-  back: 'Volver',
-  continue: 'Continuar',
+  ...esFirst,
   pay: (amount) => `Pagar ${amount}`,
   creatingOrder: 'Creando tu pago…',
   cancel: 'Cancelar pago',
   cancelling: 'Cancelando…',
   waiting: 'Esperando la confirmación…',
-  merchantKeyRefused:
-    'Este pago está mal configurado: la página incluye una llave secreta del comercio. No se usó. Avisa al comercio.',
-  amount: {
-    title: '¿Cuánto vas a pagar?',
-    label: 'Valor en pesos',
-    range: (min, max) => `Entre ${min} y ${max}`,
-  },
-  method: {
-    title: 'Elige cómo pagar',
-    legend: 'Medio de pago',
-    none: 'Este enlace no tiene medios de pago disponibles.',
-  },
   details: {
     title: 'Tus datos',
     idType: 'Tipo de documento',
@@ -108,27 +95,8 @@ export const es: Messages = {
     newAttempt: 'Hacer un nuevo intento',
     otpAttemptsBody: 'Se agotaron los intentos del código. No se hizo ningún cobro.',
   },
-  link: {
-    notFoundTitle: 'No encontramos este enlace de pago',
-    notFoundBody: 'Revisa la dirección o pide al comercio un enlace nuevo.',
-    paidTitle: 'Este enlace ya fue pagado',
-    paidBody: 'No necesitas pagar otra vez. Si tienes dudas, contacta al comercio.',
-    expiredTitle: 'Este enlace de pago venció',
-    expiredBody: 'Pide al comercio un enlace nuevo.',
-  },
-  error: {
-    title: 'Algo salió mal',
-    retry: 'Reintentar',
-  },
   rules: {
-    'amount.required': () => 'Escribe el valor a pagar',
-    'amount.invalid': () => 'Escribe solo números, por ejemplo 50.000',
-    'amount.decimals': () => 'Escribe el valor en pesos, sin centavos',
-    'amount.zero': () => 'El valor debe ser mayor que cero',
-    'amount.below_min': ({ min }) => `El valor mínimo es ${min ?? ''}`,
-    'amount.above_max': ({ max }) => `El valor máximo es ${max ?? ''}`,
-    'amount.out_of_range': () => 'Este medio de pago no acepta ese valor',
-    'method.amount_out_of_range': ({ min, max }) => `Acepta valores entre ${min ?? ''} y ${max ?? ''}`,
+    ...esFirst.rules,
     'id_type.required': () => 'Elige el tipo de documento',
     'id_type.not_accepted': () => 'Este medio de pago no acepta ese tipo de documento',
     'id_number.required': () => 'Escribe tu número de documento',
@@ -153,12 +121,5 @@ export const es: Messages = {
     'otp.rejected': () => 'El código no es correcto o ya venció',
     'notice.status_check_failed': () => 'No pudimos consultar el estado del pago; seguimos intentando',
     'notice.cancel_failed': () => 'No pudimos cancelar; el pago sigue activo',
-    'error.network': () => 'No pudimos conectarnos. Revisa tu conexión a internet e inténtalo de nuevo.',
-    'error.service': () => 'El servicio de pagos rechazó la solicitud. Inténtalo de nuevo.',
-    'error.rate_limited': () => 'Hay demasiadas solicitudes. Espera un momento e inténtalo de nuevo.',
-    'error.unavailable': () => 'El servicio de pagos no está disponible en este momento. Inténtalo de nuevo en un momento.',
-    'error.invalid_response': () => 'El servicio de pagos respondió algo que no entendimos. Inténtalo de nuevo.',
-    'error.config': () => 'Este pago está mal configurado. Avisa al comercio.',
-    'error.no_methods': () => 'Este enlace no tiene medios de pago disponibles.',
   },
 };

@@ -1,6 +1,6 @@
-import { es } from './es.js';
+import { esFirst } from './es-first.js';
 import { defaultLocale, locales } from './messages.js';
-import type { Locale, Messages } from './messages.js';
+import type { FirstMessages, Locale, Messages } from './messages.js';
 
 /** `es-CO` → `es`, `en-US` → `en`; anything we have no catalog for → undefined. */
 export function matchLocale(tag: string | null | undefined): Locale | undefined {
@@ -16,11 +16,11 @@ export function resolveLocale(attribute: string | null | undefined, host?: Eleme
   return matchLocale(closest) ?? matchLocale(globalThis.document?.documentElement.lang) ?? defaultLocale;
 }
 
-/** The bundled catalog, available at once. */
-export const defaultMessages: Messages = es;
+/** The bundled part of the default catalog: the first screens, available at once. */
+export const defaultMessages: FirstMessages = esFirst;
 
-/** The catalog of a locale; every one but `es` is a lazy chunk. */
+/** The whole catalog of a locale, a lazy chunk each (`es` beyond its first screens, `en` entirely). */
 export async function loadMessages(locale: Locale): Promise<Messages> {
   if (locale === 'en') return (await import('./en.js')).en;
-  return es;
+  return (await import('./es.js')).es;
 }

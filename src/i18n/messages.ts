@@ -1,4 +1,4 @@
-import type { MessageKey } from '../flow/types.js';
+import type { BeforeOrderMessageKey, MessageKey } from '../flow/types.js';
 
 /** The catalogs this package ships; `es` (Colombian Spanish) is the default. */
 export const locales = ['es', 'en'] as const;
@@ -12,11 +12,14 @@ export interface RuleParams {
   length?: number;
 }
 
+/** The flow messages the screens before the order show: amount, method and error screens. */
+export type FirstMessageKey = BeforeOrderMessageKey;
+
 /**
- * Every string a buyer can see. A catalog missing a key fails type-checking;
- * parameters and plurals are functions, so word order stays each language's own.
+ * The strings of the first screens (loading, link unavailable, error, amount, method) and the frame: what the
+ * element's first script carries. `Messages` adds the later screens; `es` ships them in the later steps' chunk.
  */
-export interface Messages {
+export interface FirstMessages {
   locale: Locale;
   /** Accessible name of the whole checkout region. */
   checkoutLabel: string;
@@ -24,12 +27,6 @@ export interface Messages {
   total: string;
   back: string;
   continue: string;
-  /** The pay button, with the formatted amount. */
-  pay: (amount: string) => string;
-  creatingOrder: string;
-  cancel: string;
-  cancelling: string;
-  waiting: string;
   merchantKeyRefused: string;
   amount: {
     title: string;
@@ -41,6 +38,32 @@ export interface Messages {
     legend: string;
     none: string;
   };
+  link: {
+    notFoundTitle: string;
+    notFoundBody: string;
+    paidTitle: string;
+    paidBody: string;
+    expiredTitle: string;
+    expiredBody: string;
+  };
+  error: {
+    title: string;
+    retry: string;
+  };
+  rules: Pick<RuleMessages, FirstMessageKey>;
+}
+
+/**
+ * Every string a buyer can see. A catalog missing a key fails type-checking;
+ * parameters and plurals are functions, so word order stays each language's own.
+ */
+export interface Messages extends FirstMessages {
+  /** The pay button, with the formatted amount. */
+  pay: (amount: string) => string;
+  creatingOrder: string;
+  cancel: string;
+  cancelling: string;
+  waiting: string;
   details: {
     title: string;
     idType: string;
@@ -111,20 +134,13 @@ export interface Messages {
     newAttempt: string;
     otpAttemptsBody: string;
   };
-  link: {
-    notFoundTitle: string;
-    notFoundBody: string;
-    paidTitle: string;
-    paidBody: string;
-    expiredTitle: string;
-    expiredBody: string;
-  };
-  error: {
-    title: string;
-    retry: string;
-  };
   /** The flow's messages (design.md §6 rules, notices, errors), by `MessageKey`. */
   rules: RuleMessages;
+}
+
+/** Whether a catalog is a whole one, not only the first screens' strings. */
+export function isWholeCatalog(messages: FirstMessages): messages is Messages {
+  return 'pay' in messages;
 }
 
 /** One message per flow message key (buyer input rules, notices, error screens). */

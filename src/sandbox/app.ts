@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { errorBody, maxBodyBytes } from '../contract/index.js';
 import { createClock, type SandboxClock } from './clock.js';
-import { defaultPushAutoDeclineMs, type SandboxContext, type SandboxTimings } from './context.js';
+import { defaultLinkPaidWaitMs, defaultPushAutoDeclineMs, type SandboxContext, type SandboxTimings } from './context.js';
 import { ConnectionDropped, faultMiddleware, isDroppedConnection } from './faults.js';
 import { ApiError, errorJson } from './http.js';
 import { sweepExpired } from './orders.js';
@@ -14,6 +14,7 @@ import { controlRoutes } from './routes/control.js';
 import { merchantRoutes } from './routes/merchant.js';
 import { pageRoutes } from './routes/pages.js';
 import { partnerRoutes } from './routes/partner.js';
+import { receiverRoutes } from './routes/receiver.js';
 import { createState, resetState, type SandboxState } from './state.js';
 import { createDeliverer, type Deliverer } from './webhooks/delivery.js';
 
@@ -31,6 +32,11 @@ export interface SandboxOptions {
   hostedDir?: string;
   /** Where unexpected errors are reported; default console.error. */
   onUnexpectedError?: (error: unknown) => void;
+  /**
+   * Forward every webhook to the built-in receiver (`/sandbox/receiver`) once the sandbox listens, and again after
+   * each reset; default true. Tests that count deliveries turn it off.
+   */
+  defaultReceiver?: boolean;
 }
 
 export interface Sandbox {
@@ -44,6 +50,11 @@ export interface Sandbox {
   /** Restores the fixtures and empties the delivery log. */
   reset(): void;
   setPublicUrl(url: string | undefined): void;
+  /**
+   * The origin this sandbox's socket answers at, as its own process reaches it (loopback): the built-in receiver's
+   * URL. Called by startSandbox and the Vite plugin; a later call (a restart on another port) moves the receiver.
+   */
+  listeningAt(origin: string): void;
   close(): Promise<void>;
 }
 
@@ -65,12 +76,19 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     deliverer,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     pushAutoDeclineMs: timings.pushAutoDeclineMs ?? defaultPushAutoDeclineMs,
+    linkPaidWaitMs: timings.linkPaidWaitMs ?? defaultLinkPaidWaitMs,
+    receiverUrl: undefined,
     hostedDir: options.hostedDir,
     iso: (ms?: number) => new Date(ms ?? clock.now()).toISOString(),
+  };
+  const forwardToReceiver = () => {
+    const url = context.receiverUrl;
+    if (url && !context.state.forwardTargets.includes(url)) context.state.forwardTargets.unshift(url);
   };
   const reset = () => {
     resetState(context.state, clock.now());
     deliverer.reset();
+    if (options.defaultReceiver !== false) forwardToReceiver();
   };
   const reportUnexpected = options.onUnexpectedError ?? ((error: unknown) => console.error('[sandbox] unexpected error:', error));
 
@@ -90,6 +108,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   v1.route('/', partnerRoutes(context));
   app.route('/v1', v1);
   app.route('/', pageRoutes(context));
+  app.route('/sandbox/receiver', receiverRoutes(context));
   app.route('/sandbox', controlRoutes(context, { reset }));
 
   app.notFound((c) => c.json(errorBody('NOT_FOUND', { description: `${c.req.method} ${new URL(c.req.url).pathname} is not an endpoint of the sandbox.` }), 404));
@@ -113,6 +132,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     reset,
     setPublicUrl(url) {
       context.publicUrl = url?.replace(/\/+$/, '');
+    },
+    listeningAt(origin) {
+      const previous = context.receiverUrl;
+      context.receiverUrl = `${origin.replace(/\/+$/, '')}/sandbox/receiver`;
+      if (options.defaultReceiver === false) return;
+      const targets = context.state.forwardTargets;
+      // First start: forward by default. Later: keep the developer's choice, at the new address if it was kept.
+      if (previous === undefined) forwardToReceiver();
+      else if (targets.includes(previous)) targets.splice(targets.indexOf(previous), 1, context.receiverUrl);
     },
     async close() {
       deliverer.reset();

@@ -9,6 +9,7 @@ export function sandboxBanner(sandbox: Sandbox, origin: string): string {
     `checkout_url: ${f.checkout_url}`,
     `onboarding_url: ${f.onboarding_url}`,
     `control_url: ${f.control_url}`,
+    ...receiverLines(sandbox),
     '',
     'fixtures:',
     `  merchant-key: ${f.merchant_key}  (store "Tienda Demo", external_store_id demo-store)`,
@@ -22,4 +23,11 @@ export function sandboxBanner(sandbox: Sandbox, origin: string): string {
     '  test data: push phone ...0002 declines, ...0003 never answers; SMS codes 123456/000000/111111; cards 4242 4242 4242 4242 pays, 4000 0000 0000 0002 declines',
   ];
   return lines.join('\n');
+}
+
+function receiverLines(sandbox: Sandbox): string[] {
+  const url = sandbox.context.receiverUrl;
+  if (!url) return [];
+  const forwarded = sandbox.state.forwardTargets.includes(url);
+  return [`webhook receiver: ${url}  (${forwarded ? 'every webhook is forwarded here; ' : ''}GET it to see what arrived, signatures checked)`];
 }

@@ -12,6 +12,8 @@ export interface SandboxTimings {
   webhookMaxAttempts?: number;
   /** How long a phone ending in 0002 takes to decline by itself. */
   pushAutoDeclineMs?: number;
+  /** Longest `link_paid` waits for `order_payment`'s delivery to the same receiver to finish (default 1 s). */
+  linkPaidWaitMs?: number;
 }
 
 export interface SandboxContext {
@@ -21,9 +23,14 @@ export interface SandboxContext {
   /** Origin the buyer's browser reaches the sandbox at; when unset, each request's own origin. */
   publicUrl: string | undefined;
   pushAutoDeclineMs: number;
+  linkPaidWaitMs: number;
+  /** The built-in receiver's URL on this sandbox's own socket, once it listens; forwarded to by default. */
+  receiverUrl: string | undefined;
   /** Folder of the built hosted page (index.html); default: found beside the sandbox or in dist/hosted/. */
   hostedDir: string | undefined;
   iso(ms?: number): string;
 }
 
 export const defaultPushAutoDeclineMs = 2_000;
+/** The contract's spacing of attempts: a receiver that has not answered by then no longer holds `link_paid` back. */
+export const defaultLinkPaidWaitMs = 1_000;

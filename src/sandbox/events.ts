@@ -1,6 +1,7 @@
 /**
  * Which webhooks the sandbox sends, and to whom: subscribed events to the partner's URL, every
  * event also to each local forward target. Fire and forget: a slow receiver never slows a buyer.
+ * An event may follow an earlier one per receiver (link_paid after order_payment): see SendOptions.after.
  */
 import type { WebhookEventName } from '../contract/index.js';
 import type { SandboxContext } from './context.js';
@@ -10,8 +11,17 @@ import type { DeliveryRecord, DeliveryTarget } from './webhooks/delivery.js';
 
 type OrderEvent = 'order_payment' | 'link_paid' | 'order_cancelled' | 'order_refunded';
 
-function dispatch(ctx: SandboxContext, targets: DeliveryTarget[], event: WebhookEventName, payload: object): void {
-  for (const target of targets) void ctx.deliverer.send(target, event, payload).catch(() => {});
+/** Deliveries just started, by receiver URL, so a later event to the same receiver can follow them. */
+export type SentDeliveries = ReadonlyMap<string, Promise<DeliveryRecord>>;
+
+function dispatch(ctx: SandboxContext, targets: DeliveryTarget[], event: WebhookEventName, payload: object, after?: SentDeliveries): SentDeliveries {
+  const sent = new Map<string, Promise<DeliveryRecord>>();
+  for (const target of targets) {
+    const earlier = after?.get(target.url);
+    // send() never rejects, so nothing here can go unhandled.
+    sent.set(target.url, ctx.deliverer.send(target, event, payload, earlier ? { after: { delivery: earlier, maxWaitMs: ctx.linkPaidWaitMs } } : {}));
+  }
+  return sent;
 }
 
 const forwardTargets = (ctx: SandboxContext, secret: string | null): DeliveryTarget[] =>
@@ -20,20 +30,20 @@ const forwardTargets = (ctx: SandboxContext, secret: string | null): DeliveryTar
 const partnerTarget = (partner: SandboxPartner, url: string | null, signing: boolean): DeliveryTarget[] =>
   url ? [{ url, secret: signing ? partner.signing_secret : null, label: 'partner' }] : [];
 
-/** Order events: to the connected partner when the operator enabled the event; always to forward targets. */
-export function emitOrderEvent(ctx: SandboxContext, store: SandboxStore, event: OrderEvent, payload: object): void {
+/**
+ * Order events: to the connected partner when the operator enabled the event; always to forward targets.
+ * With `after`, each receiver gets this event once its delivery of the earlier one has finished (or stalled).
+ */
+export function emitOrderEvent(ctx: SandboxContext, store: SandboxStore, event: OrderEvent, payload: object, after?: SentDeliveries): SentDeliveries {
   const connection = partnerOfStore(ctx.state, store.id_store);
   // The unfinalized events exist only where the operator enabled them; then they travel like the others.
   const unfinalized = event === 'order_cancelled' || event === 'order_refunded';
-  if (unfinalized && !connection?.partner.operator_events.includes(event)) return;
-  if (!connection) {
-    dispatch(ctx, forwardTargets(ctx, store.signing_secret), event, payload);
-    return;
-  }
+  if (unfinalized && !connection?.partner.operator_events.includes(event)) return new Map();
+  if (!connection) return dispatch(ctx, forwardTargets(ctx, store.signing_secret), event, payload, after);
   const { partner, integration } = connection;
   const subscribed = partner.operator_events.includes(event);
   const toPartner = subscribed ? partnerTarget(partner, integration.webhook.url, integration.webhook.signing_enabled) : [];
-  dispatch(ctx, [...toPartner, ...forwardTargets(ctx, partner.signing_secret)], event, payload);
+  return dispatch(ctx, [...toPartner, ...forwardTargets(ctx, partner.signing_secret)], event, payload, after);
 }
 
 /** Store lifecycle events: to the partner when the integration subscribes (PATCH /partners/webhook); always to forward targets. */

@@ -80,6 +80,12 @@ export async function readJson(c: Context, { optional = false } = {}): Promise<u
   }
 }
 
+/** Reads any body as text (invalid UTF-8 replaced, not refused), under the same 100 KB limit. */
+export async function readText(c: Context): Promise<string> {
+  if (Number(c.req.header('content-length') ?? '0') > maxBodyBytes) throw new ApiError('PAYLOAD_TOO_LARGE');
+  return new TextDecoder().decode(await readLimited(c.req.raw.body));
+}
+
 async function readLimited(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array> {
   if (!body) return new Uint8Array();
   const reader = body.getReader();

@@ -124,7 +124,10 @@ function apply(ctx: SandboxContext, order: SandboxOrder, trigger: OrderTrigger):
 
 export const isOpen = (order: SandboxOrder) => order.status === 'pending' || order.status === 'processing';
 
-/** Payment completed: confirmed, link paid, `order_payment` (+ `link_paid`) unless made in the dashboard. */
+/**
+ * Payment completed: confirmed, link paid, `order_payment` (+ `link_paid`) unless made in the dashboard. Each receiver
+ * gets `link_paid` after its `order_payment` delivery has finished, or after `linkPaidWaitMs` if that one stalls.
+ */
 export function confirmOrder(ctx: SandboxContext, order: SandboxOrder): void {
   apply(ctx, order, 'payment_completed');
   const now = ctx.clock.now();
@@ -136,7 +139,7 @@ export function confirmOrder(ctx: SandboxContext, order: SandboxOrder): void {
   const store = storeById(ctx.state, order.id_store);
   if (!store) return;
   const gateway = ctx.state.gateways.find((g) => g.id_payment_gateway === order.id_payment_gateway);
-  emitOrderEvent(ctx, store, 'order_payment', {
+  const payment = emitOrderEvent(ctx, store, 'order_payment', {
     event: 'order_payment',
     timestamp: ctx.iso(now),
     id_order: order.id_order,
@@ -164,7 +167,7 @@ export function confirmOrder(ctx: SandboxContext, order: SandboxOrder): void {
       status: 'paid',
       id_store: store.id_store,
       external_store_id: store.external_store_id,
-    });
+    }, payment);
   }
 }
 

@@ -31,6 +31,8 @@ export async function startSandbox({ port = 0, host = '127.0.0.1', ...options }:
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostPart}:${address.port}`;
   if (!options.publicUrl) sandbox.setPublicUrl(url);
+  // The sandbox posts to its own receiver over loopback, even when it listens on every interface.
+  sandbox.listeningAt(`http://${loopbackOf(address)}:${address.port}`);
   const origin = options.publicUrl?.replace(/\/+$/, '') ?? url;
   return {
     url,
@@ -48,4 +50,10 @@ export async function startSandbox({ port = 0, host = '127.0.0.1', ...options }:
       });
     },
   };
+}
+
+function loopbackOf(address: AddressInfo): string {
+  if (address.address === '0.0.0.0') return '127.0.0.1';
+  if (address.address === '::') return '[::1]';
+  return address.family === 'IPv6' ? `[${address.address}]` : address.address;
 }

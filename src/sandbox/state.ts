@@ -1,5 +1,5 @@
 /** The sandbox's in-memory state: fixtures plus everything created since the last reset. */
-import type { DocumentType } from '../contract/index.js';
+import type { DocumentType, SandboxReceivedWebhook } from '../contract/index.js';
 import { fixtureDocumentTypes, fixtureGateways, fixtureIntegrations, fixtureLinks, fixturePartners, fixtureStores } from './fixtures.js';
 import type { ActiveFault, SandboxGateway, SandboxIntegration, SandboxLink, SandboxOrder, SandboxPartner, SandboxStore } from './model.js';
 
@@ -27,6 +27,9 @@ export interface SandboxState {
   cardSessions: Map<string, number>;
   /** Local receivers that also get every webhook (POST /sandbox/forward). */
   forwardTargets: string[];
+  /** What the built-in receiver (POST /sandbox/receiver) got, oldest first. */
+  received: SandboxReceivedWebhook[];
+  nextReceivedId: number;
   /** Fault modes (POST /sandbox/faults), in the order they were added; spent ones stay with `remaining` 0. */
   faults: ActiveFault[];
   nextFaultId: number;
@@ -62,6 +65,8 @@ export function resetState(state: SandboxState, now: number): void {
     orderKeys: new Map(),
     cardSessions: new Map(),
     forwardTargets: [],
+    received: [],
+    nextReceivedId: 1,
     faults: [],
     nextFaultId: 1,
     nextDeadline: Number.POSITIVE_INFINITY,

@@ -96,6 +96,21 @@ export function checkoutOrderView(ctx: SandboxContext, order: SandboxOrder, orig
   };
 }
 
+/**
+ * An item of `GET /sandbox/orders`: the control view without the transfer QR's base64 PNG, which made every poll of
+ * the list heavy; `qr_data` (what the bank app and the element render) stays, and `GET /sandbox/orders/{id}` has the PNG.
+ */
+export function sandboxOrderListItemView(ctx: SandboxContext, order: SandboxOrder, origin: string) {
+  const view = sandboxOrderView(ctx, order, origin);
+  const breb = view.payment_gateway?.breb;
+  if (breb) view.payment_gateway = { ...view.payment_gateway, breb: { key: breb.key, qr_data: breb.qr_data } };
+  if (view.next_action?.type === 'transfer') {
+    const { type, key, qr_data, expires_at } = view.next_action;
+    view.next_action = { type, key, ...(qr_data === undefined ? {} : { qr_data }), expires_at };
+  }
+  return view;
+}
+
 /** The control API's view: everything, including the SMS code the sandbox "sent". */
 export function sandboxOrderView(ctx: SandboxContext, order: SandboxOrder, origin: string) {
   const s = order.gateway_state;

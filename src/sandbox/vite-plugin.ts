@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Plugin, PreviewServer, ViteDevServer } from 'vite';
-import { createSandbox, type SandboxOptions } from './app.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from './app.js';
 import { sandboxBanner } from './banner.js';
 import { nodeFetch } from './node-listener.js';
 
@@ -12,35 +12,44 @@ export const sandboxPrefixes = ['/v1', '/sandbox', '/onboarding'] as const;
 const handles = (url: string | undefined) =>
   !!url && sandboxPrefixes.some((p) => url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`));
 
+/**
+ * Vite restarts on an edit to vite.config.ts or a server file, re-importing this module: the sandbox lives on
+ * globalThis (a registered Symbol, the same across module copies) so its orders, deliveries and clock survive.
+ */
+const kept = Symbol.for('pay-checkout.sandbox');
+type KeptSandbox = { [kept]?: Sandbox };
+
+/** The process's sandbox: the first call creates it with `options`; restarts reuse it as it is. */
+function keptSandbox(options: SandboxOptions = {}): Sandbox {
+  const holder = globalThis as KeptSandbox;
+  return (holder[kept] ??= createSandbox(options));
+}
+
 export function paySandbox(options: SandboxOptions = {}): Plugin {
-  const sandbox = createSandbox(options);
-  // Node request → web Request → sandbox → Node response, with the body limit enforced while reading.
-  const listener = getRequestListener(nodeFetch(sandbox));
-  const middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
-    if (!handles(req.url)) return next();
-    listener(req, res).catch(next);
-  };
-  const announce = (server: ViteDevServer | PreviewServer) => {
+  let listener: ReturnType<typeof getRequestListener> | undefined;
+  // Created on the first server, not for `vite build`, which never serves it.
+  const attach = (server: ViteDevServer | PreviewServer) => {
+    const sandbox = keptSandbox(options);
+    // Node request → web Request → sandbox → Node response, with the body limit enforced while reading.
+    listener ??= getRequestListener(nodeFetch(sandbox));
+    const serve = listener;
+    server.middlewares.use((req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
+      if (!handles(req.url)) return next();
+      serve(req, res).catch(next);
+    });
     server.httpServer?.once('listening', () => {
       const local = server.resolvedUrls?.local[0];
       if (!local) return;
       const origin = new URL(local).origin;
       if (!options.publicUrl) sandbox.setPublicUrl(origin);
+      sandbox.listeningAt(origin);
       server.config.logger.info(`\n${sandboxBanner(sandbox, options.publicUrl ?? origin)}\n`);
     });
   };
+  // No close on buildEnd: a restart closes the old server after the new one took the sandbox over.
   return {
     name: 'pay-checkout-sandbox',
-    configureServer(server) {
-      server.middlewares.use(middleware);
-      announce(server);
-    },
-    configurePreviewServer(server) {
-      server.middlewares.use(middleware);
-      announce(server);
-    },
-    async buildEnd() {
-      await sandbox.close();
-    },
+    configureServer: attach,
+    configurePreviewServer: attach,
   };
 }

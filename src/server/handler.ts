@@ -8,6 +8,7 @@ import { errorBody, idempotencyKeyHeader, orderTokenHeader } from '../contract/i
 import { CheckoutHttpError } from './http.js';
 import { checkoutOperations, type Operations, type Reply } from './operations.js';
 import type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
+import { replayWatcher } from './replay.js';
 import { serverSecret } from './secrets.js';
 
 type Route = { methods: Record<string, (ops: Operations, request: Request, param: string) => Promise<Reply>> };
@@ -44,16 +45,18 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   if (typeof options.resolveLink !== 'function') throw new TypeError('createCheckoutHandler: `resolveLink(hash)` is required.');
   if (options.secret !== undefined && options.secret.length < 16) throw new TypeError('createCheckoutHandler: `secret` must be at least 16 characters.');
   const { merchantKey } = options;
-  const merchant = new MerchantClient({
+  const merchantOptions = {
     merchantKey,
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.environment !== undefined ? { environment: options.environment } : {}),
     ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-  });
+  };
+  const merchant = new MerchantClient(merchantOptions);
   let secret: Promise<string> | undefined;
   const ops = checkoutOperations({
     merchant,
+    watchReplay: replayWatcher(merchantOptions),
     resolveLink: options.resolveLink,
     secret: () => (secret ??= serverSecret(merchantKey, options.secret)),
     gateways: options.gateways,

@@ -18,6 +18,7 @@ import type * as z from 'zod/mini';
 import { toCheckoutGateways } from './gateways.js';
 import { CheckoutHttpError, readJsonBody } from './http.js';
 import type { IdempotencyStore } from './idempotency.js';
+import { replayedHeader, type ReplayWatch } from './replay.js';
 import { linkAmount, linkCurrency, linkStatus, toCheckoutLink, type CheckoutLinkInfo, type ResolveLink } from './links.js';
 import { gatewayOfOrder, toCheckoutOrder } from './orders.js';
 import { bodyDigest, isOrderToken, orderKeyFor, orderTokenFor } from './secrets.js';
@@ -42,6 +43,8 @@ export interface Reply {
 
 export interface OperationDeps {
   merchant: MerchantClient;
+  /** A merchant client for one call that tells whether the merchant API replayed an earlier order. */
+  watchReplay: () => ReplayWatch;
   resolveLink: ResolveLink;
   secret: () => Promise<string>;
   gateways?: CheckoutGateway[] | undefined;
@@ -118,7 +121,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       if (earlier) {
         if (earlier.body_digest !== digest) throw CheckoutHttpError.of('IDEMPOTENCY_KEY_REUSED');
         const order = await orderView(await merchant.getOrder(earlier.id_order));
-        return { status: 200, data: await withToken(order), headers: { 'Idempotent-Replayed': 'true' } };
+        return { status: 200, data: await withToken(order), headers: { [replayedHeader]: 'true' } };
       }
 
       const status = linkStatus(info, deps.now());
@@ -141,7 +144,9 @@ export function checkoutOperations(deps: OperationDeps): Operations {
         });
       }
 
-      const created = await merchant.createOrder({
+      // The merchant API may deduplicate order_key itself (the sandbox does): its replay is ours too, 200 not 201.
+      const watch = deps.watchReplay();
+      const created = await watch.merchant.createOrder({
         amount,
         description: info.description,
         currency,
@@ -169,6 +174,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       }
       await deps.idempotency?.set(orderKey, { id_order: created.id_order, body_digest: digest });
       const order = await orderView(details, [gateway], created, info.description);
+      if (watch.replayed()) return { status: 200, data: await withToken(order), headers: { [replayedHeader]: 'true' } };
       return { status: 201, data: await withToken(order) };
     },
 

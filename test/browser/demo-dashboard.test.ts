@@ -39,7 +39,7 @@ describe('demo sandbox dashboard', () => {
     await control(`/orders/${push.id_order}/approve`);
     const el = await mountDashboard();
     await expect(el).to.be.accessible();
-    expect(el.querySelectorAll('tbody tr')).to.have.length(2);
+    expect(el.querySelectorAll('demo-orders-table tbody tr')).to.have.length(2);
     expect(row(el, push.id_order)?.dataset.status).to.equal('confirmed');
     expect(text(row(el, push.id_order))).to.include('$ 21.000').and.include('Pagado');
     expect(row(el, otp.id_order)?.dataset.status).to.equal('processing');

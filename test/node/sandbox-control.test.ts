@@ -51,7 +51,8 @@ describe('sandbox control API and webhook routing', () => {
   const forwarded = (event: string) => receiver.received.filter((r) => r.headers['x-service-event'] === event).map((r) => JSON.parse(r.body));
 
   before(async () => {
-    running = await startSandbox({ port: 0, clock: createClock(Date.parse('2026-03-02T15:00:00Z')), fetch: fetchForTests, timings: { webhookTimeoutMs: 500, webhookRetryDelayMs: 10 } });
+    // No built-in receiver: these tests count every delivery, and this file's receiver is the only forward target.
+    running = await startSandbox({ port: 0, clock: createClock(Date.parse('2026-03-02T15:00:00Z')), fetch: fetchForTests, defaultReceiver: false, timings: { webhookTimeoutMs: 500, webhookRetryDelayMs: 10 } });
     receiver = await startReceiver();
   });
   after(async () => {

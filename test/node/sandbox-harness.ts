@@ -35,9 +35,10 @@ export interface TestSandbox {
   close(): Promise<void>;
 }
 
-export async function startTestSandbox(timings: SandboxTimings = {}): Promise<TestSandbox> {
+/** `defaultReceiver` is off unless asked for: the suites count deliveries exactly, to receivers of their own. */
+export async function startTestSandbox(timings: SandboxTimings = {}, { defaultReceiver = false } = {}): Promise<TestSandbox> {
   const clock = createClock(startOfTime);
-  const running = await startSandbox({ port: 0, clock, timings: { webhookTimeoutMs: 500, webhookRetryDelayMs: 20, ...timings } });
+  const running = await startSandbox({ port: 0, clock, defaultReceiver, timings: { webhookTimeoutMs: 500, webhookRetryDelayMs: 20, ...timings } });
   const origin = running.url;
   const raw = async (path: string, init: RequestInit): Promise<Reply> => {
     const response = await fetch(`${origin}${path}`, { redirect: 'manual', ...init });

@@ -1,16 +1,54 @@
+import { html } from 'lit';
+import type { TemplateResult } from 'lit';
+import type { FlowState } from '../../flow/types.js';
+import type { Messages } from '../../i18n/messages.js';
 import { PayStepCard } from './pay-step-card.js';
 import { PayStepDetails } from './pay-step-details.js';
 import { PayStepOtp } from './pay-step-otp.js';
+import { PayStepProcessing } from './pay-step-processing.js';
 import { PayStepPush } from './pay-step-push.js';
 import { PayStepResult } from './pay-step-result.js';
 import { PayStepTransfer } from './pay-step-transfer.js';
 
-/** The steps after the first screen: a lazy chunk (see `loadLaterSteps`). */
+export { transition } from '../../flow/machine.js';
+export { OrderTracker } from './order-tracker.js';
+
+/**
+ * The steps after the first screen, the whole flow and the order tracker: one lazy chunk (see `loadLaterSteps`),
+ * fetched while the link loads, so it is there before the buyer leaves the first screen.
+ */
 export const laterSteps = {
   'pay-step-details': PayStepDetails,
   'pay-step-push': PayStepPush,
   'pay-step-otp': PayStepOtp,
   'pay-step-transfer': PayStepTransfer,
   'pay-step-card': PayStepCard,
+  'pay-step-processing': PayStepProcessing,
   'pay-step-result': PayStepResult,
 } as const;
+
+/** A step after the first screens. */
+export type LaterState = Exclude<FlowState, { step: 'loading' | 'unavailable' | 'error' | 'amount' | 'method' }>;
+
+/** The element of a later step, as `<pay-checkout>` renders it (`parts`: the parts it forwards). */
+export function laterStepTemplate(s: LaterState, m: Messages, parts: string, remainingMs: number | null): TemplateResult {
+  switch (s.step) {
+    case 'details':
+      return html`<pay-step-details data-step exportparts=${parts} .state=${s} .messages=${m}></pay-step-details>`;
+    case 'processing':
+      return html`<pay-step-processing data-step exportparts=${parts} .state=${s} .messages=${m}></pay-step-processing>`;
+    case 'push':
+      return html`<pay-step-push data-step exportparts=${parts} .state=${s} .messages=${m} .remainingMs=${remainingMs}></pay-step-push>`;
+    case 'otp':
+      return html`<pay-step-otp data-step exportparts=${parts} .state=${s} .messages=${m} .remainingMs=${remainingMs}></pay-step-otp>`;
+    case 'transfer':
+      return html`<pay-step-transfer data-step exportparts=${parts} .state=${s} .messages=${m} .remainingMs=${remainingMs}></pay-step-transfer>`;
+    case 'redirect':
+      return html`<pay-step-card data-step exportparts=${parts} .state=${s} .messages=${m}></pay-step-card>`;
+    case 'paid':
+    case 'declined':
+    case 'cancelled':
+    case 'expired':
+      return html`<pay-step-result data-step exportparts=${parts} .state=${s} .messages=${m}></pay-step-result>`;
+  }
+}

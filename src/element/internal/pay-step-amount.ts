@@ -1,13 +1,17 @@
 import { html, nothing } from 'lit';
 import type { AmountState } from '../../flow/types.js';
+import type { FirstMessages } from '../../i18n/messages.js';
 import { formatMoney } from '../../i18n/format.js';
 import { StepElement } from './step-element.js';
 import { sharedStyles } from './shared.styles.js';
 import { stepAmountStyles } from './pay-step-amount.styles.js';
 
 /** @internal Dynamic links: the buyer types the amount, grouped as they type. */
-export class PayStepAmount extends StepElement<AmountState> {
+export class PayStepAmount extends StepElement<AmountState, FirstMessages> {
   static override styles = [sharedStyles, stepAmountStyles];
+
+  /** The bundled first screens' strings are enough here. */
+  declare messages: FirstMessages;
 
   override render() {
     const m = this.messages;

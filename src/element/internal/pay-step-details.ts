@@ -5,6 +5,7 @@ import { formatMoney } from '../../i18n/format.js';
 import { StepElement } from './step-element.js';
 import { newIdempotencyKey } from './idempotency-key.js';
 import { sharedStyles, hideBrokenImage } from './shared.styles.js';
+import { laterStyles } from './later.styles.js';
 import { stepDetailsStyles } from './pay-step-details.styles.js';
 
 /** How each text field asks for its value on a phone keyboard and from autofill. */
@@ -26,7 +27,7 @@ const inputHints: Record<Exclude<DetailsField, 'id_type'>, InputHints> = {
  * each message beside its field, and an error summary on submit.
  */
 export class PayStepDetails extends StepElement<DetailsState> {
-  static override styles = [sharedStyles, stepDetailsStyles];
+  static override styles = [sharedStyles, laterStyles, stepDetailsStyles];
 
   #submitted = false;
 

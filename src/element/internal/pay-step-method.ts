@@ -1,13 +1,17 @@
 import { html, nothing } from 'lit';
 import type { MethodState } from '../../flow/types.js';
+import type { FirstMessages } from '../../i18n/messages.js';
 import { formatMoney } from '../../i18n/format.js';
 import { StepElement } from './step-element.js';
 import { sharedStyles, hideBrokenImage } from './shared.styles.js';
 import { stepMethodStyles } from './pay-step-method.styles.js';
 
 /** @internal The link's payment methods: icon and name, unavailable ones disabled with the reason. */
-export class PayStepMethod extends StepElement<MethodState> {
+export class PayStepMethod extends StepElement<MethodState, FirstMessages> {
   static override styles = [sharedStyles, stepMethodStyles];
+
+  /** The bundled first screens' strings are enough here. */
+  declare messages: FirstMessages;
 
   override render() {
     const m = this.messages;

@@ -1,19 +1,21 @@
 import { html, nothing } from 'lit';
-import { property } from 'lit/decorators.js';
 import type { OtpState } from '../../flow/types.js';
 import { otpInput, validateOtp } from '../../flow/rules.js';
 import { StepElement } from './step-element.js';
 import { countdownTemplate, noticeTemplate } from './waiting-parts.js';
 import { newIdempotencyKey } from './idempotency-key.js';
 import { sharedStyles } from './shared.styles.js';
+import { laterStyles } from './later.styles.js';
 import { stepOtpStyles } from './pay-step-otp.styles.js';
 
 /** @internal The SMS code: one 6-digit field; a pasted code fills and submits; attempts left; new code. */
 export class PayStepOtp extends StepElement<OtpState> {
-  static override styles = [sharedStyles, stepOtpStyles];
+  static override styles = [sharedStyles, laterStyles, stepOtpStyles];
+
+  static override properties = { remainingMs: { attribute: false } };
 
   /** Milliseconds left, from the host's countdown. */
-  @property({ attribute: false }) remainingMs: number | null = null;
+  remainingMs: number | null = null;
 
   #submitted = false;
 

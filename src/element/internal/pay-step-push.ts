@@ -1,17 +1,19 @@
 import { html } from 'lit';
-import { property } from 'lit/decorators.js';
 import type { PushState } from '../../flow/types.js';
 import { StepElement } from './step-element.js';
 import { countdownTemplate, noticeTemplate } from './waiting-parts.js';
 import { sharedStyles } from './shared.styles.js';
+import { laterStyles } from './later.styles.js';
 import { stepPushStyles } from './pay-step-push.styles.js';
 
 /** @internal Push approval: what to do on the phone, the masked phone, a countdown, cancel, change number. */
 export class PayStepPush extends StepElement<PushState> {
-  static override styles = [sharedStyles, stepPushStyles];
+  static override styles = [sharedStyles, laterStyles, stepPushStyles];
+
+  static override properties = { remainingMs: { attribute: false } };
 
   /** Milliseconds left, from the host's countdown. */
-  @property({ attribute: false }) remainingMs: number | null = null;
+  remainingMs: number | null = null;
 
   override render() {
     const m = this.messages;

@@ -3,11 +3,12 @@ import type { ResultState } from '../../flow/types.js';
 import { formatDateTime, formatMoney } from '../../i18n/format.js';
 import { StepElement } from './step-element.js';
 import { sharedStyles } from './shared.styles.js';
+import { laterStyles } from './later.styles.js';
 import { stepResultStyles } from './pay-step-result.styles.js';
 
 /** @internal The outcome: the paid receipt, or declined / cancelled / expired with the next action. */
 export class PayStepResult extends StepElement<ResultState> {
-  static override styles = [sharedStyles, stepResultStyles];
+  static override styles = [sharedStyles, laterStyles, stepResultStyles];
 
   override render() {
     const m = this.messages;

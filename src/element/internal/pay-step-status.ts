@@ -1,17 +1,21 @@
 import { html, nothing } from 'lit';
-import type { ErrorState, LoadingState, ProcessingState, UnavailableState } from '../../flow/types.js';
+import type { ErrorState, LoadingState, UnavailableState } from '../../flow/types.js';
+import type { FirstMessages } from '../../i18n/messages.js';
 import { StepElement } from './step-element.js';
 import { sharedStyles } from './shared.styles.js';
 import { stepStatusStyles } from './pay-step-status.styles.js';
 
-export type StatusScreenState = LoadingState | UnavailableState | ErrorState | ProcessingState;
+export type StatusScreenState = LoadingState | UnavailableState | ErrorState;
 
 /**
- * @internal Loading, link unavailable (not found, already paid, expired), the error
- * screen with "try again", and "processing" (nothing for the buyer to do but wait).
+ * @internal Loading, link unavailable (not found, already paid, expired), and the error
+ * screen with "try again". "Processing" is `pay-step-processing`, with the later steps.
  */
-export class PayStepStatus extends StepElement<StatusScreenState> {
+export class PayStepStatus extends StepElement<StatusScreenState, FirstMessages> {
   static override styles = [sharedStyles, stepStatusStyles];
+
+  /** The bundled first screens' strings are enough here. */
+  declare messages: FirstMessages;
 
   override render() {
     const m = this.messages;
@@ -21,12 +25,6 @@ export class PayStepStatus extends StepElement<StatusScreenState> {
         return html`<div class="center" part="loading">
           <div class="spinner" aria-hidden="true"></div>
           <h2 tabindex="-1" part="heading">${m.loading}</h2>
-        </div>`;
-      case 'processing':
-        return html`<div class="center">
-          <div class="spinner" aria-hidden="true"></div>
-          <h2 tabindex="-1" part="heading">${m.waiting}</h2>
-          ${s.notice ? html`<p class="notice">${m.rules[s.notice]({})}</p>` : nothing}
         </div>`;
       case 'unavailable': {
         const [title, body] =

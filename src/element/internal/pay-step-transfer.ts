@@ -1,10 +1,10 @@
 import { html, nothing } from 'lit';
 import type { PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
 import type { TransferState } from '../../flow/types.js';
 import { StepElement } from './step-element.js';
 import { countdownTemplate, noticeTemplate } from './waiting-parts.js';
 import { sharedStyles } from './shared.styles.js';
+import { laterStyles } from './later.styles.js';
 import { stepTransferStyles } from './pay-step-transfer.styles.js';
 
 /** The QR image as a `data:` URL (allowed by `img-src 'self' data:`), drawn here from the payload. */
@@ -19,14 +19,21 @@ async function qrDataUrl(payload: string): Promise<string> {
  * locally from `qr_data` (or the service's PNG), and a countdown.
  */
 export class PayStepTransfer extends StepElement<TransferState> {
-  static override styles = [sharedStyles, stepTransferStyles];
+  static override styles = [sharedStyles, laterStyles, stepTransferStyles];
+
+  static override properties = {
+    remainingMs: { attribute: false },
+    qrSrc: { state: true },
+    qrFailed: { state: true },
+    copied: { state: true },
+  };
 
   /** Milliseconds left, from the host's countdown. */
-  @property({ attribute: false }) remainingMs: number | null = null;
+  remainingMs: number | null = null;
 
-  @state() private qrSrc: string | null = null;
-  @state() private qrFailed = false;
-  @state() private copied: 'yes' | 'failed' | null = null;
+  private qrSrc: string | null = null;
+  private qrFailed = false;
+  private copied: 'yes' | 'failed' | null = null;
 
   #qrFor: string | null = null;
   #copiedTimer: ReturnType<typeof setTimeout> | undefined;

@@ -32,10 +32,6 @@ export const sharedStyles = css`
   .muted {
     color: var(--pay-color-muted);
   }
-  .stack {
-    display: grid;
-    gap: var(--pay-space, 1rem);
-  }
   .actions {
     display: flex;
     flex-wrap: wrap;
@@ -69,13 +65,6 @@ export const sharedStyles = css`
     background: transparent;
     color: var(--pay-color-primary);
     border-color: var(--pay-color-border);
-  }
-  button.link {
-    background: transparent;
-    color: var(--pay-color-primary);
-    text-decoration: underline;
-    padding-inline: 0.25rem;
-    font-weight: 500;
   }
   button:disabled {
     cursor: not-allowed;
@@ -126,34 +115,6 @@ export const sharedStyles = css`
     font-weight: 600;
     font-size: 0.9375rem;
     margin: 0;
-  }
-  .notice {
-    padding: 0.75rem;
-    border-radius: var(--pay-radius);
-    background: var(--pay-color-notice-bg);
-    color: var(--pay-color-text);
-  }
-  .waiting {
-    display: flex;
-    align-items: center;
-    gap: 0.75rem;
-    margin-bottom: var(--pay-space, 1rem);
-  }
-  .waiting p {
-    margin: 0;
-  }
-  .countdown {
-    font-variant-numeric: tabular-nums;
-    color: var(--pay-color-muted);
-  }
-  .countdown strong {
-    color: var(--pay-color-text);
-  }
-  ol.steps {
-    margin: 0 0 var(--pay-space, 1rem);
-    padding-inline-start: 1.25rem;
-    display: grid;
-    gap: 0.375rem;
   }
   .spinner {
     width: 2rem;

@@ -1,20 +1,25 @@
 import { LitElement } from 'lit';
-import { property } from 'lit/decorators.js';
-import type { Messages } from '../../i18n/messages.js';
-import { es } from '../../i18n/es.js';
+import type { PropertyDeclarations } from 'lit';
+import type { FirstMessages, Messages } from '../../i18n/messages.js';
 import type { FlowEvent } from '../../flow/types.js';
 import { payStepEvent } from '../events/pay-step.js';
 import { payAnnounceEvent } from '../events/pay-announce.js';
 
 /**
  * Internal base of the step elements: each gets its slice of the flow state and
- * the messages as properties, and reports up with one `pay-step` event.
+ * the messages as properties, and reports up with one `pay-step` event. The first
+ * screens' steps take `FirstMessages` (bundled); the later ones the whole catalog.
  */
-export abstract class StepElement<S> extends LitElement {
+export abstract class StepElement<S, M extends FirstMessages = Messages> extends LitElement {
+  static override properties: PropertyDeclarations = {
+    state: { attribute: false },
+    messages: { attribute: false },
+  };
+
   /** The flow state this step renders. */
-  @property({ attribute: false }) state!: S;
+  declare state: S;
   /** The catalog of the current locale. */
-  @property({ attribute: false }) messages: Messages = es;
+  declare messages: M;
 
   /** Sends a flow event up to `<pay-checkout>`. */
   protected send(event: FlowEvent): void {

@@ -19,13 +19,25 @@ export function defineSteps(steps: Record<string, CustomElementConstructor> = fi
   }
 }
 
-let later: Promise<void> | undefined;
+export type LaterSteps = typeof import('./later-steps.js');
+
+let later: Promise<LaterSteps> | undefined;
 
 /**
- * The steps after the first screen (details, gateway steps, results), a lazy chunk
- * fetched as soon as the link has loaded, so it is there before the buyer needs it.
+ * The steps after the first screen (details, gateway steps, results) with the flow and the order tracker they
+ * need: a lazy chunk the element fetches while the link loads, so it is there before the buyer needs it.
  */
-export function loadLaterSteps(): Promise<void> {
-  later ??= import('./later-steps.js').then((m) => defineSteps(m.laterSteps));
+export function loadLaterSteps(): Promise<LaterSteps> {
+  later ??= import('./later-steps.js').then(
+    (m) => {
+      defineSteps(m.laterSteps);
+      return m;
+    },
+    (error: unknown) => {
+      // A failed fetch (offline) is not remembered: the next need tries again.
+      later = undefined;
+      throw error;
+    },
+  );
   return later;
 }

@@ -18,7 +18,7 @@ import { ApiError, fieldError, orderIdFrom, parseOrThrow, readJson } from '../ht
 import { completeOnboarding } from '../onboarding.js';
 import { cancelOrder, confirmOrder, createOrder, sweepExpired } from '../orders.js';
 import { gatewayById, storeById, storeByKey } from '../state.js';
-import { checkoutUrlOf, gatewayView, sandboxOrderView, storeView } from '../views.js';
+import { checkoutUrlOf, gatewayView, sandboxOrderListItemView, sandboxOrderView, storeView } from '../views.js';
 import { originOf } from './origin.js';
 
 export interface ControlHooks {
@@ -39,7 +39,7 @@ export function controlRoutes(ctx: SandboxContext, hooks: ControlHooks): Hono {
 
   api.get('/orders', (c) => {
     const origin = originOf(ctx, c);
-    return c.json({ data: [...ctx.state.orders.values()].reverse().map((o) => sandboxOrderView(ctx, o, origin)) });
+    return c.json({ data: [...ctx.state.orders.values()].reverse().map((o) => sandboxOrderListItemView(ctx, o, origin)) });
   });
 
   // An order "from the merchant dashboard": the body of POST /v1/orders, or a link `hash`; no webhooks, ever.

@@ -45,6 +45,11 @@ export interface DeliveryTarget {
 export interface SendOptions {
   /** Overrides the deliverer's `maxAttempts` for this delivery (e.g. 1 for a synchronous test ping). */
   maxAttempts?: number;
+  /**
+   * Holds the first attempt until this earlier delivery settles, or `maxWaitMs` passes: an ordered pair of events
+   * (link_paid after order_payment) without a receiver that never answers holding the second back for long.
+   */
+  after?: { delivery: Promise<unknown>; maxWaitMs: number };
 }
 
 export type DeliveryListener = (record: Readonly<DeliveryRecord>) => void;
@@ -165,6 +170,7 @@ export function createDeliverer(options: DelivererOptions = {}): Deliverer {
       'User-Agent': settings.userAgent,
     };
     publish(record, cancel);
+    if (sendOptions.after) await waitForEarlier(sendOptions.after, cancel);
     try {
       await deliver(record, Math.max(1, sendOptions.maxAttempts ?? settings.maxAttempts), cancel);
     } catch (error) {
@@ -215,6 +221,19 @@ function isHttpUrl(url: string): boolean {
     return protocol === 'http:' || protocol === 'https:';
   } catch {
     return false;
+  }
+}
+
+/** Waits until the earlier delivery settles, `maxWaitMs` passes or the deliverer is reset, whichever comes first. */
+async function waitForEarlier(after: NonNullable<SendOptions['after']>, cancel: AbortSignal): Promise<void> {
+  const done = new AbortController(); // stops the timer once the earlier delivery settles
+  const onCancel = () => done.abort();
+  cancel.addEventListener('abort', onCancel, { once: true });
+  try {
+    await Promise.race([after.delivery.catch(() => {}), pause(after.maxWaitMs, done.signal)]);
+  } finally {
+    done.abort();
+    cancel.removeEventListener('abort', onCancel);
   }
 }
 

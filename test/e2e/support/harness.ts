@@ -29,7 +29,7 @@ export const launchChromium = (): Promise<Browser> =>
 export interface ControlOrder {
   id_order: number;
   status: string;
-  amount: number;
+  total: number;
   link_hash: string | null;
   gateway_kind: string;
   otp: string | null;
@@ -126,6 +126,9 @@ export interface BuyerOptions {
 export class Buyer {
   readonly consoleErrors: string[] = [];
   readonly pageErrors: string[] = [];
+  /** API requests the page saw fail (a dropped connection), and API answers with a 5xx status. */
+  readonly failedApiRequests: string[] = [];
+  readonly serverErrors: string[] = [];
   dialogs = 0;
 
   private constructor(
@@ -155,6 +158,12 @@ export class Buyer {
       if (m.type() === 'error') this.consoleErrors.push(m.text());
     });
     page.on('pageerror', (e) => this.pageErrors.push(e.message));
+    page.on('requestfailed', (r) => {
+      if (r.url().includes('/v1/')) this.failedApiRequests.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    });
+    page.on('response', (r) => {
+      if (r.url().includes('/v1/') && r.status() >= 500) this.serverErrors.push(`${r.status()} ${new URL(r.url()).pathname}`);
+    });
     page.on('dialog', (d) => {
       this.dialogs += 1;
       void d.dismiss();

@@ -1,0 +1,37 @@
+import * as z from 'zod/mini';
+import { CurrencyCode, PositiveId, Timestamp } from './common.js';
+import { DocumentTypeSchema, GatewayKindSchema } from './gateways.js';
+
+/** `GET /checkout/links/{hash}`: the buyer API's first call (design.md §3), everything the first screen needs. */
+
+export const linkStatuses = ['active', 'paid', 'expired'] as const;
+export const LinkStatusSchema = z.enum(linkStatuses);
+export type LinkStatus = z.infer<typeof LinkStatusSchema>;
+
+/** A gateway as the checkout shows it. `id_types` lists the accepted `id_national_document_type`s. */
+export const CheckoutGatewaySchema = z.looseObject({
+  id_payment_gateway: PositiveId,
+  name: z.string(),
+  kind: GatewayKindSchema,
+  required_fields: z.array(z.string()),
+  id_types: z.array(PositiveId),
+  min_amount: z.number(),
+  max_amount: z.number(),
+  icon: z.string(),
+});
+export type CheckoutGateway = z.infer<typeof CheckoutGatewaySchema>;
+
+/** `GET /checkout/links/{hash}` `data`: everything the first screen needs. No `amount` = dynamic. */
+export const CheckoutLinkSchema = z.looseObject({
+  hash: z.string(),
+  store_name: z.string(),
+  description: z.string(),
+  amount: z.optional(z.nullable(z.number())),
+  currency: CurrencyCode,
+  status: LinkStatusSchema,
+  expires_at: z.nullable(Timestamp),
+  collect_shopper_data: z.boolean(),
+  gateways: z.array(CheckoutGatewaySchema),
+  document_types: z.array(DocumentTypeSchema),
+});
+export type CheckoutLink = z.infer<typeof CheckoutLinkSchema>;

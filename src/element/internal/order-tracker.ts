@@ -1,0 +1,212 @@
+import type { ReactiveControllerHost } from 'lit';
+import { CheckoutClient } from '../../client/checkout-client.js';
+import type { ClientOptions } from '../../client/http.js';
+import type { CheckoutOrder } from '../../contract/checkout.js';
+import { toFlowError } from '../../flow/errors.js';
+import { expiresAtOf, hasOrder, isWaiting, orderOf } from '../../flow/selectors.js';
+import type { FlowEvent, FlowRequest, FlowState, ResultState } from '../../flow/types.js';
+import type { Messages } from '../../i18n/messages.js';
+import { CountdownController } from '../controllers/countdown-controller.js';
+import { StatusController } from '../controllers/status-controller.js';
+import type { StatusTimings } from '../controllers/status-timings.js';
+import { payCancelledEvent } from '../events/pay-cancelled.js';
+import { payFailedEvent } from '../events/pay-failed.js';
+import type { PayFailedDetail } from '../events/pay-failed.js';
+import { payOrderCreatedEvent } from '../events/pay-order-created.js';
+import { payPaidEvent } from '../events/pay-paid.js';
+import { payStatusChangeEvent } from '../events/pay-status-change.js';
+import { clearSavedOrder, readSavedOrder, saveOrder } from '../session.js';
+import type { SavedOrder } from '../session.js';
+
+/** What `<pay-checkout>` lends the tracker: its link and flow, and the ways to speak to the buyer and the page. */
+export interface OrderTrackerHooks {
+  /** The link hash on screen. */
+  link(): string;
+  /** The flow state on screen. */
+  flow(): FlowState;
+  /** Hands an event to the flow. */
+  send(event: FlowEvent): void;
+  /** Says something in the one live region. */
+  announce(message: string): void;
+  /** The whole catalog of the locale on screen. */
+  catalog(): Messages | null;
+  statusTimings(): StatusTimings;
+  navigate(url: string): void;
+}
+
+/**
+ * @internal Everything `<pay-checkout>` does once there is an order: create it, submit the code, cancel,
+ * check its status (one controller, single flight), count down to `expires_at`, keep it in sessionStorage,
+ * and report it in events. Arrives with the later steps, so the first screen's script holds none of it.
+ */
+export class OrderTracker {
+  /** Where the events go and the controllers live: the `<pay-checkout>` element. */
+  readonly #element: ReactiveControllerHost & EventTarget;
+  readonly #host: OrderTrackerHooks;
+  #client: CheckoutClient;
+  /** Bumped on each restart, so answers for an older link are dropped. */
+  #run = 0;
+  /** Server clock minus this device's, measured when an order is created; countdowns subtract it. */
+  #skewMs = 0;
+  /** Per order: the last status reported in `pay-status-change`, and outcomes already reported. */
+  #lastStatus = new Map<number, CheckoutOrder['status']>();
+  #reported = new Set<number>();
+
+  readonly #status: StatusController;
+  readonly #countdown: CountdownController;
+
+  constructor(element: ReactiveControllerHost & EventTarget, host: OrderTrackerHooks, client: ClientOptions) {
+    this.#element = element;
+    this.#host = host;
+    this.#client = new CheckoutClient(client);
+    this.#status = new StatusController(element, {
+      check: (signal) => this.#checkStatus(signal),
+      timings: () => host.statusTimings(),
+    });
+    this.#countdown = new CountdownController(element, {
+      onMilestone: (seconds) => {
+        const m = host.catalog();
+        if (m) host.announce(m.countdown.milestone(seconds));
+      },
+      onEnd: () => host.send({ type: 'time_up' }),
+    });
+  }
+
+  /** Milliseconds left on the step's countdown; null when it has none. */
+  get remainingMs(): number | null {
+    return this.#countdown.remainingMs;
+  }
+
+  /** A new link or API base: nothing of the old run goes on. */
+  restart(client: ClientOptions): void {
+    this.#run += 1;
+    this.#client = new CheckoutClient(client);
+    this.stop();
+  }
+
+  stop(): void {
+    this.#status.stop();
+    this.#countdown.set(null);
+  }
+
+  /** The element left the page: no more status checks (the controllers drop their listeners themselves). */
+  stopChecks(): void {
+    this.#status.stop();
+  }
+
+  /** The order saved for a reload or a return from the card page, as the service sees it now. */
+  async savedOrder(saved: SavedOrder, signal: AbortSignal): Promise<CheckoutOrder> {
+    this.#skewMs = saved.skew_ms ?? 0;
+    return this.#client.getOrder(saved.id_order, saved.order_token, { signal });
+  }
+
+  /** Carries out an order request of the flow; its answer goes back to the flow unless the run is over. */
+  async perform(request: Exclude<FlowRequest, { kind: 'load_link' }>, signal: AbortSignal): Promise<void> {
+    const run = this.#run;
+    const hash = this.#host.link();
+    const answer = (event: FlowEvent) => {
+      if (run === this.#run && !signal.aborted) this.#host.send(event);
+    };
+    const failed = (thrown: unknown) => {
+      if (!signal.aborted) answer({ type: 'order_failed', error: toFlowError(thrown) });
+    };
+    const received = (order: CheckoutOrder) => answer({ type: 'status_received', order });
+    switch (request.kind) {
+      case 'create_order':
+        return this.#client.createOrder(hash, request.body, request.idempotencyKey, { signal }).then((order) => answer({ type: 'order_created', order }), failed);
+      case 'submit_otp':
+        return this.#client.submitOtp(request.id_order, request.order_token, request.code, { signal }).then(received, failed);
+      case 'cancel_order':
+        return this.#client.cancelOrder(request.id_order, request.order_token, { signal }).then(received, failed);
+      case 'check_status':
+        // Through the one status controller, so a poll already in flight answers it.
+        return this.#status.checkNow(true);
+    }
+  }
+
+  /** After each step of the flow: events about the order, the saved order, the countdown and the status checks. */
+  after(next: FlowState, event: FlowEvent): void {
+    this.#report(next, event);
+    const hash = this.#host.link();
+    if (event.type === 'order_created') {
+      this.#skewMs = skewOf(event.order.created_at);
+      saveOrder({ hash, id_order: event.order.id_order, order_token: event.order.order_token, skew_ms: this.#skewMs });
+    } else if (isResult(next)) {
+      // The receipt stays on screen; a reload starts afresh instead of resuming a finished order.
+      clearSavedOrder(hash);
+    }
+    this.#countdown.set(expiresAtOf(next), this.#skewMs);
+    if (isWaiting(next)) this.#status.start();
+    else this.#status.stop();
+  }
+
+  /** The card step's link was followed: note it, so coming back checks the order instead of sending again. */
+  handOff(url: string): void {
+    const saved = readSavedOrder(this.#host.link());
+    if (saved) saveOrder({ ...saved, handed_off: true });
+    this.#host.navigate(url);
+  }
+
+  /** One status check of the order on screen; its answer goes to the flow. */
+  async #checkStatus(signal: AbortSignal): Promise<{ ok: boolean }> {
+    const state = this.#host.flow();
+    if (!hasOrder(state)) return { ok: true };
+    const run = this.#run;
+    const id = state.order.id_order;
+    const current = () => run === this.#run && !signal.aborted && orderOf(this.#host.flow())?.id_order === id;
+    try {
+      const order = await this.#client.getOrder(id, state.orderToken, { signal });
+      if (current()) this.#host.send({ type: 'status_received', order });
+      return { ok: true };
+    } catch (thrown) {
+      if (current()) this.#host.send({ type: 'status_failed', error: toFlowError(thrown) });
+      return { ok: false };
+    }
+  }
+
+  #report(next: FlowState, event: FlowEvent): void {
+    const host = this.#element;
+    if (event.type === 'order_created') {
+      host.dispatchEvent(payOrderCreatedEvent({ id_order: event.order.id_order, gateway: event.order.gateway }));
+    }
+    const order = orderOf(next);
+    if (order) {
+      const previous = this.#lastStatus.get(order.id_order) ?? null;
+      if (previous !== order.status) {
+        this.#lastStatus.set(order.id_order, order.status);
+        host.dispatchEvent(payStatusChangeEvent({ id_order: order.id_order, status: order.status, previous }));
+      }
+    }
+    if (isResult(next) && !this.#reported.has(next.order.id_order)) {
+      this.#reported.add(next.order.id_order);
+      host.dispatchEvent(outcomeEvent(next));
+    }
+  }
+}
+
+const resultSteps: readonly FlowState['step'][] = ['paid', 'declined', 'cancelled', 'expired'];
+const isResult = (s: FlowState): s is ResultState => resultSteps.includes(s.step);
+
+/** Server time minus device time, from a timestamp the server just made; 0 when unreadable. */
+function skewOf(serverNow: string): number {
+  const server = Date.parse(serverNow);
+  return Number.isNaN(server) ? 0 : server - Date.now();
+}
+
+function outcomeEvent(state: ResultState): Event {
+  const { order } = state;
+  const id_order = order.id_order;
+  switch (state.step) {
+    case 'paid':
+      return payPaidEvent({ id_order, amount: order.amount, currency: order.currency, gateway: order.gateway });
+    case 'declined':
+      return payFailedEvent({ id_order, reason: 'declined' });
+    case 'expired':
+      return payFailedEvent({ id_order, reason: 'expired' });
+    case 'cancelled': {
+      if (order.cancel_reason === 'otp_attempts') return payFailedEvent({ id_order, reason: 'otp_attempts' satisfies PayFailedDetail['reason'] });
+      if (order.status === 'refunded') return payCancelledEvent({ id_order, reason: 'refunded' });
+      return payCancelledEvent({ id_order, reason: order.cancel_reason === 'merchant' ? 'merchant' : 'buyer' });
+    }
+  }
+}
