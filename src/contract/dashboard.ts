@@ -1,7 +1,14 @@
 import * as z from 'zod/mini';
 import { CurrencyCode } from './common.js';
 
-const Day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD'));
+const Day = z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD'),
+  // A real calendar day: 2026-02-31 round-trips to another date.
+  z.refine((day) => {
+    const date = new Date(`${day}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+  }, { message: 'must be a real calendar date' }),
+);
 
 /** Query of `GET /merchant/{storeId}/dashboard/stats`; all required. */
 export const DashboardStatsQuerySchema = z.object({ currency: CurrencyCode, date_from: Day, date_to: Day });

@@ -393,5 +393,12 @@ describe('sandbox merchant API', () => {
       assertFieldError(bad, 'date_from');
       assertFieldError(bad, 'date_to');
     });
+
+    test('impossible calendar dates are refused', async () => {
+      const bad = await sb.api('GET', '/v1/merchant/1/dashboard/stats?currency=COP&date_from=2026-02-29&date_to=2026-02-31', undefined, merchant);
+      assertError(bad, 400, 'VALIDATION_FAILED');
+      assertFieldError(bad, 'date_from');
+      assertFieldError(bad, 'date_to');
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 /**
  * The sandbox's webhook sender, with the contract's delivery semantics: a real HTTP POST of compact
  * JSON signed with HMAC-SHA256, each attempt cut off after 5 s, up to 3 attempts about 1 s apart,
@@ -81,7 +82,7 @@ export function createDeliverer(options: DelivererOptions = {}): Deliverer {
 
   let log: DeliveryRecord[] = [];
   let nextId = 1;
-  let generation = new AbortController(); // aborted and replaced by reset()
+  let generation = unboundedController(); // aborted and replaced by reset()
   const inFlight = new Set<Promise<unknown>>();
   const listeners = new Set<DeliveryListener>();
 
@@ -205,7 +206,7 @@ export function createDeliverer(options: DelivererOptions = {}): Deliverer {
     },
     reset() {
       generation.abort(new Error('deliverer reset'));
-      generation = new AbortController();
+      generation = unboundedController();
       log = [];
       nextId = 1;
     },
@@ -249,4 +250,11 @@ function pause(ms: number, cancel: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     cancel.addEventListener('abort', done, { once: true });
   });
+}
+
+/** Every in-flight attempt listens on the shared reset signal; many at once is normal, not a leak. */
+function unboundedController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
