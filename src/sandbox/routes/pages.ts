@@ -19,7 +19,8 @@ export const testCards = { pays: '4242424242424242', declines: '4000000000000002
  */
 const hostedCandidates = ['./hosted/', '../hosted/', '../../../dist/hosted/'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
 const findHostedDir = (configured: string | undefined) =>
-  (configured ? [path.resolve(configured)] : hostedCandidates).find((dir) => existsSync(path.join(dir, 'index.html')));
+  // path.resolve drops a trailing slash, so `file.startsWith(dir + path.sep)` below holds for files inside.
+  (configured ? [configured] : hostedCandidates).map((dir) => path.resolve(dir)).find((dir) => existsSync(path.join(dir, 'index.html')));
 
 function htmlPage(c: Context, title: string, body: SafeHtml, status: 200 | 400 | 404 = 200, formTargets: string[] = []): Response {
   c.header('Content-Security-Policy', pageCsp(formTargets));

@@ -1,0 +1,42 @@
+// The sandbox serves a built hosted page: assets as themselves, any other /checkout/* path as index.html.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+
+describe('hosted page from a build folder', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pay-hosted-'));
+  let sandbox: RunningSandbox;
+
+  before(async () => {
+    mkdirSync(path.join(dir, 'assets'));
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>hosted</title>');
+    writeFileSync(path.join(dir, 'assets', 'main.js'), 'export const hosted = true;');
+    // A trailing slash, as a deployer would type it.
+    sandbox = await startSandbox({ port: 0, hostedDir: `${dir}/`, defaultReceiver: false });
+  });
+  after(async () => {
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('an asset is served as itself, with a JavaScript type', async () => {
+    const res = await fetch(`${sandbox.url}/checkout/assets/main.js`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /javascript/);
+    assert.equal(await res.text(), 'export const hosted = true;');
+  });
+
+  test('a link path is answered with index.html', async () => {
+    const res = await fetch(`${sandbox.url}/checkout/demo-fixed`);
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /<title>hosted<\/title>/);
+  });
+
+  test('a path outside the folder is never read', async () => {
+    const res = await fetch(`${sandbox.url}/checkout/..%2f..%2fpackage.json`);
+    assert.doesNotMatch(await res.text(), /"name"/);
+  });
+});
