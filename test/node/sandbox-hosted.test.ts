@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { findHostedDir } from '../../src/sandbox/routes/pages.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 
 describe('hosted page from a build folder', () => {
@@ -33,6 +34,11 @@ describe('hosted page from a build folder', () => {
     const res = await fetch(`${sandbox.url}/checkout/demo-fixed`);
     assert.equal(res.status, 200);
     assert.match(await res.text(), /<title>hosted<\/title>/);
+  });
+
+  test('the default folders are found without their trailing slash, so assets inside them match', () => {
+    assert.equal(findHostedDir(undefined, [`${dir}/`]), dir);
+    assert.equal(findHostedDir(undefined, [path.join(dir, 'missing/'), `${dir}/`]), dir);
   });
 
   test('a path outside the folder is never read', async () => {

@@ -18,9 +18,9 @@ export const testCards = { pays: '4242424242424242', declines: '4000000000000002
  * level up from a chunk folder), or dist/hosted/ from the sources. Looked up per request: a build may appear later.
  */
 const hostedCandidates = ['./hosted/', '../hosted/', '../../../dist/hosted/'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
-const findHostedDir = (configured: string | undefined) =>
+export const findHostedDir = (configured: string | undefined, candidates = hostedCandidates) =>
   // path.resolve drops a trailing slash, so `file.startsWith(dir + path.sep)` below holds for files inside.
-  (configured ? [configured] : hostedCandidates).map((dir) => path.resolve(dir)).find((dir) => existsSync(path.join(dir, 'index.html')));
+  (configured ? [configured] : candidates).map((dir) => path.resolve(dir)).find((dir) => existsSync(path.join(dir, 'index.html')));
 
 function htmlPage(c: Context, title: string, body: SafeHtml, status: 200 | 400 | 404 = 200, formTargets: string[] = []): Response {
   c.header('Content-Security-Policy', pageCsp(formTargets));
