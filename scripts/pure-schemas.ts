@@ -12,24 +12,22 @@ interface Node {
   type: string;
   start: number;
   end: number;
+  name?: string;
+  object?: Node;
+  callee?: Node;
 }
 interface CallNode extends Node {
-  callee: Node & { object?: Node & { name?: string; callee?: Node }; property?: { name?: string } };
+  callee: Node;
 }
 
-/** `z`, `z.x`, `z.x.y`: the identifier a callee chain starts from (through calls: `z.string().check`). */
-function rootOf(node: Node | undefined): { name?: string; property?: string } {
-  let current = node as (Node & { object?: Node; callee?: Node; name?: string; property?: { name?: string } }) | undefined;
-  let property: string | undefined;
+/** The identifier a callee chain starts from: `z` for `z.object`, `z.iso.datetime`, `z.string().check`. */
+function rootName(node: Node | undefined): string | undefined {
+  let current = node;
   while (current) {
-    if (current.type === 'Identifier') return { name: current.name, property };
-    if (current.type === 'MemberExpression') {
-      property = current.property?.name ?? property;
-      current = current.object;
-    } else if (current.type === 'CallExpression') current = current.callee;
-    else return {};
+    if (current.type === 'Identifier') return current.name;
+    current = current.type === 'MemberExpression' ? current.object : current.type === 'CallExpression' ? current.callee : undefined;
   }
-  return {};
+  return undefined;
 }
 
 /** The source with its module-level zod calls marked pure, or null when there is nothing to mark. */
@@ -48,16 +46,17 @@ export function markPureSchemas(code: string, id: string): RolldownMagicString |
   } as ConstructorParameters<typeof Visitor>[0]).visit(program);
   const within = (node: Node, outer: Node) => node.start >= outer.start && node.end <= outer.end;
   const s = new RolldownMagicString(code);
-  let marked = 0;
+  // `z.string().check(…)`: two calls start at one place; one mark there covers the outer one (zod marks the inner).
+  const marked = new Set<number>();
   for (const call of calls) {
     // Only what a module-level declaration builds; a call inside a callback (a transform, a refine) runs later.
     if (!declarations.some((d) => within(call, d)) || functions.some((f) => within(call, f))) continue;
-    if (rootOf(call.callee).name !== 'z' || code.slice(call.callee.start, call.callee.end) === 'z.config') continue;
-    if (/\/\*\s*[#@]__PURE__\s*\*\/\s*$/.test(code.slice(Math.max(0, call.start - 20), call.start))) continue;
+    if (rootName(call.callee) !== 'z' || code.slice(call.callee.start, call.callee.end) === 'z.config') continue;
+    if (marked.has(call.start) || /\/\*\s*[#@]__PURE__\s*\*\/\s*$/.test(code.slice(Math.max(0, call.start - 20), call.start))) continue;
     s.appendLeft(call.start, '/* @__PURE__ */ ');
-    marked += 1;
+    marked.add(call.start);
   }
-  return marked > 0 ? s : null;
+  return marked.size > 0 ? s : null;
 }
 
 export function pureSchemas(): Plugin {

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Where the bytes of the initial script come from: builds vite.script.config.ts into a scratch directory and
 // attributes every minified byte of dist/pay-checkout.js to its source module through the sourcemap's mappings.
-// `node scripts/size-breakdown.mjs [--file NAME] [--top N] [--by module|part]`. A measuring aid; size-check.mjs is the gate.
+// `node scripts/size-breakdown.mjs [--file NAME] [--top N] [--by module|part] [--show PART]`: NAME a file or the start
+// of a lazy chunk's name (`pay-checkout.later-steps`); --show prints one part's minified text. A measuring aid;
+// size-check.mjs is the gate.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decode } from '@jridgewell/sourcemap-codec';
 import { build } from 'vite';
 import { gzipSize, kB } from './size-check.mjs';
 
@@ -20,12 +21,44 @@ const fileName = option('file', 'pay-checkout.js');
 const top = Number(option('top', '40'));
 const by = option('by', 'module');
 
+const base64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Sourcemap `mappings` → per generated line, segments [column, source index?] (absolute, as in the spec). */
+export function decodeMappings(mappings) {
+  let source = 0;
+  return mappings.split(';').map((line) => {
+    let column = 0;
+    return line
+      .split(',')
+      .filter(Boolean)
+      .map((segment) => {
+        const values = [];
+        let value = 0;
+        let shift = 0;
+        for (const char of segment) {
+          const digit = base64.indexOf(char);
+          value += (digit & 31) << shift;
+          if (digit & 32) shift += 5;
+          else {
+            values.push(value & 1 ? -(value >>> 1) : value >>> 1);
+            value = 0;
+            shift = 0;
+          }
+        }
+        column += values[0];
+        if (values.length === 1) return [column];
+        source += values[1];
+        return [column, source];
+      });
+  });
+}
+
 /** The minified text as [source, slice] pieces in file order (unmapped bytes go to "(unmapped)"). */
 export function attributeInOrder(code, map) {
   const lines = code.split('\n');
   const text = [];
   const add = (source, slice) => text.push([source, slice]);
-  decode(map.mappings).forEach((segments, lineIndex) => {
+  decodeMappings(map.mappings).forEach((segments, lineIndex) => {
     const line = lines[lineIndex] ?? '';
     let cursor = 0;
     let source = '(unmapped)';

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { CheckoutOrderBodySchema, cancelReasons, orderStatuses } from '../../src/contract/index.js';
 import { detailsFields, flowSteps, initialState, isNewRequest, transition, type FlowError, type FlowEvent, type FlowState } from '../../src/flow/index.js';
+import { beforeOrder, beforeOrderSteps } from '../../src/flow/before-order.js';
 import { actions, dynamicLink, gateways, makeCreated, makeLink, makeOrder, standardLink, toDetailsOf, toOrderOf } from './flow-fixtures.js';
 
 const kinds = ['push', 'otp', 'transfer', 'card'] as const;
@@ -92,6 +93,12 @@ describe('flow properties', () => {
         for (const e of events) {
           const next = transition(state, e);
           checkInvariants(state, next, e);
+          // The element answers these with the first screens' part alone (its later chunk may not be here yet).
+          if (e.type !== 'resumed' && beforeOrderSteps.includes(state.step)) {
+            const early = beforeOrder(state, e);
+            if (next === state) assert.equal(early, undefined);
+            else assert.deepEqual(early, next);
+          }
           visited.add(next.step);
           state = next;
         }
