@@ -46,3 +46,34 @@ describe('hosted page from a build folder', () => {
     assert.doesNotMatch(await res.text(), /"name"/);
   });
 });
+
+describe('the script-tag build beside the hosted page', () => {
+  const dist = mkdtempSync(path.join(tmpdir(), 'pay-dist-'));
+  let sandbox: RunningSandbox;
+
+  before(async () => {
+    mkdirSync(path.join(dist, 'hosted'));
+    writeFileSync(path.join(dist, 'hosted', 'index.html'), '<!doctype html><title>hosted</title>');
+    writeFileSync(path.join(dist, 'pay-checkout.js'), 'import("./pay-checkout.en-Ab_1.js");');
+    writeFileSync(path.join(dist, 'pay-checkout.en-Ab_1.js'), 'export default {};');
+    sandbox = await startSandbox({ port: 0, hostedDir: path.join(dist, 'hosted'), defaultReceiver: false });
+  });
+  after(async () => {
+    await sandbox.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  test('the script and its chunks are served with CORS, for a merchant page on another origin', async () => {
+    for (const name of ['pay-checkout.js', 'pay-checkout.en-Ab_1.js']) {
+      const res = await fetch(`${sandbox.url}/${name}`, { headers: { Origin: 'http://127.0.0.1:9' } });
+      assert.equal(res.status, 200, name);
+      assert.match(res.headers.get('content-type') ?? '', /javascript/);
+      assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    }
+  });
+
+  test('other names are not served', async () => {
+    assert.equal((await fetch(`${sandbox.url}/pay-checkout.missing-X.js`)).status, 404);
+    assert.equal((await fetch(`${sandbox.url}/other.js`)).status, 404);
+  });
+});

@@ -121,6 +121,19 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
     }
   });
 
+  // The script-tag build (dist/pay-checkout.js and its lazy chunks, beside the hosted page), so the README's
+  // snippet works from a page on any origin: module scripts from another origin need CORS.
+  app.get('/:file{pay-checkout(?:\\.[\\w-]+)?\\.js}', (c) => {
+    const hostedDir = findHostedDir(ctx.hostedDir);
+    const file = hostedDir && path.join(path.dirname(hostedDir), c.req.param('file'));
+    if (!file || !existsSync(file)) throw new ApiError('NOT_FOUND');
+    return c.body(readFileSync(file), 200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Access-Control-Allow-Origin': '*',
+      'Cache-Control': 'no-cache',
+    });
+  });
+
   // The hosted page, from the build when it exists; a placeholder until then.
   app.get('/checkout/*', (c) => {
     let rel: string;
