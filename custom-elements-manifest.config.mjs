@@ -19,11 +19,14 @@ function publicTagOnly() {
         .map((module) => {
           const declarations = (module.declarations ?? [])
             .filter(isPublicElement)
-            .map((declaration) => ({
-              ...declaration,
-              members: (declaration.members ?? []).filter(isPublicMember),
-              attributes: (declaration.attributes ?? []).filter((attribute) => !attribute.fieldName || !/^[#_]/.test(attribute.fieldName)),
-            }));
+            .map((declaration) => {
+              const members = (declaration.members ?? []).filter(isPublicMember);
+              const publicFields = new Set(members.map((member) => member.name));
+              // `static properties` lists internal reactive state too (`flow`, `messages`…, `state: true`, private
+              // fields): the analyzer reads each entry as an attribute, so an attribute stays only for a public field.
+              const attributes = (declaration.attributes ?? []).filter((attribute) => !attribute.fieldName || publicFields.has(attribute.fieldName));
+              return { ...declaration, members, attributes };
+            });
           const exports = (module.exports ?? []).filter(
             (entry) =>
               publicClassNames.has(entry.declaration?.name) && (entry.kind !== 'custom-element-definition' || entry.name === publicTag),

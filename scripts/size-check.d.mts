@@ -15,6 +15,8 @@ export interface MeasuredFile {
 export interface SizeReport {
   files: MeasuredFile[];
   initial: { files: string[]; bytes: number; gzip: number; brotli: number };
+  /** The initial graph plus the chunks fetched in parallel with the link call (`withTheLinkCall`). */
+  firstInteractive: { parallelFiles: string[]; bytes: number; gzip: number; brotli: number };
 }
 export interface SizeCheck {
   ok: boolean;
@@ -27,5 +29,7 @@ export function gzipSize(bytes: Uint8Array): number;
 export function brotliSize(bytes: Uint8Array): number;
 export function kB(bytes: number): string;
 export function measureScriptSize(): Promise<SizeReport>;
+export const withTheLinkCall: { name: string; test: (id: string) => boolean }[];
+export function firstInteractiveLine(report: SizeReport): string;
 export function checkBudget(report: SizeReport): SizeCheck[];
 export function largestInitialParts(report: SizeReport, count?: number): [string, number][];

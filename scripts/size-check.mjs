@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The size budget of design.md §7, as a check `npm test` runs: builds the script-tag file (vite.script.config.ts,
 // into a scratch directory so a test run never races `npm run build` over dist/), then measures what a merchant's page loads before the first screen (dist/pay-checkout.js and
-// everything it imports statically) and each lazy chunk. Fails when the initial script is over 20 kB gzip, when
-// qrcode or the `en` catalog is in the initial graph, or when a lazy chunk is not loaded relative to the script.
+// everything it imports statically) and each lazy chunk, and reports (without a budget) what the first interactive
+// screen costs: that plus the chunks fetched in parallel with the link call. Fails when the initial script is over 20 kB gzip, when
+// qrcode, the `en` catalog or zod is in the initial graph, or when a lazy chunk is not loaded relative to the script.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,7 +21,16 @@ export const entryFile = 'pay-checkout.js';
 export const mustBeLazy = [
   { name: 'qrcode', test: (id) => /[\\/]node_modules[\\/](qrcode|dijkstrajs)[\\/]/.test(id) },
   { name: 'en catalog', test: (id) => /[\\/]src[\\/]i18n[\\/]en\.ts$/.test(id) },
+  // The loading screen and the link request need no schemas: zod arrives with the chunk that validates the answer.
+  { name: 'zod', test: (id) => /[\\/]node_modules[\\/]zod[\\/]/.test(id) },
 ];
+
+/**
+ * The chunks the first script fetches in parallel with `GET /checkout/links/{hash}` because the first interactive
+ * screen waits for them (zod/mini and the link's schema, which validate the answer), recognised by a source module.
+ * The later steps and the `es` catalog are fetched after them, while the buyer reads the first screen.
+ */
+export const withTheLinkCall = [{ name: 'link schemas', test: (id) => /[\\/]src[\\/]client[\\/]checkout-link\.ts$/.test(id) }];
 
 export const gzipSize = (bytes) => gzipSync(bytes, { level: 9 }).length;
 export const brotliSize = (bytes) =>
@@ -86,11 +96,34 @@ async function measureBuild(outDir, chunks) {
       modules: Object.entries(chunk.modules).map(([id, info]) => ({ id, renderedLength: info.renderedLength })),
     };
   };
+  // The chunks holding `withTheLinkCall`'s modules and whatever they import statically, outside the initial graph.
+  const parallel = new Set();
+  const visitParallel = (fileName) => {
+    if (parallel.has(fileName) || initial.has(fileName)) return;
+    parallel.add(fileName);
+    for (const imported of byFile.get(fileName)?.imports ?? []) visitParallel(imported);
+  };
+  for (const chunk of byFile.values()) {
+    if (Object.keys(chunk.modules).some((id) => withTheLinkCall.some((part) => part.test(id)))) visitParallel(chunk.fileName);
+  }
+
   const files = [...byFile.values()].map(measure).sort((a, b) => Number(b.initial) - Number(a.initial) || b.gzip - a.gzip);
   const initialFiles = files.filter((file) => file.initial);
   // Sizes of the initial graph compressed file by file, as the browser fetches them.
   const total = (key) => initialFiles.reduce((sum, file) => sum + file[key], 0);
-  return { files, initial: { files: initialFiles.map((f) => f.file), bytes: total('bytes'), gzip: total('gzip'), brotli: total('brotli') } };
+  const parallelFiles = files.filter((file) => parallel.has(file.file));
+  const sum = (list, key) => list.reduce((acc, file) => acc + file[key], 0);
+  return {
+    files,
+    initial: { files: initialFiles.map((f) => f.file), bytes: total('bytes'), gzip: total('gzip'), brotli: total('brotli') },
+    // Reported, not checked: design.md §7's budget is the first screen's; this is what the first interactive one costs.
+    firstInteractive: {
+      parallelFiles: parallelFiles.map((f) => f.file),
+      bytes: total('bytes') + sum(parallelFiles, 'bytes'),
+      gzip: total('gzip') + sum(parallelFiles, 'gzip'),
+      brotli: total('brotli') + sum(parallelFiles, 'brotli'),
+    },
+  };
 }
 
 /** The verdicts: each a line and whether it passed. */
@@ -128,6 +161,13 @@ export function checkBudget(report) {
   return checks;
 }
 
+/** The figure before the first interactive screen, as a line (printed, never a failure). */
+export function firstInteractiveLine(report) {
+  const { firstInteractive: f } = report;
+  const chunks = f.parallelFiles.length ? f.parallelFiles.join(' + ') : 'none';
+  return `before the first interactive screen: initial + the chunks loaded in parallel with the link call (${chunks}) = ${kB(f.gzip)} gzip, ${kB(f.brotli)} brotli`;
+}
+
 /** The largest source parts of the initial graph, by size before minification: where to look when over budget. */
 export function largestInitialParts(report, count = 8) {
   const parts = new Map();
@@ -158,6 +198,7 @@ async function main() {
     console.log(`${kind} ${file.file.padEnd(44)} ${kB(file.bytes).padStart(10)}  gzip ${kB(file.gzip).padStart(9)}  brotli ${kB(file.brotli).padStart(9)}${holds}`);
   }
   console.log(`initial total (${report.initial.files.length} files)`.padEnd(53) + `${kB(report.initial.bytes).padStart(10)}  gzip ${kB(report.initial.gzip).padStart(9)}  brotli ${kB(report.initial.brotli).padStart(9)}`);
+  console.log(firstInteractiveLine(report));
   const checks = checkBudget(report);
   for (const check of checks) console.log(`${check.ok ? 'PASS' : 'FAIL'} ${check.line}`);
   if (!checks[0]?.ok) {

@@ -1,11 +1,12 @@
 import { CheckoutLinkSchema } from '../contract/checkout-link.js';
 import type { CheckoutLink } from '../contract/checkout-link.js';
-import { HttpCore, pathText } from './http.js';
-import type { CallOptions, ClientOptions } from './http.js';
+import { HttpCore, readAnswer } from './http.js';
+import type { Answer, CallOptions, ClientOptions } from './http.js';
+import { linkPath } from './send.js';
 
 /**
- * The buyer API's first call (design.md §3), all the element's first script needs to reach the first screen.
- * `CheckoutClient` extends it with the order calls; the element loads those with its later steps.
+ * The buyer API's first call (design.md §3). `CheckoutClient` extends it with the order calls. The element
+ * splits it in two: `send()` in its first script, `readLinkAnswer()` in the chunk that brings the schemas.
  */
 export class CheckoutLinkClient {
   protected readonly http: HttpCore;
@@ -20,12 +21,13 @@ export class CheckoutLinkClient {
 
   /** Everything the first screen needs: store, amount (absent on dynamic links), gateways, document types. */
   async getLink(hash: string, options: CallOptions = {}): Promise<CheckoutLink> {
-    return this.http.request({
-      method: 'GET',
-      path: `/checkout/links/${pathText(hash, 'hash')}`,
-      schema: CheckoutLinkSchema,
-      wrapper: 'data',
-      signal: options.signal,
-    });
+    return this.http.request({ method: 'GET', path: linkPath(hash), signal: options.signal, ...linkSpec });
   }
+}
+
+const linkSpec = { schema: CheckoutLinkSchema, wrapper: 'data' } as const;
+
+/** `GET /checkout/links/{hash}`'s answer read against the contract: the link, or the typed error. */
+export function readLinkAnswer(answer: Answer): CheckoutLink {
+  return readAnswer(answer, linkSpec);
 }

@@ -26,5 +26,5 @@ export const DocumentTypeSchema = z.looseObject({
 export type DocumentType = z.infer<typeof DocumentTypeSchema>;
 export const DocumentTypeListSchema = z.array(DocumentTypeSchema);
 
-/** Document types the digital wallet and the interbank transfer accept. */
-export const walletDocumentTypes = ['CC', 'CE', 'TI'] as const;
+// In limits.ts (no zod), so the browser's first script can read it without the schemas.
+export { walletDocumentTypes } from './limits.js';

@@ -19,3 +19,5 @@ export const transferTimeoutMs = 15 * 60 * 1000;
 /** Three wrong SMS codes cancel the order. */
 export const otpMaxAttempts = 3;
 export const otpLength = 6;
+/** Document types the digital wallet and the interbank transfer accept. */
+export const walletDocumentTypes = ['CC', 'CE', 'TI'] as const;

@@ -1,9 +1,8 @@
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
-import { CheckoutLinkClient } from '../client/checkout-link.js';
-import type { ClientOptions, Environment } from '../client/http.js';
+import type { ClientOptions, Environment } from '../client/send.js';
 import { beforeOrder, beforeOrderSteps, initialState } from '../flow/before-order.js';
-import { toFlowError } from '../flow/errors.js';
+import { isOrderNotFound, isRetryable, toFlowError } from '../flow/errors.js';
 import { isNewRequest, orderOf } from '../flow/selectors.js';
 import type { FlowError, FlowEvent, FlowRequest, FlowState, FlowStep } from '../flow/types.js';
 import { esFirst } from '../i18n/es-first.js';
@@ -11,7 +10,7 @@ import { formatMoney } from '../i18n/format.js';
 import { loadMessages, resolveLocale } from '../i18n/locale.js';
 import { isWholeCatalog } from '../i18n/messages.js';
 import type { FirstMessages, Locale, Messages } from '../i18n/messages.js';
-import { defaultStatusTimings } from './controllers/status-timings.js';
+import { defaultStatusTimings, statusDelay } from './controllers/status-timings.js';
 import type { StatusTimings } from './controllers/status-timings.js';
 import { payErrorEvent } from './events/pay-error.js';
 import type { PayErrorDetail } from './events/pay-error.js';
@@ -19,6 +18,7 @@ import { payReadyEvent } from './events/pay-ready.js';
 import type { PayStepEvent } from './events/pay-step.js';
 import type { PayAnnounceEvent } from './events/pay-announce.js';
 import type { PayHandoffEvent } from './events/pay-handoff.js';
+import { loadLinkCheck, requestLink } from './internal/link-request.js';
 import { defineSteps, loadLaterSteps } from './internal/steps.js';
 import type { LaterSteps } from './internal/steps.js';
 import type { OrderTracker } from './internal/order-tracker.js';
@@ -169,7 +169,6 @@ export class PayCheckout extends LitElement {
   private announcement = '';
   private keyRefused = false;
 
-  #client = new CheckoutLinkClient();
   /** Bumped on each (re)start, so answers to an older run are dropped. */
   #run = 0;
   #abort = new AbortController();
@@ -287,17 +286,18 @@ export class PayCheckout extends LitElement {
     this.#abort.abort();
     this.#abort = new AbortController();
     this.#later?.tracker.restart(this.#clientOptions());
-    this.#client = new CheckoutLinkClient(this.#clientOptions());
     this.flow = initialState();
     if (!this.link) {
       this.#apply({ step: 'loading', request: null }, { type: 'link_failed', error: { category: 'service', status: 404 } });
       return;
     }
-    // The later steps, the whole flow and the order tracker load while the link does, so they are here first.
-    void this.#loadLater().catch(() => undefined);
-    const saved = readSavedOrder(this.link);
-    if (saved) void this.#resume(saved, this.#run);
-    else if (this.flow.request) void this.#perform(this.flow.request, this.#run);
+    // The later steps, the whole flow and the order tracker follow the link's schemas (the first interactive screen
+    // needs only those, so nothing shares the line with them), long before the buyer leaves the first screen.
+    void loadLinkCheck()
+      .catch(() => undefined)
+      .then(() => this.#loadLater())
+      .catch(() => undefined);
+    if (this.flow.request) void this.#perform(this.flow.request, this.#run);
   }
 
   #clientOptions(): ClientOptions {
@@ -333,23 +333,38 @@ export class PayCheckout extends LitElement {
     return this.#later;
   }
 
-  async #resume(saved: SavedOrder, run: number): Promise<void> {
+  /**
+   * The saved order and its link, read together. Only ORDER_NOT_FOUND forgets the order. A failure that may pass (a
+   * 5xx burst on the return from the card page, offline) is retried quietly for a while, then shows the error screen
+   * whose retry resumes again: never "already paid" or a second order instead of the buyer's receipt.
+   */
+  async #resume(saved: SavedOrder, run: number, since = Date.now(), tries = 0): Promise<void> {
     const signal = this.#abort.signal;
-    try {
-      const [link, order] = await Promise.all([
-        this.#client.getLink(saved.hash, { signal }),
-        this.#loadLater().then(({ tracker }) => tracker.savedOrder(saved, signal)),
-      ]);
-      if (run !== this.#run) return;
-      this.#send({ type: 'resumed', link, order, orderToken: saved.order_token, returnedFromCard: saved.handed_off === true });
-    } catch (thrown) {
-      if (run !== this.#run) return;
-      const error = toFlowError(thrown);
-      // The saved order is gone or not ours any more: forget it and start fresh.
-      if (error.category === 'service') clearSavedOrder(saved.hash);
-      const request = this.flow.request;
-      if (request) void this.#perform(request, run);
+    const [link, order] = await Promise.allSettled([
+      requestLink(this.#clientOptions(), saved.hash, signal),
+      this.#loadLater().then(({ tracker }) => tracker.savedOrder(saved, signal)),
+    ]);
+    if (run !== this.#run || signal.aborted) return;
+    if (link.status === 'fulfilled' && order.status === 'fulfilled') {
+      this.#send({ type: 'resumed', link: link.value, order: order.value, orderToken: saved.order_token, returnedFromCard: saved.handed_off === true });
+      return;
     }
+    const orderError = order.status === 'rejected' ? toFlowError(order.reason) : null;
+    if (orderError && isOrderNotFound(orderError)) {
+      // The saved order is gone or not ours any more: forget it and start fresh.
+      clearSavedOrder(saved.hash);
+      void this.#perform({ kind: 'load_link' }, run);
+      return;
+    }
+    const error = link.status === 'rejected' ? toFlowError(link.reason) : (orderError as FlowError);
+    const timings = PayCheckout.statusTimings;
+    const delay = statusDelay(timings, tries);
+    if (isRetryable(error) && Date.now() + delay - since <= (timings.resumePatienceMs ?? 10_000)) {
+      const timer = setTimeout(() => void this.#resume(saved, run, since, tries + 1), delay);
+      signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+      return;
+    }
+    this.#send(link.status === 'rejected' ? { type: 'link_failed', error } : { type: 'resume_failed', error });
   }
 
   /** Hands an event to the flow and carries out what the new state asks for. */
@@ -395,7 +410,10 @@ export class PayCheckout extends LitElement {
       if (run === this.#run && !signal.aborted) this.#send(event);
     };
     if (request.kind === 'load_link') {
-      return this.#client.getLink(this.link, { signal }).then(
+      // A saved order for this link (a reload, the card page's return, a retry after a failed resume): resume it.
+      const saved = readSavedOrder(this.link);
+      if (saved) return this.#resume(saved, run);
+      return requestLink(this.#clientOptions(), this.link, signal).then(
         (link) => answer({ type: 'link_loaded', link }),
         (e: unknown) => {
           if (!signal.aborted) answer({ type: 'link_failed', error: toFlowError(e) });
@@ -425,8 +443,10 @@ export class PayCheckout extends LitElement {
     const locale = resolveLocale(this.locale, this);
     this.#wantedLocale = locale;
     if (locale === this.messages.locale && isWholeCatalog(this.messages)) return;
-    // The whole catalog is a lazy chunk (the first screens' `es` strings are bundled); it loads with the link.
-    void loadMessages(locale).then(
+    // The whole catalog is a lazy chunk. The first screens' `es` strings are bundled, so `es`'s waits for the link's
+    // schemas like the later steps; another locale's is needed for the first screen and loads with the link.
+    const first = locale === esFirst.locale ? loadLinkCheck().catch(() => undefined) : Promise.resolve();
+    void first.then(() => loadMessages(locale)).then(
       (messages) => {
         if (resolveLocale(this.locale, this) === messages.locale) this.messages = messages;
       },

@@ -24,6 +24,8 @@ export function beforeOrder(state: FlowState, event: FlowEvent): FlowState | und
     case 'loading':
       if (event.type === 'link_loaded') return afterLink(event.link, emptyFields);
       if (event.type === 'link_failed') return linkFailed(event.error);
+      // Always retryable: the order is still saved, and loading again resumes it.
+      if (event.type === 'resume_failed') return errorState(event.error, { kind: 'load_link' }, { step: 'loading', request: null }, null);
       return undefined;
     case 'amount':
       return amountStep(state, event);

@@ -1,5 +1,5 @@
 import type { CheckoutGateway } from '../contract/checkout-link.js';
-import { walletDocumentTypes } from '../contract/gateways.js';
+import { walletDocumentTypes } from '../contract/limits.js';
 import type { DocumentType } from '../contract/gateways.js';
 import type { AmountRange, DetailsField } from './types.js';
 

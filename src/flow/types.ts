@@ -449,6 +449,11 @@ export type FlowEvent =
    * provider's return, so don't redirect again.
    */
   | { type: 'resumed'; link: CheckoutLink; order: CheckoutOrder; orderToken: string; returnedFromCard?: boolean }
+  /**
+   * The saved order could not be read for a reason that may pass (a 5xx, 429, offline, an unreadable answer): the
+   * error screen, whose retry loads again and so resumes it. ORDER_NOT_FOUND is not this: the host forgets the order.
+   */
+  | { type: 'resume_failed'; error: FlowError }
   /** The buyer came back from the card page. */
   | { type: 'returned_from_card' };
 

@@ -60,11 +60,9 @@ describe('faults while waiting for the payment', () => {
     });
   }
 
-  // Known gap (reported): on the return from the card page the element forgets the saved order on ANY service
-  // error, a 5xx included, and starts over; the buyer sees "link already paid" (or, on a dynamic link, the
-  // amount screen) instead of their receipt. Remove `todo` once src/element/pay-checkout.ts #resume keeps the
-  // order unless the answer is ORDER_NOT_FOUND.
-  it('Tarjeta: back from the card page, a 5xx burst and dropped connections recover on their own', { todo: 'element forgets the order on a 5xx during resume' }, async () => {
+  // The return from the card page resumes the saved order through the burst: the element keeps the order unless the
+  // answer is ORDER_NOT_FOUND, retrying quietly before it would show the error screen.
+  it('Tarjeta: back from the card page, a 5xx burst and dropped connections recover on their own', async () => {
     const buyer = await Buyer.create(world);
     try {
       await buyer.open('demo-fixed');

@@ -1,7 +1,8 @@
 /**
- * What the script-tag build puts before the first screen (dist/pay-checkout.js) and what it leaves to the later
- * steps' chunk, which the element fetches while the link loads (design.md §7). Reads the built files, so a
- * regression in the split (a barrel import, a static import of a later step) shows here by name.
+ * What the script-tag build puts before the first screen (dist/pay-checkout.js: the loading screen and the link
+ * request, no zod), what it fetches in parallel with the link call (the link's schemas, which validate the answer
+ * before the first interactive screen) and what it leaves to the later steps' chunk (design.md §7). Reads the built
+ * files, so a regression in the split (a barrel import, a static import of a schema or a later step) shows by name.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ describe('the script-tag build: first screen and later steps', () => {
   let files: BuiltFile[] = [];
   let entry = '';
   let later = '';
+  let schemas: BuiltFile | undefined;
   const moduleOf = (file: BuiltFile) => file.moduleIds.map((id) => id.replace(/\\/g, '/'));
 
   before(async () => {
@@ -23,24 +25,41 @@ describe('the script-tag build: first screen and later steps', () => {
     const laterFile = files.find((f) => f.fileName.startsWith('pay-checkout.later-steps-'));
     assert.ok(laterFile, `no later-steps chunk in ${files.map((f) => f.fileName).join(', ')}`);
     later = read(laterFile.fileName);
+    schemas = files.find((f) => f.fileName.startsWith('pay-checkout.checkout-link-'));
+    assert.ok(schemas, `no link-schemas chunk in ${files.map((f) => f.fileName).join(', ')}`);
   });
   after(() => scratch.remove());
 
   it('the first script holds the first screens, and only them', () => {
     const first = moduleOf(files.find((f) => f.fileName === 'pay-checkout.js') as BuiltFile);
-    for (const part of ['src/flow/before-order.ts', 'src/client/checkout-link.ts', 'src/i18n/es-first.ts', 'src/element/internal/pay-step-method.ts']) {
+    for (const part of ['src/flow/before-order.ts', 'src/client/send.ts', 'src/element/internal/link-request.ts', 'src/i18n/es-first.ts', 'src/element/internal/pay-step-method.ts']) {
       assert.ok(first.some((id) => id.endsWith(part)), `${part} is missing from the first script`);
     }
-    for (const part of ['src/flow/machine.ts', 'src/flow/waiting.ts', 'src/client/checkout-client.ts', 'src/element/internal/order-tracker.ts', 'src/i18n/es.ts', 'src/element/internal/pay-step-details.ts', 'src/element/controllers/status-controller.ts']) {
+    assert.ok(!first.some((id) => id.includes('/node_modules/zod/')), 'zod is in the first script');
+    for (const part of ['src/client/checkout-link.ts', 'src/contract/checkout-link.ts', 'src/client/http.ts', 'src/flow/machine.ts', 'src/flow/waiting.ts', 'src/client/checkout-client.ts', 'src/element/internal/order-tracker.ts', 'src/i18n/es.ts', 'src/element/internal/pay-step-details.ts', 'src/element/controllers/status-controller.ts']) {
       assert.ok(!first.some((id) => id.endsWith(part)), `${part} is in the first script`);
     }
     assert.ok(entry.includes('Elige cómo pagar') && !entry.includes('Confirmar pago'), 'the first screens’ strings only');
   });
 
-  it('the first script starts the later steps’ chunk itself, relative to its own URL', () => {
+  it('the first script starts the link schemas’ and the later steps’ chunks itself, relative to its own URL', () => {
     const first = files.find((f) => f.fileName === 'pay-checkout.js') as BuiltFile;
     assert.ok(first.dynamicImports.some((name) => name.startsWith('pay-checkout.later-steps-')));
+    assert.ok(first.dynamicImports.includes(schemas?.fileName ?? '?'));
     assert.deepEqual(first.imports, [], 'nothing else is fetched before it runs');
+    // A plain fetch of the link, started by the first script itself.
+    assert.ok(entry.includes('/checkout/links/'), 'the link request is not in the first script');
+  });
+
+  it('the link schemas’ chunk holds zod and the link’s schema, and the later steps reuse it', () => {
+    const held = moduleOf(schemas as BuiltFile);
+    assert.ok(held.some((id) => id.endsWith('src/contract/checkout-link.ts')), 'the link schema is not in the chunk');
+    assert.ok(held.some((id) => id.includes('/node_modules/zod/')), 'zod is not in the chunk');
+    // It imports only the first script (already running), so the first interactive screen needs one chunk, not a chain.
+    assert.deepEqual(schemas?.imports.filter((name) => name !== 'pay-checkout.js'), []);
+    const laterFile = files.find((f) => f.fileName.startsWith('pay-checkout.later-steps-')) as BuiltFile;
+    assert.ok(laterFile.imports.includes(schemas?.fileName ?? '?'), 'the later steps bundle a second copy of the schemas');
+    assert.ok(!moduleOf(laterFile).some((id) => id.includes('/node_modules/zod/v4/core/schemas')), 'zod core in the later chunk too');
   });
 
   it('templates lose their indentation, and unused contract schemas stay out of the later chunk', () => {

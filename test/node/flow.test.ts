@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CancelReason, OrderStatus } from '../../src/contract/index.js';
 import { InvalidResponseError, NetworkError, ServiceError, TimeoutError } from '../../src/client/errors.js';
+import { isOrderNotFound } from '../../src/flow/errors.js';
 import { errorBody } from '../../src/contract/index.js';
 import {
   expiresAtOf,
@@ -63,6 +64,23 @@ describe('loading the link', () => {
     const again = run(failed, { type: 'retry' });
     assert.deepEqual(expectStep(again, 'loading').request, { kind: 'load_link' });
     assert.ok(isNewRequest(failed, again));
+  });
+  it('a saved order that could not be read (not ORDER_NOT_FOUND) is an error screen whose retry loads again', () => {
+    // Even a refusal that is not retryable elsewhere: the order is still saved, so loading again resumes it.
+    for (const error of [service('INTERNAL_SERVER_ERROR', 503), { category: 'invalid_response' } as FlowError, service('SOMETHING_ELSE', 400)]) {
+      const failed = expectStep(run(initialState(), { type: 'resume_failed', error }), 'error');
+      assert.deepEqual(failed.retry, { kind: 'load_link' });
+      assert.equal(failed.link, null);
+      assert.deepEqual(expectStep(run(failed, { type: 'retry' }), 'loading').request, { kind: 'load_link' });
+    }
+    assert.equal(expectStep(run(initialState(), { type: 'resume_failed', error: service('INTERNAL_SERVER_ERROR', 503) }), 'error').message, 'error.unavailable');
+  });
+  it('only ORDER_NOT_FOUND (4010) means a saved order is worth nothing', () => {
+    assert.ok(isOrderNotFound(service('ORDER_NOT_FOUND', 404, { code: 4010 })));
+    assert.ok(isOrderNotFound({ category: 'service', status: 404, code: 4010 }));
+    for (const error of [service('INTERNAL_SERVER_ERROR', 503), { category: 'service', status: 404 } as FlowError, network, service('RATE_LIMITED', 429)]) {
+      assert.ok(!isOrderNotFound(error), JSON.stringify(error));
+    }
   });
   it('a link without methods is a config error with no retry', () => {
     const s = expectStep(run(initialState(), { type: 'link_loaded', link: makeLink({ gateways: [] }) }), 'error');

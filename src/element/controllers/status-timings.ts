@@ -11,6 +11,11 @@ export interface StatusTimings {
   maxDelayMs: number;
   /** ± share of each wait chosen at random, so many buyers don't poll in step. */
   jitter: number;
+  /**
+   * How long resuming a saved order (a reload, the card page's return) keeps retrying quietly on the loading screen
+   * through failures that may pass (5xx, 429, offline) before the error screen shows. 10 s when left out.
+   */
+  resumePatienceMs?: number;
 }
 
 export const defaultStatusTimings: StatusTimings = {
@@ -18,6 +23,7 @@ export const defaultStatusTimings: StatusTimings = {
   growth: 1.5,
   maxDelayMs: 10_000,
   jitter: 0.2,
+  resumePatienceMs: 10_000,
 };
 
 /** The wait before check number `attempt` (0-based), jittered, capped at `maxDelayMs`. */

@@ -1,6 +1,6 @@
 import type { ReactiveControllerHost } from 'lit';
 import { CheckoutClient } from '../../client/checkout-client.js';
-import type { ClientOptions } from '../../client/http.js';
+import type { ClientOptions } from '../../client/send.js';
 import type { CheckoutOrder } from '../../contract/checkout.js';
 import { toFlowError } from '../../flow/errors.js';
 import { expiresAtOf, hasOrder, isWaiting, orderOf } from '../../flow/selectors.js';
@@ -130,9 +130,9 @@ export class OrderTracker {
     const hash = this.#host.link();
     if (event.type === 'order_created') {
       this.#skewMs = skewOf(event.order.created_at);
-      saveOrder({ hash, id_order: event.order.id_order, order_token: event.order.order_token, skew_ms: this.#skewMs });
+      saveOrder({ hash, id_order: event.order.id_order, order_token: event.order.order_token, skew_ms: this.#skewMs, expires_at: expiresAtOf(next) });
     } else if (isResult(next)) {
-      // The receipt stays on screen; a reload starts afresh instead of resuming a finished order.
+      // The receipt stays on screen (it has now been shown once); a reload or another tab starts afresh.
       clearSavedOrder(hash);
     }
     this.#countdown.set(expiresAtOf(next), this.#skewMs);

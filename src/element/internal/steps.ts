@@ -1,3 +1,4 @@
+import { NetworkError } from '../../client/errors.js';
 import { PayStepAmount } from './pay-step-amount.js';
 import { PayStepMethod } from './pay-step-method.js';
 import { PayStepStatus } from './pay-step-status.js';
@@ -34,9 +35,9 @@ export function loadLaterSteps(): Promise<LaterSteps> {
       return m;
     },
     (error: unknown) => {
-      // A failed fetch (offline) is not remembered: the next need tries again.
+      // A failed fetch (offline) is not remembered: the next need tries again. Its outcome is a network error's.
       later = undefined;
-      throw error;
+      throw new NetworkError({ cause: error });
     },
   );
   return later;

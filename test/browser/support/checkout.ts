@@ -15,6 +15,8 @@ export async function resetSandbox(): Promise<void> {
   const response = await fetch('/sandbox/reset', { method: 'POST' });
   if (!response.ok) throw new Error(`reset failed: ${response.status}`);
   sessionStorage.clear();
+  // The saved order's copy for other tabs lives here too.
+  localStorage.clear();
   navigations.length = 0;
 }
 
