@@ -4,7 +4,7 @@
  * sandbox, with the control API deciding outcomes. Writes docs/screenshots/{screen}-{theme}-{width}.png and the
  * gallery docs/screenshots.md. Options: `--only NAME[,NAME]` re-shoots some screens (the gallery lists them all).
  */
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,21 @@ const chromeArgs = [
 const fastStatusScript = `customElements.whenDefined('pay-checkout').then(() => {
   customElements.get('pay-checkout').statusTimings = { firstDelayMs: 100, growth: 1.3, maxDelayMs: 300, jitter: 0 };
 });`;
+
+/**
+ * True once fonts are loaded and every image, shadow roots included, has arrived (gateway icons, the QR).
+ * A string, not a function: tsx's keepNames would wrap inner functions in a `__name` helper the page lacks.
+ */
+const settledScript = `(() => {
+  if (document.fonts.status !== 'loaded') return false;
+  const images = [];
+  const walk = (root) => {
+    images.push(...root.querySelectorAll('img'));
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return images.every((img) => img.complete);
+})()`;
 
 /** A sandbox clock the script sets back to `fixedNow` before every shot, so ids, dates and countdowns repeat. */
 function resettableClock(): SandboxClock & { restart(): void } {
@@ -379,21 +394,60 @@ async function shoot(browser: Browser, sandbox: RunningSandbox, clock: ReturnTyp
     // Date.now() is the sandbox's instant, so countdowns read their full time; timers still run.
     await page.clock.setFixedTime(fixedNow);
     await screen.reach(new Buyer(page, sandbox));
-    await page.evaluate(() => document.fonts.ready.then(() => undefined));
-    // A blurred page: no focus ring left on the last button pressed (the heading's focus after a step stays).
+    // The pointer off every button (no hover), fonts and images in, then a few frames for focus to settle.
     await page.mouse.move(0, 0);
-    await page.screenshot({
-      path: path.join(shotsDir, fileOf(screen.name, theme, width)),
-      fullPage: true,
-      scale: 'css',
-      animations: 'disabled',
-      caret: 'hide',
-    });
+    await page.waitForFunction(settledScript, undefined, { timeout: 10_000 });
+    await page.waitForTimeout(150);
+    const png = await page.screenshot({ fullPage: true, scale: 'css', animations: 'disabled', caret: 'hide' });
+    const file = path.join(shotsDir, fileOf(screen.name, theme, width));
+    const previous = await readFile(file).catch(() => null);
+    // Chromium antialiases a few rounded-corner pixels differently from run to run: keep the old file then, so a re-run changes no PNG in git.
+    if (!previous || (await differingPixels(browser, previous, png)) > samePicturePixels) await writeFile(file, png);
     if (problems.length) console.warn(`  ${screen.name}: page errors: ${problems.join(' | ')}`);
   } finally {
     await context.close();
   }
 }
+
+/** At most this many differing pixels is the same picture (corner antialiasing); a changed word is hundreds. */
+const samePicturePixels = 40;
+
+/** How many pixels differ between two PNGs (decoded by Chromium itself); Infinity when the sizes differ. */
+async function differingPixels(browser: Browser, a: Buffer, b: Buffer): Promise<number> {
+  const page = await browser.newPage();
+  try {
+    const compare = await page.evaluateHandle(compareScript);
+    const count: unknown = await compare.evaluate((fn, pngs) => (fn as unknown as (p: string[]) => Promise<number>)(pngs), [a.toString('base64'), b.toString('base64')]);
+    if (typeof count !== 'number') throw new Error('could not compare the screenshots');
+    return count;
+  } finally {
+    await page.close();
+  }
+}
+
+/** Runs in a blank page; a string for the same keepNames reason as `settledScript`. */
+const compareScript = `(async ([a, b]) => {
+  const load = (data) => new Promise((resolve, reject) => {
+    const img = new Image();
+    img.onload = () => resolve(img);
+    img.onerror = reject;
+    img.src = 'data:image/png;base64,' + data;
+  });
+  const [imgA, imgB] = await Promise.all([load(a), load(b)]);
+  if (imgA.width !== imgB.width || imgA.height !== imgB.height) return Infinity;
+  const pixels = (img) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = img.width;
+    canvas.height = img.height;
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    return ctx.getImageData(0, 0, img.width, img.height).data;
+  };
+  const [pa, pb] = [pixels(imgA), pixels(imgB)];
+  let count = 0;
+  for (let i = 0; i < pa.length; i += 4) if (pa[i] !== pb[i] || pa[i + 1] !== pb[i + 1] || pa[i + 2] !== pb[i + 2]) count += 1;
+  return count;
+})`;
 
 function gallery(): string {
   const lines = [
