@@ -20,8 +20,13 @@ export function toFlowError(thrown: unknown): FlowError {
     case 'timeout':
     case 'aborted':
       return { category: 'network' };
-    case 'invalid_response':
-      return { category: 'invalid_response' };
+    case 'invalid_response': {
+      // A proxy's or CDN's outage page (an HTML 502/503) is an unreadable answer, but what the buyer needs
+      // to hear is that the service is unavailable: keep the status so the message can say so.
+      const error: FlowError = { category: 'invalid_response' };
+      if (typeof e['status'] === 'number') error.status = e['status'];
+      return error;
+    }
     default:
       // invalid_request or a plain exception: a bug or a bad setup on our side.
       return { category: 'config' };
@@ -38,7 +43,7 @@ export function errorMessage(error: FlowError): ErrorMessageKey {
     case 'network':
       return 'error.network';
     case 'invalid_response':
-      return 'error.invalid_response';
+      return serverSide(error) ? 'error.unavailable' : 'error.invalid_response';
     case 'config':
       return 'error.config';
     case 'service':

@@ -38,13 +38,15 @@ export function formatCountdown(remainingMs: number): string {
   return `${minutes}:${String(seconds).padStart(2, '0')}`;
 }
 
-/** A receipt date: `21 nov 2026, 6:48 p. m.` in Colombian time. */
+/** A receipt date in Colombian time, e.g. `21/11/2026, 6:48 p. m.` (es-CO's medium date). */
 export function formatDateTime(iso: string, locale: Locale): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(intlLocales[locale], {
+  const text = new Intl.DateTimeFormat(intlLocales[locale], {
     dateStyle: 'medium',
     timeStyle: 'short',
     timeZone: colombiaTimeZone,
   }).format(date);
+  // Keep "7:53 p. m." on one line: a receipt line may wrap after the date, never inside the time.
+  return text.replace(/(\d) (?=[ap]\.)/g, '$1\u00a0').replace(/([ap]\.) (m\.)/g, '$1\u00a0$2');
 }

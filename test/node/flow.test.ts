@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CancelReason, OrderStatus } from '../../src/contract/index.js';
 import { InvalidResponseError, NetworkError, ServiceError, TimeoutError } from '../../src/client/errors.js';
-import { isOrderNotFound } from '../../src/flow/errors.js';
+import { errorMessage, isOrderNotFound } from '../../src/flow/errors.js';
 import { errorBody } from '../../src/contract/index.js';
 import {
   expiresAtOf,
@@ -591,8 +591,16 @@ describe('toFlowError reads the clients’ errors', () => {
     });
     assert.deepEqual(toFlowError(new NetworkError()), { category: 'network' });
     assert.deepEqual(toFlowError(new TimeoutError(15_000)), { category: 'network' });
-    assert.deepEqual(toFlowError(new InvalidResponseError(200)), { category: 'invalid_response' });
+    assert.deepEqual(toFlowError(new InvalidResponseError(200)), { category: 'invalid_response', status: 200 });
     assert.deepEqual(toFlowError(new Error('boom')), { category: 'config' });
     assert.deepEqual(toFlowError(undefined), { category: 'config' });
+  });
+});
+
+describe('an outage page says the service is unavailable', () => {
+  it("a proxy's HTML 502 reads as unavailable; an unreadable 200 stays unreadable", () => {
+    assert.equal(errorMessage(toFlowError(new InvalidResponseError(502))), 'error.unavailable');
+    assert.equal(errorMessage(toFlowError(new InvalidResponseError(503))), 'error.unavailable');
+    assert.equal(errorMessage(toFlowError(new InvalidResponseError(200))), 'error.invalid_response');
   });
 });

@@ -35,11 +35,9 @@ export const stepTransferStyles = css`
     padding: 8px;
     border-radius: var(--pay-radius);
   }
+  /* Wider screens (the buyer may scan with their phone): the QR first, still one column, since the element
+     itself is at most --pay-max-width wide and two columns would break the key mid-way. */
   @media (min-width: 480px) {
-    .layout {
-      grid-template-columns: auto 1fr;
-      align-items: start;
-    }
     .qr {
       order: -1;
     }
