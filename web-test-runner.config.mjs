@@ -7,6 +7,7 @@ import { playwrightLauncher } from '@web/test-runner-playwright';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { fromRollup } from '@web/dev-server-rollup';
 import rollupCommonjs from '@rollup/plugin-commonjs';
+import { chromiumLaunchOptions } from './scripts/chromium.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
 import { startSandbox, proxyMiddleware } from './scripts/sandbox-process.mjs';
 
@@ -31,18 +32,7 @@ export default {
   browsers: [
     playwrightLauncher({
       product: 'chromium',
-      launchOptions: {
-        executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-dev-shm-usage',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      },
+      launchOptions: chromiumLaunchOptions(),
     }),
   ],
   middleware: sandbox ? [proxyMiddleware(sandbox.origin, ['/v1', '/sandbox'])] : [],

@@ -14,6 +14,7 @@ import { build } from 'vite';
 import { merchantKeyHeader } from '../src/contract/index.js';
 import type { SandboxClock } from '../src/sandbox/clock.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
+import { chromiumLaunchOptions } from './chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const shotsDir = path.join(root, 'docs/screenshots');
@@ -26,15 +27,6 @@ const widths = { 375: { width: 375, height: 812 }, 1280: { width: 1280, height: 
 type Theme = (typeof themes)[number];
 type Width = keyof typeof widths;
 
-const chromeArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /** Quick status checks so outcomes show at once; set through the element's public static, as the e2e tests do. */
 const fastStatusScript = `customElements.whenDefined('pay-checkout').then(() => {
@@ -484,7 +476,7 @@ async function main(): Promise<void> {
   const hostedDir = await buildHostedPage();
   const clock = resettableClock();
   const sandbox = await startSandbox({ port: 0, hostedDir, clock, onUnexpectedError: (e) => console.error('[sandbox]', e) });
-  const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: chromeArgs });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   const failed: string[] = [];
   try {
     for (const screen of screens) {

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { chromiumLaunchOptions } from '../chromium.mjs';
 
 const hostedDir = fileURLToPath(new URL('../../dist/hosted/', import.meta.url)).replace(/\/$/, '');
-const chromeArgs = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 export interface TimingOptions {
   /** Cold loads of the first screen (default 20). */
@@ -146,7 +146,7 @@ export async function benchTiming(options: TimingOptions = {}): Promise<boolean>
   const { loads = 20, watchMs = 30_000, confirmations = 5 } = options;
   if (!existsSync(path.join(hostedDir, 'index.html'))) throw new Error('dist/hosted is missing: run `npm run build` first');
   const sandbox = await startSandbox({ port: 0, hostedDir });
-  const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: chromeArgs });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const screen = await firstScreen(browser, sandbox, loads);
     const rates = await statusRates(browser, sandbox, watchMs);

@@ -7,23 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import type { SandboxFaultBody } from '../../../src/contract/index.js';
+import { chromiumLaunchOptions } from '../../../scripts/chromium.mjs';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const distDir = path.join(repoRoot, 'dist');
 export const hostedDir = path.join(distDir, 'hosted');
 
-export const chromeArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: chromeArgs });
+  chromium.launch(chromiumLaunchOptions());
 
 /** The sandbox's order as its control API shows it (the fields these tests read). */
 export interface ControlOrder {
