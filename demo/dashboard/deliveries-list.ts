@@ -41,8 +41,8 @@ export class DemoDeliveriesList extends LightElement {
       </p>
       ${newestFirst.length === 0
         ? html`<p class="empty">
-            Ninguna entrega todavía. La cuenta de socio no tiene URL de webhook en el sandbox: activa el reenvío a un receptor local
-            (abajo) y paga un pedido o completa un onboarding.
+            Ninguna entrega todavía. El sandbox reenvía cada webhook a su propio receptor (y a los que agregues abajo): paga un
+            pedido o completa un onboarding para ver la primera.
           </p>`
         : html`<ol class="deliveries" aria-labelledby="deliveries-title">
             ${repeat(newestFirst, (d) => d.id, (d) => this.delivery(d))}
