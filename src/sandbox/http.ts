@@ -2,10 +2,10 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import * as z from 'zod/mini';
+import { readJsonRequest, readTextRequest, type Refuse } from '../server/body.js';
 import {
   errorBody,
   errorCatalog,
-  maxBodyBytes,
   OrderIdParam,
   parseWith,
   summarizeProblems,
@@ -55,60 +55,16 @@ export function orderIdFrom(c: Context, name = 'orderId'): number {
   return result.value;
 }
 
-const isJsonType = (type: string | undefined) => !!type && /^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(type.trim());
 
-/**
- * Reads a JSON body: 413 over 100 KB (by Content-Length and by the bytes actually read),
- * 415 for another content type, 400 MALFORMED_JSON for broken JSON. `optional` bodies may be empty.
- */
-export async function readJson(c: Context, { optional = false } = {}): Promise<unknown> {
-  const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > maxBodyBytes) throw new ApiError('PAYLOAD_TOO_LARGE');
-  const bytes = await readLimited(c.req.raw.body);
-  const contentType = c.req.header('content-type');
-  if (bytes.byteLength === 0) {
-    if (optional && !contentType) return undefined;
-    if (!isJsonType(contentType)) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
-    if (optional) return undefined;
-    throw new ApiError('MALFORMED_JSON', { description: 'The request body is empty.' });
-  }
-  if (!isJsonType(contentType)) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { description: `Got ${contentType ?? 'no Content-Type'}; send application/json.` });
-  try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
-  } catch (error) {
-    throw new ApiError('MALFORMED_JSON', { description: error instanceof Error ? error.message : 'not JSON' });
-  }
-}
+const refuse: Refuse = (apiCode, extra) => {
+  throw new ApiError(apiCode, extra);
+};
+
+/** Reads a JSON body within the contract's limits (src/server/body.ts). `optional` bodies may be empty. */
+export const readJson = (c: Context, options: { optional?: boolean } = {}): Promise<unknown> => readJsonRequest(c.req.raw, refuse, options);
 
 /** Reads any body as text (invalid UTF-8 replaced, not refused), under the same 100 KB limit. */
-export async function readText(c: Context): Promise<string> {
-  if (Number(c.req.header('content-length') ?? '0') > maxBodyBytes) throw new ApiError('PAYLOAD_TOO_LARGE');
-  return new TextDecoder().decode(await readLimited(c.req.raw.body));
-}
-
-async function readLimited(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array> {
-  if (!body) return new Uint8Array();
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBodyBytes) {
-      await reader.cancel().catch(() => {});
-      throw new ApiError('PAYLOAD_TOO_LARGE');
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
-}
+export const readText = (c: Context): Promise<string> => readTextRequest(c.req.raw, refuse);
 
 /** Key-order-independent text of a JSON value, so "the same body" means the same data. */
 export function canonicalJson(value: unknown): string {
@@ -127,10 +83,8 @@ export function escapeHtml(value: unknown): string {
 
 /** Reads an HTML form post (urlencoded), under the same 100 KB limit. */
 export async function readForm(c: Context): Promise<URLSearchParams> {
-  const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > maxBodyBytes) throw new ApiError('PAYLOAD_TOO_LARGE');
+  const text = await readText(c);
   const type = c.req.header('content-type') ?? '';
-  const bytes = await readLimited(c.req.raw.body);
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { description: 'Send the form as application/x-www-form-urlencoded.' });
-  return new URLSearchParams(new TextDecoder().decode(bytes));
+  return new URLSearchParams(text);
 }

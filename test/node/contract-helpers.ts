@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import type * as z from 'zod/mini';
 import { parseWith } from '../../src/contract/index.js';
 
@@ -32,3 +33,22 @@ export function changed<T extends object>(base: T, changes: Record<string, unkno
   }
   return copy;
 }
+
+/** The `order_payment` payload of the contract's Resources table, as the tests' shared example. */
+export const exampleOrderPayment = {
+  event: 'order_payment',
+  timestamp: '2025-06-01T12:00:00Z',
+  id_order: 123,
+  id_external: 'order-12345',
+  status: 'confirmed',
+  total_price: 50000,
+  currency: 'COP',
+  payment_method: { gateway: 'nequi', status: 'processed' },
+  totalItems: 1,
+  shopper: { first_name: 'Ana', last_name: 'Pérez', email: 'ana@example.com' },
+  external_store_id: 'demo-store',
+};
+
+export const demoSigningSecret = 'whsec_test_demo';
+/** The reference signature: Node's own HMAC, independent of the code under test. */
+export const referenceHmac = (text: string, key = demoSigningSecret) => createHmac('sha256', key).update(text, 'utf8').digest('hex');

@@ -16,24 +16,12 @@ import {
   StoreOnboardedPayloadSchema,
   WebhookTestResultSchema,
 } from '../../src/contract/index.js';
-import { accepts, changed, refuses } from './contract-helpers.js';
+import { accepts, changed, exampleOrderPayment, refuses } from './contract-helpers.js';
 
 const at = '2025-06-01T12:00:00Z';
 
 describe('webhook payloads of the contract', () => {
-  const orderPayment = {
-    event: 'order_payment',
-    timestamp: at,
-    id_order: 123,
-    id_external: 'order-12345',
-    status: 'confirmed',
-    total_price: 50000,
-    currency: 'COP',
-    payment_method: { gateway: 'nequi', status: 'processed' },
-    totalItems: 1,
-    shopper: { first_name: 'Ana', last_name: 'Pérez', email: 'ana@example.com' },
-    external_store_id: 'demo-store',
-  };
+  const orderPayment = structuredClone(exampleOrderPayment);
 
   it('order_payment accepts the Order shape of Resources, extra fields kept', () => {
     const parsed = accepts(OrderPaymentPayloadSchema, { ...orderPayment, id_store: 7, extra: 'kept' });

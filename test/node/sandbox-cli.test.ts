@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
+import { startViteWithSandbox } from './sandbox-harness.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -48,19 +49,8 @@ describe('sandbox CLI', () => {
 
 describe('sandbox Vite plugin', () => {
   test('serves /v1, /sandbox and /onboarding on the dev server, with the 100 KB limit', async () => {
-    const { createServer } = await import('vite');
-    const { paySandbox } = await import('../../src/sandbox/vite-plugin.js');
-    const server = await createServer({
-      configFile: false,
-      root: fileURLToPath(new URL('../../demo/', import.meta.url)),
-      logLevel: 'silent',
-      server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
-      optimizeDeps: { noDiscovery: true, include: [] },
-      plugins: [paySandbox()],
-    });
-    await server.listen();
+    const { server, origin } = await startViteWithSandbox();
     try {
-      const origin = new URL(server.resolvedUrls?.local[0] ?? '').origin;
       const link = await fetch(`${origin}/v1/checkout/links/demo-fixed`);
       assert.equal(link.status, 200);
       const created = await fetch(`${origin}/v1/links`, { method: 'POST', headers: { 'merchant-key': 'mk_test_demo', 'content-type': 'application/json' }, body: JSON.stringify({ description: 'Vite', amount: 5_000 }) });

@@ -1,12 +1,11 @@
 // Fault modes of the control API (POST /sandbox/faults) over real HTTP: each mode applies `count` times then
 // stops, scoped by path glob and method; what reaches the client and what changes in the sandbox's state.
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { CreatedOrderSchema, ErrorResponseSchema, SandboxFaultListSchema } from '../../src/contract/index.js';
 import { createSandbox } from '../../src/sandbox/app.js';
 import { pathPattern } from '../../src/sandbox/faults.js';
-import { assertError, assertFieldError, checkoutOrder, directOrderBody, gateways, merchant, startTestSandbox, type Json, type TestSandbox } from './sandbox-harness.js';
+import { assertError, assertFieldError, checkoutOrder, directOrderBody, gateways, merchant, startTestSandbox, startViteWithSandbox, type Json, type TestSandbox } from './sandbox-harness.js';
 
 describe('sandbox fault modes', () => {
   let sb: TestSandbox;
@@ -199,19 +198,8 @@ describe('sandbox fault modes', () => {
   });
 
   test('the Vite plugin drops the connection too', async () => {
-    const { createServer } = await import('vite');
-    const { paySandbox } = await import('../../src/sandbox/vite-plugin.js');
-    const server = await createServer({
-      configFile: false,
-      root: fileURLToPath(new URL('../../demo/', import.meta.url)),
-      logLevel: 'silent',
-      server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
-      optimizeDeps: { noDiscovery: true, include: [] },
-      plugins: [paySandbox()],
-    });
-    await server.listen();
+    const { server, origin } = await startViteWithSandbox();
     try {
-      const origin = new URL(server.resolvedUrls?.local[0] ?? '').origin;
       const json = { 'content-type': 'application/json' };
       const added = await fetch(`${origin}/sandbox/faults`, { method: 'POST', headers: json, body: JSON.stringify({ path: '/v1/checkout/links/*', count: 1, mode: 'drop' }) });
       assert.equal(added.status, 200);

@@ -1,6 +1,7 @@
 // Test harness for the sandbox suites: a real sandbox on 127.0.0.1 and an ephemeral port, with a
 // frozen, injectable clock, and small helpers that speak the API over real HTTP.
 import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
 import { createClock, type SandboxClock } from '../../src/sandbox/clock.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import type { SandboxTimings } from '../../src/sandbox/context.js';
@@ -128,4 +129,20 @@ export function checkoutOrder(
     { ...(amount === undefined ? {} : { amount }), payment_gateway: { id_payment_gateway: gateway }, shopper: { id_number: '12345678', id_type: 1, phone_number: phone }, ...extra },
     { 'Idempotency-Key': key },
   );
+}
+
+/** A Vite dev server on an ephemeral port with the sandbox plugin, as `npm start` runs it. */
+export async function startViteWithSandbox() {
+  const { createServer } = await import('vite');
+  const { paySandbox } = await import('../../src/sandbox/vite-plugin.js');
+  const server = await createServer({
+    configFile: false,
+    root: fileURLToPath(new URL('../../demo/', import.meta.url)),
+    logLevel: 'silent',
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+    optimizeDeps: { noDiscovery: true, include: [] },
+    plugins: [paySandbox()],
+  });
+  await server.listen();
+  return { server, origin: new URL(server.resolvedUrls?.local[0] ?? '').origin };
 }

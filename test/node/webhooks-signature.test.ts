@@ -1,26 +1,13 @@
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { demoSigningSecret, exampleOrderPayment, referenceHmac } from './contract-helpers.js';
 import fc from 'fast-check';
 import { canonicalPayload, sign, timingSafeEqual, verify } from '../../src/webhooks/index.js';
 
-const secret = 'whsec_test_demo';
-/** The reference: Node's own HMAC, independent of the code under test. */
-const hmac = (text: string, key = secret) => createHmac('sha256', key).update(text, 'utf8').digest('hex');
+const secret = demoSigningSecret;
+const hmac = referenceHmac;
 
-const payload = {
-  event: 'order_payment',
-  timestamp: '2025-06-01T12:00:00Z',
-  id_order: 123,
-  id_external: 'order-12345',
-  status: 'confirmed',
-  total_price: 50000,
-  currency: 'COP',
-  payment_method: { gateway: 'nequi', status: 'processed' },
-  totalItems: 1,
-  shopper: { first_name: 'Ana', last_name: 'Pérez', email: 'ana@example.com' },
-  external_store_id: 'demo-store',
-};
+const payload = structuredClone(exampleOrderPayment);
 const compact =
   '{"event":"order_payment","timestamp":"2025-06-01T12:00:00Z","id_order":123,"id_external":"order-12345","status":"confirmed","total_price":50000,"currency":"COP","payment_method":{"gateway":"nequi","status":"processed"},"totalItems":1,"shopper":{"first_name":"Ana","last_name":"Pérez","email":"ana@example.com"},"external_store_id":"demo-store"}';
 

@@ -1,0 +1,60 @@
+/**
+ * Reading request bodies within the contract's limits, shared by the server handler and the sandbox:
+ * 413 over 100 KB (declared or actually sent, never buffering more), 415 for another content type,
+ * 400 MALFORMED_JSON for broken JSON. Web-standard streams only, so it runs on Node and edge runtimes.
+ */
+import { maxBodyBytes, type ApiCode } from '../contract/index.js';
+
+/** How the caller refuses: throws its own error type for the contract's code. */
+export type Refuse = (apiCode: ApiCode, extra?: { description?: string }) => never;
+
+export const isJsonType = (type: string | null | undefined) => !!type && /^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(type.trim());
+
+/** The JSON body; with `optional`, an empty body (and no or a JSON content type) is `undefined`. */
+export async function readJsonRequest(request: Request, refuse: Refuse, { optional = false } = {}): Promise<unknown> {
+  const bytes = await readBytes(request, refuse);
+  const type = request.headers.get('content-type');
+  if (bytes.byteLength === 0) {
+    if (optional && !type) return undefined;
+    if (!isJsonType(type)) refuse('UNSUPPORTED_MEDIA_TYPE');
+    if (optional) return undefined;
+    refuse('MALFORMED_JSON', { description: 'The request body is empty.' });
+  }
+  if (!isJsonType(type)) refuse('UNSUPPORTED_MEDIA_TYPE', { description: `Got ${type ?? 'no Content-Type'}; send application/json.` });
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
+  } catch (error) {
+    return refuse('MALFORMED_JSON', { description: error instanceof Error ? error.message : 'not JSON' });
+  }
+}
+
+/** Any body as text (invalid UTF-8 replaced, not refused), under the same limit. */
+export async function readTextRequest(request: Request, refuse: Refuse): Promise<string> {
+  return new TextDecoder().decode(await readBytes(request, refuse));
+}
+
+async function readBytes(request: Request, refuse: Refuse): Promise<Uint8Array> {
+  if (Number(request.headers.get('content-length') ?? '0') > maxBodyBytes) refuse('PAYLOAD_TOO_LARGE');
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBodyBytes) {
+      // Stop reading at the limit: a huge body is never buffered.
+      await reader.cancel().catch(() => {});
+      refuse('PAYLOAD_TOO_LARGE');
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
