@@ -1,17 +1,32 @@
-// Browser tests: real Chromium (never downloaded: Debian's /usr/bin/chromium or $CHROME_PATH),
-// TypeScript through esbuild with this repo's tsconfig (Lit's experimental decorators), and the real
+// Browser tests in one real engine per run, chosen by $ENGINE (chromium when unset; firefox, webkit): Debian's
+// browsers, never downloaded (scripts/engines.mjs). `npm test` runs the engines one after another. TypeScript through esbuild with this repo's tsconfig (Lit's experimental decorators), and the real
 // sandbox behind the dev server, so tests `fetch('/v1/...')` and `fetch('/sandbox/...')` same-origin.
 import { fileURLToPath } from 'node:url';
 import { defaultReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { puppeteerLauncher } from '@web/test-runner-puppeteer';
+import { webdriverLauncher } from '@web/test-runner-webdriver';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { fromRollup } from '@web/dev-server-rollup';
 import rollupCommonjs from '@rollup/plugin-commonjs';
 import { chromiumLaunchOptions } from './scripts/chromium.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
+import { currentEngine, firefoxLaunchOptions, startWebKitDriver, webkitCapabilities } from './scripts/engines.mjs';
 import { startSandbox, proxyMiddleware } from './scripts/sandbox-process.mjs';
 
 const commonjs = fromRollup(rollupCommonjs);
+
+const engine = currentEngine();
+
+/** One launcher per engine; the browser is started by the runner, WebKitWebDriver (and Xvfb) here. */
+async function launcher() {
+  if (engine === 'firefox') return puppeteerLauncher({ launchOptions: firefoxLaunchOptions() });
+  if (engine === 'webkit') {
+    const { hostname, port } = await startWebKitDriver();
+    return webdriverLauncher({ hostname, port, logLevel: 'error', capabilities: webkitCapabilities() });
+  }
+  return playwrightLauncher({ product: 'chromium', launchOptions: chromiumLaunchOptions() });
+}
 
 const sandbox = await startSandbox();
 if (sandbox) console.log(`[sandbox] ${sandbox.baseUrl} proxied at /v1 and /sandbox`);
@@ -21,20 +36,16 @@ export default {
   files: ['test/browser/**/*.test.ts'],
   // `browser: true` honours package.json "browser" maps (qrcode's lib/index.js -> lib/browser.js, no `fs`).
   nodeResolve: { browser: true, exportConditions: ['browser', 'development'] },
-  // One file at a time: every file shares one sandbox, whose state tests reset.
+  // One file at a time: every file shares one sandbox, whose state tests reset (and WebKitWebDriver holds one session).
   concurrency: 1,
   concurrentBrowsers: 1,
   browserStartTimeout: 120_000,
   testsStartTimeout: 60_000,
   testsFinishTimeout: 300_000,
-  testFramework: { config: { timeout: 20_000 } },
+  // Generous for a loaded 2-core machine; waits inside tests have their own limits (support/checkout.ts `settleMs`).
+  testFramework: { config: { timeout: 60_000 } },
   filterBrowserLogs: ({ args }) => !String(args[0]).includes('Lit is in dev mode'),
-  browsers: [
-    playwrightLauncher({
-      product: 'chromium',
-      launchOptions: chromiumLaunchOptions(),
-    }),
-  ],
+  browsers: [await launcher()],
   middleware: sandbox ? [proxyMiddleware(sandbox.origin, ['/v1', '/sandbox'])] : [],
   plugins: [
     esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)), target: 'es2022' }),

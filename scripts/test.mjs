@@ -3,11 +3,14 @@
 // Each step prints a header and streams its output; a summary table follows, and the very last line
 // is always `N passed, N failed` over all steps. Exit code 1 if anything failed.
 // `npm test -- node browser` runs only the named steps: typecheck, lint, lit, node, browser, e2e, size.
+// The browser and e2e steps run once per engine (Chromium, Firefox, WebKit), one engine after another, each its own
+// row; `npm test -- browser --engine=firefox` (or ENGINE=firefox) picks engines (scripts/engines.mjs).
 import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chooseEngines, engineLabel, missingFor } from './engines.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -18,10 +21,7 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'pay-checkout-test-'));
  * A step whose last output line is `N passed, N failed` contributes those counts; any other step counts
  * as one test, passed when it exits 0. To add a suite, add its file and a line here.
  */
-const EXTRA_STEPS = [
-  { key: 'e2e', name: 'End-to-end (Playwright)', file: 'test/e2e/run.mjs' },
-  { key: 'size', name: 'Bundle size', file: 'scripts/size-check.mjs' },
-];
+const EXTRA_STEPS = [{ key: 'size', name: 'Bundle size', file: 'scripts/size-check.mjs' }];
 
 /** @type {{ name: string, passed: number, failed: number, skipped: number, note: string, ms: number }[]} */
 const results = [];
@@ -174,36 +174,55 @@ async function nodeTests() {
   record(title, started, { passed, failed, skipped });
 }
 
-// ── 4. Browser tests ──────────────────────────────────────────────────────────────────────────────
-async function browserTests(chrome) {
-  const title = 'Browser tests (web-test-runner)';
+// ── 4. Browser tests, then end-to-end, in each engine ────────────────────────────────────────────
+/** Why `engine` cannot run here (no browser), or null. Chromium's own search is step 1. */
+function engineMissing(engine, chrome) {
+  if (engine === 'chromium') return chrome ? null : 'no Chromium (see step 1)';
+  const install = missingFor(engine);
+  return install ? `${engineLabel[engine]} is not installed: ${install}` : null;
+}
+
+async function browserTests(engine, chrome) {
+  const title = `Browser tests: ${engineLabel[engine]} (web-test-runner)`;
   header(title);
   const started = Date.now();
   if (findFiles('test/browser', '.test.ts').length === 0) {
     console.log('skipped: no test/browser/**/*.test.ts files');
     return record(title, started, { note: 'skipped' });
   }
-  if (!chrome) {
-    console.log('not run: no Chromium (see step 1)');
-    return record(title, started, { failed: 1, note: 'no Chromium' });
+  const missing = engineMissing(engine, chrome);
+  if (missing) {
+    console.log(`not run: ${missing}`);
+    return record(title, started, { failed: 1, note: missing });
   }
-  const countFile = path.join(scratch, 'wtr.json');
-  const { code } = await run(bin('wtr'), [], { env: { ...process.env, WTR_COUNT_FILE: countFile } });
+  const countFile = path.join(scratch, `wtr-${engine}.json`);
+  const { code } = await run(bin('wtr'), [], { env: { ...process.env, ENGINE: engine, WTR_COUNT_FILE: countFile } });
   let counts = { passed: 0, failed: 0, skipped: 0 };
   if (existsSync(countFile)) counts = JSON.parse(readFileSync(countFile, 'utf8'));
   if (code !== 0 && counts.failed === 0) counts.failed = 1; // e.g. the runner or the sandbox failed to start
   record(title, started, counts);
 }
 
+async function e2eTests(engine, chrome) {
+  const title = `End-to-end: ${engineLabel[engine]}`;
+  const missing = engineMissing(engine, chrome);
+  if (missing) {
+    header(title);
+    console.log(`not run: ${missing}`);
+    return record(title, Date.now(), { failed: 1, note: missing });
+  }
+  await extraStep({ name: title, file: 'test/e2e/run.mjs', env: { ...process.env, ENGINE: engine } });
+}
+
 // ── 5. Suites added later ─────────────────────────────────────────────────────────────────────────
-async function extraStep({ name, file }) {
+async function extraStep({ name, file, env = process.env }) {
   header(name);
   const started = Date.now();
   if (!existsSync(path.join(root, file))) {
     console.log(`skipped: ${file} does not exist yet`);
     return record(name, started, { note: 'skipped' });
   }
-  const { code, output } = await run(process.execPath, [file], { mode: 'tee' });
+  const { code, output } = await run(process.execPath, [file], { mode: 'tee', env });
   const lastLine = stripAnsi(output).trimEnd().split('\n').at(-1) ?? '';
   const match = COUNTS_LINE.exec(lastLine);
   if (!match) return record(name, started, code === 0 ? { passed: 1 } : { failed: 1 });
@@ -236,6 +255,16 @@ function summary() {
   return failed;
 }
 
+let chosen;
+try {
+  chosen = chooseEngines(process.argv.slice(2));
+} catch (error) {
+  console.error(error.message);
+  rmSync(scratch, { recursive: true, force: true });
+  process.exit(2);
+}
+const { engines, rest: only } = chosen;
+
 const STEPS = [
   { key: 'typecheck', run: () => check('Type-check (tsc --noEmit)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']) },
   { key: 'lint', run: () => check('ESLint', bin('eslint'), ['.']) },
@@ -247,19 +276,19 @@ const STEPS = [
       }),
   },
   { key: 'node', run: nodeTests },
-  { key: 'browser', run: () => browserTests(chrome) },
+  ...engines.map((engine) => ({ key: 'browser', run: () => browserTests(engine, chrome) })),
+  ...engines.map((engine) => ({ key: 'e2e', run: () => e2eTests(engine, chrome) })),
   ...EXTRA_STEPS.map((step) => ({ key: step.key, run: () => extraStep(step) })),
 ];
 
-const only = process.argv.slice(2);
 const unknown = only.filter((key) => !STEPS.some((step) => step.key === key));
 if (unknown.length > 0) {
-  console.error(`Unknown step(s): ${unknown.join(', ')}. Steps: ${STEPS.map((step) => step.key).join(', ')}.`);
+  console.error(`Unknown step(s): ${unknown.join(', ')}. Steps: ${[...new Set(STEPS.map((step) => step.key))].join(', ')}.`);
   rmSync(scratch, { recursive: true, force: true });
   process.exit(2);
 }
 const selected = STEPS.filter((step) => only.length === 0 || only.includes(step.key));
-const needsBrowser = selected.some((step) => ['browser', 'e2e'].includes(step.key));
+const needsBrowser = engines.includes('chromium') && selected.some((step) => ['browser', 'e2e'].includes(step.key));
 const chrome = needsBrowser ? await findChromium() : null;
 for (const step of selected) await step.run();
 rmSync(scratch, { recursive: true, force: true });

@@ -1,6 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
-import { control, heading, latestOrderId, mount, resetSandbox, screenRoot, waitForStep } from './support/checkout.js';
+import { control, heading, latestOrderId, mount, pressKey, resetSandbox, screenRoot, typeKeys, waitForStep } from './support/checkout.js';
 import type { PayCheckout } from '../../src/index.js';
 
 /** The element focused inside the current screen's shadow root. */
@@ -10,7 +9,7 @@ async function tabTo(el: PayCheckout, match: (e: HTMLElement) => boolean, limit 
   for (let i = 0; i < limit; i++) {
     const now = focused(el);
     if (now && match(now)) return;
-    await sendKeys({ press: 'Tab' });
+    await pressKey('Tab');
   }
   throw new Error(`could not Tab to the element; at ${focused(el)?.outerHTML ?? 'nothing'}`);
 }
@@ -22,23 +21,23 @@ describe('<pay-checkout> by keyboard alone', () => {
     const el = await mount({ link: 'demo-dynamic' });
     await waitForStep(el, 'amount');
     // Tab into the checkout from the page.
-    await sendKeys({ press: 'Tab' });
+    await pressKey('Tab');
     await tabTo(el, (e) => e.id === 'amount');
-    await sendKeys({ type: '25000' });
-    await sendKeys({ press: 'Enter' });
+    await typeKeys('25000');
+    await pressKey('Enter');
     await waitForStep(el, 'method');
     expect(focused(el)?.tagName).to.equal('H2');
     await tabTo(el, (e) => e.textContent?.includes('Bre-B') === true);
-    await sendKeys({ press: 'Enter' });
+    await pressKey('Enter');
     await waitForStep(el, 'details');
     expect(focused(el)?.tagName).to.equal('H2');
     expect(heading(el)).to.equal('Tus datos');
     await tabTo(el, (e) => e.id === 'id_type');
     // A closed <select> changes with the arrow keys.
-    await sendKeys({ press: 'ArrowDown' });
+    await pressKey('ArrowDown');
     await tabTo(el, (e) => e.id === 'id_number');
-    await sendKeys({ type: '1020304050' });
-    await sendKeys({ press: 'Enter' });
+    await typeKeys('1020304050');
+    await pressKey('Enter');
     await waitForStep(el, 'transfer');
     expect(focused(el)?.tagName).to.equal('H2');
     await control(`/orders/${await latestOrderId()}/pay`, {});

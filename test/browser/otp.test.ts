@@ -8,11 +8,13 @@ import {
   heading,
   latestOrderId,
   mount,
+  pasteText,
   recordEvents,
   resetSandbox,
   sandboxOrder,
   sandboxOrders,
   screenRoot,
+  settleMs,
   submit,
   type,
   waitForStep,
@@ -23,13 +25,6 @@ async function toOtp(el: PayCheckout): Promise<void> {
   await chooseMethod(el, 'Daviplata');
   await fillDetails(el, {});
   await waitForStep(el, 'otp');
-}
-
-function pasteInto(input: HTMLInputElement, text: string): void {
-  const data = new DataTransfer();
-  data.setData('text', text);
-  input.focus();
-  input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true, composed: true }));
 }
 
 describe('<pay-checkout> SMS code (Daviplata)', () => {
@@ -57,7 +52,7 @@ describe('<pay-checkout> SMS code (Daviplata)', () => {
     const el = await mount();
     const events = recordEvents(el, ['pay-paid']);
     await toOtp(el);
-    pasteInto(field(el, 'Código') as HTMLInputElement, '123 456');
+    pasteText(field(el, 'Código'), '123 456');
     await waitForStep(el, 'paid');
     expect(events).to.have.length(1);
   });
@@ -159,9 +154,9 @@ describe('<pay-checkout> SMS code (Daviplata)', () => {
 });
 
 async function waitUntilText(el: PayCheckout, text: string): Promise<void> {
-  await waitUntil(() => (screenRoot(el).textContent ?? '').includes(text), `no "${text}"`, { timeout: 4000 });
+  await waitUntil(() => (screenRoot(el).textContent ?? '').includes(text), `no "${text}"`, { timeout: settleMs });
 }
 
 async function waitUntilOrders(count: number): Promise<void> {
-  await waitUntil(async () => (await sandboxOrders()).length === count, `expected ${count} orders`, { timeout: 4000, interval: 50 });
+  await waitUntil(async () => (await sandboxOrders()).length === count, `expected ${count} orders`, { timeout: settleMs, interval: 50 });
 }

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { assertPlainText, Buyer, completeOutside, gateways, onlyOrder, startWorld, type World } from './support/harness.js';
+import { assertPlainText, Buyer, completeOutside, gateways, onlyOrder, settleMs, startWorld, type World } from './support/harness.js';
 
 const statusPath = '/v1/checkout/orders/*';
 const linkPath = '/v1/checkout/links/*';
@@ -19,7 +19,7 @@ describe('faults while waiting for the payment', () => {
   beforeEach(() => world.reset());
 
   const spent = async () => (await world.control<{ remaining: number }[]>('GET', '/faults')).every((f) => f.remaining === 0);
-  const waitUntil = async (what: string, done: () => Promise<boolean>, timeoutMs = 15_000) => {
+  const waitUntil = async (what: string, done: () => Promise<boolean>, timeoutMs = settleMs) => {
     const until = Date.now() + timeoutMs;
     while (!(await done())) {
       if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
@@ -163,7 +163,7 @@ describe('malformed or incomplete answers', () => {
         // Enough broken answers that the notice stays up until the buyer presses retry.
         await world.fault({ path: statusPath, method: 'GET', count: 2, ...fault });
         const retry = buyer.page.getByRole('button', { name: 'Reintentar' });
-        await retry.waitFor({ timeout: 10_000 });
+        await retry.waitFor({ timeout: settleMs });
         const text = await buyer.text();
         assert.equal(await buyer.step(), 'push', 'still waiting on the same screen');
         assertPlainText(text);

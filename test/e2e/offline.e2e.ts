@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { assertPlainText, Buyer, completeOutside, gateways, onlyOrder, startWorld, type World } from './support/harness.js';
+import { assertPlainText, Buyer, completeOutside, gateways, onlyOrder, settleMs, startWorld, type World } from './support/harness.js';
 
 describe('offline, then online', () => {
   let world: World;
@@ -21,7 +21,7 @@ describe('offline, then online', () => {
         const order = await onlyOrder(world, 'demo-fixed');
         await buyer.context.setOffline(true);
         // Status checks fail while offline: the screen stays, with a plain notice, and never claims an outcome.
-        await buyer.page.getByText('No pudimos consultar el estado del pago').waitFor({ timeout: 10_000 });
+        await buyer.page.getByText('No pudimos consultar el estado del pago').waitFor({ timeout: settleMs });
         await completeOutside(world, order);
         await buyer.page.waitForTimeout(600); // a few (failing) check intervals while offline
         assert.equal(await buyer.step(), gateway.waitingStep, 'still waiting while offline');

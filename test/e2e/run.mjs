@@ -1,15 +1,21 @@
 #!/usr/bin/env node
-// The end-to-end suite: the built hosted page (dist/hosted) served by the sandbox, driven by Debian's Chromium
-// through playwright-core. Builds first when dist/ is missing or older than the sources the browser loads.
-// Runs test/e2e/*.e2e.ts one file at a time (node:test), streams the spec output, and prints as its LAST line
-// `N passed, N failed`; exit 1 on any failure. `node test/e2e/run.mjs FILE…` runs only those files.
+// The end-to-end suite: the built hosted page (dist/hosted) served by the sandbox, driven in the engine $ENGINE names
+// (scripts/engines.mjs; Chromium when unset). Builds first when dist/ is missing or older than the sources the browser
+// loads. In Chromium: every test/e2e/*.e2e.ts (Playwright). In Firefox and WebKit: the files in EVERY_ENGINE, which
+// drive the page through support/driver.ts (Playwright cannot drive Debian's Firefox or WebKit; the other files use
+// its Chromium-only routing, CDP offline mode and request events). One file at a time (node:test), spec output
+// streamed, and as the LAST line `N passed, N failed`; exit 1 on any failure. `node test/e2e/run.mjs FILE…` runs those.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { currentEngine, engineLabel } from '../../scripts/engines.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+const engine = currentEngine();
+/** The files that run in every engine; the rest are Chromium-only. */
+const EVERY_ENGINE = ['flows.e2e.ts'];
 const here = path.join(root, 'test', 'e2e');
 
 /** What the hosted page and dist/pay-checkout.js are built from; the sandbox and the server handler run from source. */
@@ -58,10 +64,11 @@ if (builtAt === 0 || builtAt < sourcesAt) {
 const files = process.argv.slice(2).length
   ? process.argv.slice(2)
   : readdirSync(here)
-      .filter((name) => name.endsWith('.e2e.ts'))
+      .filter((name) => name.endsWith('.e2e.ts') && (engine === 'chromium' || EVERY_ENGINE.includes(name)))
       .sort()
       .map((name) => path.join('test', 'e2e', name));
 if (files.length === 0) finish(0, 1, 'no test/e2e/*.e2e.ts files');
+console.log(`${engineLabel[engine]}: ${files.join(', ')}`);
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'pay-checkout-e2e-'));
 const tap = path.join(scratch, 'e2e.tap');

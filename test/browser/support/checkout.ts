@@ -5,6 +5,11 @@ import '../../../src/define.js';
 import { PayCheckout } from '../../../src/index.js';
 import type { FlowStep } from '../../../src/flow/types.js';
 
+export { pasteText, pressKey, typeKeys } from './input.js';
+
+/** How long a wait on a state may take: generous, for a loaded 2-core machine running three engines in turn. */
+export const settleMs = 15_000;
+
 /** Fast status checks for tests; production keeps 2 s → 10 s. */
 PayCheckout.statusTimings = { firstDelayMs: 40, growth: 1.2, maxDelayMs: 150, jitter: 0 };
 /** Card hand-offs are recorded, not followed, so the test page stays. */
@@ -62,7 +67,7 @@ export async function mount(options: MountOptions = {}): Promise<PayCheckout> {
 }
 
 /** Waits until the checkout shows `step`, and its step element has rendered. */
-export async function waitForStep(el: PayCheckout, step: FlowStep, timeout = 5000): Promise<HTMLElement> {
+export async function waitForStep(el: PayCheckout, step: FlowStep, timeout = settleMs): Promise<HTMLElement> {
   await waitUntil(() => el.step === step, `expected step "${step}", still "${el.step}"`, { timeout, interval: 10 });
   await el.updateComplete;
   const screen = currentScreen(el);

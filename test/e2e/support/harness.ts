@@ -13,6 +13,9 @@ export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const distDir = path.join(repoRoot, 'dist');
 export const hostedDir = path.join(distDir, 'hosted');
 
+/** How long a wait on a page state may take: sized for a loaded 2-core machine (load ~8), never a fixed sleep. */
+export const settleMs = 30_000;
+
 
 export const launchChromium = (): Promise<Browser> =>
   chromium.launch(chromiumLaunchOptions());
@@ -29,9 +32,9 @@ export interface ControlOrder {
   transfer_key: string | null;
 }
 
-export interface World {
+/** The sandbox serving the built hosted page, and its control API: what every e2e test needs, in any engine. */
+export interface SandboxWorld {
   sandbox: RunningSandbox;
-  browser: Browser;
   control<T = unknown>(method: string, route: string, body?: unknown): Promise<T>;
   orders(hash?: string): Promise<ControlOrder[]>;
   /** Adds a sandbox fault (`POST /sandbox/faults`). */
@@ -41,10 +44,30 @@ export interface World {
   close(): Promise<void>;
 }
 
+/** A sandbox world with Debian's Chromium under Playwright. */
+export interface World extends SandboxWorld {
+  browser: Browser;
+}
+
 export async function startWorld(): Promise<World> {
+  const world = await startSandboxWorld();
+  const browser = await launchChromium().catch(async (error: unknown) => {
+    await world.close();
+    throw error;
+  });
+  return {
+    ...world,
+    browser,
+    async close() {
+      await browser.close();
+      await world.close();
+    },
+  };
+}
+
+export async function startSandboxWorld(): Promise<SandboxWorld> {
   // hostedDir is passed explicitly: the sandbox's own lookup of dist/hosted/ does not serve assets (see report).
   const sandbox = await startSandbox({ port: 0, hostedDir, onUnexpectedError: (e) => console.error('[sandbox]', e) });
-  const browser = await launchChromium();
   const control = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
     const init: RequestInit = { method };
     if (body !== undefined) {
@@ -58,7 +81,6 @@ export async function startWorld(): Promise<World> {
   };
   return {
     sandbox,
-    browser,
     control,
     async orders(hash) {
       const all = await control<ControlOrder[]>('GET', '/orders');
@@ -72,7 +94,6 @@ export async function startWorld(): Promise<World> {
       await fetch(`${sandbox.controlUrl}/faults`, { method: 'DELETE' });
     },
     async close() {
-      await browser.close();
       await sandbox.close();
     },
   };
@@ -175,7 +196,7 @@ export class Buyer {
   }
 
   /** Waits until the element shows one of `steps` and that screen has rendered its heading. */
-  async waitForStep(steps: string | string[], timeout = 10_000): Promise<string> {
+  async waitForStep(steps: string | string[], timeout = settleMs): Promise<string> {
     const wanted = Array.isArray(steps) ? steps : [steps];
     try {
       await this.page.waitForFunction(
@@ -276,13 +297,13 @@ export const gateways = {
 } as const satisfies Record<string, Gateway>;
 
 /** Completes the payment from outside the page, as the buyer's phone, bank or the card provider would. */
-export async function completeOutside(world: World, order: ControlOrder): Promise<void> {
+export async function completeOutside(world: SandboxWorld, order: ControlOrder): Promise<void> {
   const action = order.gateway_kind === 'push' ? 'approve' : 'pay';
   await world.control('POST', `/orders/${order.id_order}/${action}`);
 }
 
 /** The only order of `hash`; fails when there is none or more than one. */
-export async function onlyOrder(world: World, hash: string): Promise<ControlOrder> {
+export async function onlyOrder(world: SandboxWorld, hash: string): Promise<ControlOrder> {
   const found = await world.orders(hash);
   if (found.length !== 1) throw new Error(`expected exactly one order for ${hash}, found ${found.length}`);
   return found[0] as ControlOrder;

@@ -1,0 +1,90 @@
+/**
+ * The hosted checkout as a buyer sees it, over any engine's Driver: find buttons by their text and fields by their
+ * label, through shadow roots, and wait on the element's step. Page scripts are strings (see driver.ts).
+ */
+import { waitFor, type Driver, type Script } from './driver.js';
+import { settleMs, visibleTextScript } from './harness.js';
+
+/** Page-side helpers every query below starts with: a deep querySelectorAll, and finders by text and by label. */
+const prelude = `
+  const all = (root, selector) => {
+    const found = [...root.querySelectorAll(selector)];
+    for (const host of root.querySelectorAll('*')) if (host.shadowRoot) found.push(...all(host.shadowRoot, selector));
+    return found;
+  };
+  const byText = (selector, text) => all(document, selector).find((e) => (e.textContent || '').trim().startsWith(text) && e.checkVisibility());
+  const byLabel = (text) => {
+    const label = all(document, 'label').find((l) => (l.textContent || '').includes(text));
+    return label && (label.control || label.getRootNode().getElementById(label.htmlFor));
+  };`;
+
+const query = (expression: string): Script => `(() => { ${prelude} return (${expression}); })()`;
+const quoted = (text: string) => JSON.stringify(text);
+
+/** The element's step once its screen has rendered a heading, else ''. */
+const renderedStep = query(`(() => {
+  const el = document.querySelector('pay-checkout');
+  const heading = el?.shadowRoot?.querySelector('[data-step]')?.shadowRoot?.querySelector('h2');
+  return el && heading && heading.textContent.trim() ? el.step : '';
+})()`);
+
+export class CheckoutPage {
+  constructor(readonly driver: Driver) {}
+
+  open(url: string): Promise<void> {
+    return this.driver.goto(url);
+  }
+
+  /** Waits until the checkout shows `step` with its heading rendered. */
+  async waitForStep(step: string, timeoutMs = settleMs): Promise<void> {
+    await waitFor(this.driver, `${renderedStep} === ${quoted(step)}`, `step "${step}"`, timeoutMs).catch(async (error: unknown) => {
+      throw new Error(`${String(error)}; at step "${await this.driver.evaluate(renderedStep)}": ${await this.text()}`);
+    });
+  }
+
+  /** Everything a buyer can read in the page, shadow roots included. */
+  text(): Promise<string> {
+    return this.driver.evaluate<string>(visibleTextScript);
+  }
+
+  /** Waits until the page's text contains `text`. */
+  async waitForText(text: string): Promise<void> {
+    await waitFor(this.driver, `${visibleTextScript}.includes(${quoted(text)})`, `text "${text}"`, settleMs);
+  }
+
+  /** Clicks the visible button or link whose text starts with `text`. */
+  clickButton(text: string): Promise<void> {
+    return this.driver.click(query(`byText('button, a', ${quoted(text)})`));
+  }
+
+  /** Types into the field labelled `label`, key by key. */
+  typeInto(label: string, text: string): Promise<void> {
+    return this.driver.type(query(`byLabel(${quoted(label)})`), text);
+  }
+
+  /** Picks the option whose text contains `optionText` in the select labelled `label` (input and change fire). */
+  async choose(label: string, optionText: string): Promise<void> {
+    const chosen = await this.driver.evaluate<boolean>(
+      query(`(() => {
+        const select = byLabel(${quoted(label)});
+        const option = select && [...select.options].find((o) => o.textContent.includes(${quoted(optionText)}));
+        if (!option) return false;
+        select.focus();
+        select.value = option.value;
+        for (const type of ['input', 'change']) select.dispatchEvent(new Event(type, { bubbles: true, composed: true }));
+        return true;
+      })()`),
+    );
+    if (!chosen) throw new Error(`no option "${optionText}" in "${label}"`);
+  }
+
+  /** The page's current address. */
+  url(): Promise<string> {
+    return this.driver.evaluate<string>('location.href');
+  }
+
+  /** Waits until the address matches `pattern` and the document has loaded. */
+  async waitForUrl(pattern: RegExp): Promise<void> {
+    await waitFor(this.driver, `${pattern.toString()}.test(location.href) && document.readyState === 'complete'`, `address ${pattern}`, settleMs);
+  }
+}
