@@ -43,9 +43,12 @@ export function resolveBaseUrl(options: Pick<ClientOptions, 'environment' | 'bas
 
 /** One request: the status and body text, or a typed error when no answer came (network, timeout, abort). */
 export async function send(url: string, init: RequestInit, timeoutMs: number, signal: AbortSignal | undefined, fetcher?: typeof globalThis.fetch): Promise<Answer> {
-  const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+  const { signal: timeout, clear } = timeoutMs > 0 ? timeoutSignal(timeoutMs) : { signal: undefined, clear: () => {} };
   const either = anySignal([timeout, signal]);
-  if (signal?.aborted) throw new AbortedError({ cause: signal.reason });
+  if (signal?.aborted) {
+    clear();
+    throw new AbortedError({ cause: signal.reason });
+  }
   try {
     const request = either ? { ...init, signal: either } : init;
     // Through globalThis at call time: a browser's fetch never gets the wrong `this`, and a stub set later counts.
@@ -55,7 +58,17 @@ export async function send(url: string, init: RequestInit, timeoutMs: number, si
     if (signal?.aborted) throw new AbortedError({ cause: error });
     if (timeout?.aborted) throw new TimeoutError(timeoutMs, { cause: error });
     throw new NetworkError({ cause: error });
+  } finally {
+    clear();
   }
+}
+
+/** `AbortSignal.timeout` (Safari 16+), with a timer-backed fallback for older engines; `clear` stops the timer. */
+function timeoutSignal(ms: number): { signal: AbortSignal; clear: () => void } {
+  if (typeof AbortSignal.timeout === 'function') return { signal: AbortSignal.timeout(ms), clear: () => {} };
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), ms);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
 /** `AbortSignal.any`, with a fallback for engines that lack it. */
