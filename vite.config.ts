@@ -9,6 +9,7 @@ import { paySandbox } from './src/sandbox/vite-plugin.js';
 import { examplePagesPlugin, hostedPagePlugin } from './scripts/vite-hosted.js';
 import { minifyTemplates } from './scripts/minify-templates.js';
 import { pureSchemas } from './scripts/pure-schemas.js';
+import { browserTarget } from './scripts/browser-target.js';
 
 const fromRoot = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -52,7 +53,7 @@ export default defineConfig({
   build: {
     outDir: fromRoot('dist'),
     emptyOutDir: true,
-    target: 'es2022',
+    target: browserTarget,
     sourcemap: true,
     lib: {
       // An entry whose source is not written yet is skipped, so the rest still builds (build-exports test catches it).

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { minifyTemplates } from './scripts/minify-templates.js';
 import { pureSchemas } from './scripts/pure-schemas.js';
+import { browserTarget } from './scripts/browser-target.js';
 
 export default defineConfig({
   root: fileURLToPath(new URL('./hosted/', import.meta.url)),
@@ -13,7 +14,7 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('./dist/hosted/', import.meta.url)),
     emptyOutDir: true,
-    target: 'es2022',
+    target: browserTarget,
     // Inlined assets would become data: URLs in CSS or scripts; keep every file a file the CSP allows as 'self'.
     assetsInlineLimit: 0,
     // The polyfill is for browsers without modulepreload, which can't run the element anyway.

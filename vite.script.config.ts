@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { minifyTemplates } from './scripts/minify-templates.js';
 import { pureSchemas } from './scripts/pure-schemas.js';
+import { browserTarget } from './scripts/browser-target.js';
 
 const dist = fileURLToPath(new URL('./dist/', import.meta.url));
 export const scriptFamily = /^pay-checkout(\.[\w-]+)?\.js(\.map)?$/;
@@ -40,7 +41,7 @@ export default defineConfig({
     outDir: dist,
     // The library build (vite.config.ts) shares dist/ and runs first.
     emptyOutDir: false,
-    target: 'es2022',
+    target: browserTarget,
     sourcemap: true,
     copyPublicDir: false,
     lib: {

@@ -64,6 +64,15 @@ describe('built hosted page (vite.hosted.config.ts)', () => {
   });
   after(() => scratch.remove());
 
+  it('parses in Safari 15 (README "Supported browsers"): no class static block, a syntax error before Safari 16.4', () => {
+    const scripts = files.filter((f) => f.fileName.endsWith('.js'));
+    assert.ok(scripts.length > 0, 'no scripts built');
+    for (const { fileName } of scripts) {
+      const code = readFileSync(path.join(scratch.dir, fileName), 'utf8');
+      assert.doesNotMatch(code, /\bstatic\s*\{/, `${fileName} has a class static block`);
+    }
+  });
+
   it('has a strict Content-Security-Policy', () => {
     const csp = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
     assert.ok(csp, 'no CSP meta');
