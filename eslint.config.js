@@ -35,4 +35,22 @@ export default tseslint.config(
       'wc/guard-super-call': 'off',
     },
   },
+  {
+    // Browser tests run in Chromium, Firefox and WebKit: input goes through the shared helpers that work in all three.
+    files: ['test/browser/**/*.ts'],
+    ignores: ['test/browser/support/input.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='sendKeys'] Property[key.name='type']",
+          message: 'Use typeKeys() from test/browser/support: WebKit collapses repeated keys typed in one action.',
+        },
+        {
+          selector: "NewExpression[callee.name='ClipboardEvent']",
+          message: 'Use pasteText() from test/browser/support: Firefox drops clipboardData given to the constructor.',
+        },
+      ],
+    },
+  },
 );

@@ -101,6 +101,13 @@ function child(command, args, options) {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
   };
   process.on('exit', stop);
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      stop();
+      // A test runner that handles the signal itself exits on its own; otherwise exit as the signal would have.
+      if (process.listenerCount(signal) === 0) process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    });
+  }
   return { proc, stop, tail: () => tail };
 }
 
