@@ -20,3 +20,5 @@ export declare function webkitCapabilities(): {
   'webkitgtk:browserOptions': { binary: string; args: string[] };
 };
 export declare function startWebKitDriver(): Promise<{ hostname: string; port: number; stop: () => void }>;
+export declare function isExecutable(file: string): boolean;
+export declare function onPath(name: string): string | null;

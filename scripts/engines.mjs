@@ -4,6 +4,8 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
+import { stopWithThisProcess } from './sandbox-process.mjs';
 
 export const ENGINES = /** @type {const} */ (['chromium', 'firefox', 'webkit']);
 export const engineLabel = { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKit' };
@@ -29,7 +31,7 @@ export function currentEngine(env = process.env) {
   return engine;
 }
 
-function isExecutable(file) {
+export function isExecutable(file) {
   try {
     accessSync(file, constants.X_OK);
     return true;
@@ -52,8 +54,12 @@ export function missingFor(engine) {
   return null;
 }
 
-function onPath(name) {
-  return (process.env.PATH ?? '').split(':').some((dir) => dir && isExecutable(`${dir}/${name}`));
+/** The full path of executable `name` on the PATH, or null. */
+export function onPath(name) {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
+  }
+  return null;
 }
 
 /** Puppeteer's launch options for Debian's Firefox ESR (WebDriver BiDi, headless). */
@@ -100,14 +106,7 @@ function child(command, args, options) {
   const stop = () => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
   };
-  process.on('exit', stop);
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.once(signal, () => {
-      stop();
-      // A test runner that handles the signal itself exits on its own; otherwise exit as the signal would have.
-      if (process.listenerCount(signal) === 0) process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
-    });
-  }
+  stopWithThisProcess(stop);
   return { proc, stop, tail: () => tail };
 }
 

@@ -9,6 +9,18 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export const sandboxCli = fileURLToPath(new URL('../src/sandbox/cli.ts', import.meta.url));
 const BASE_URL_LINE = /^\s*base_url:\s*(http:\/\/\S+)[ \t]*\r?\n/m; // a whole line, never a chunk cut mid-URL
 
+/** Runs `stop` when this process exits or gets SIGINT/SIGTERM, so a child it started never outlives it. */
+export function stopWithThisProcess(stop) {
+  process.on('exit', stop);
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      stop();
+      // web-test-runner handles SIGINT itself and exits; otherwise exit as the signal would have.
+      if (process.listenerCount(signal) === 0) process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    });
+  }
+}
+
 /**
  * Starts `src/sandbox/cli.ts --port 0` and resolves once it prints `base_url: http://127.0.0.1:PORT/v1`.
  * Resolves to null when the CLI does not exist yet. The child is killed when this process exits.
@@ -27,14 +39,7 @@ export async function startSandbox({ timeoutMs = 30_000, args = [] } = {}) {
     stopped = true;
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   };
-  process.on('exit', stop);
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.once(signal, () => {
-      stop();
-      // web-test-runner handles SIGINT itself and exits; otherwise exit as the signal would have.
-      if (process.listenerCount(signal) === 0) process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
-    });
-  }
+  stopWithThisProcess(stop);
 
   // Keep the end of its output for diagnostics, and keep draining the pipes so a chatty sandbox never blocks.
   let tail = '';

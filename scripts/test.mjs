@@ -6,11 +6,11 @@
 // The browser and e2e steps run once per engine (Chromium, Firefox, WebKit), one engine after another, each its own
 // row; `npm test -- browser --engine=firefox` (or ENGINE=firefox) picks engines (scripts/engines.mjs).
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chooseEngines, engineLabel, missingFor } from './engines.mjs';
+import { chooseEngines, engineLabel, isExecutable, missingFor, onPath } from './engines.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -53,22 +53,6 @@ function run(command, args, { mode = 'inherit', env = process.env } = {}) {
     child.once('error', (error) => resolve({ code: 127, output: `${output}\n${command}: ${error.message}` }));
     child.once('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), output }));
   });
-}
-
-function isExecutable(file) {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function onPath(name) {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
-  }
-  return null;
 }
 
 /** Files under `dir` (relative to the root) whose names end with `suffix`, sorted; Node 20's --test does not expand globs. */
