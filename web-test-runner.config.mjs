@@ -1,6 +1,7 @@
 // Browser tests in one real engine per run, chosen by $ENGINE (chromium when unset; firefox, webkit): Debian's
-// browsers, never downloaded (scripts/engines.mjs). `npm test` runs the engines one after another. TypeScript through esbuild with this repo's tsconfig (Lit's experimental decorators), and the real
-// sandbox behind the dev server, so tests `fetch('/v1/...')` and `fetch('/sandbox/...')` same-origin.
+// browsers, never downloaded (scripts/engines.mjs); `npm test` runs the engines one after another. TypeScript through
+// esbuild with this repo's tsconfig (Lit's experimental decorators), and the real sandbox behind the dev server,
+// so tests `fetch('/v1/...')` and `fetch('/sandbox/...')` same-origin.
 import { fileURLToPath } from 'node:url';
 import { defaultReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
