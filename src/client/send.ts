@@ -53,8 +53,9 @@ export async function send(url: string, init: RequestInit, timeoutMs: number, si
     return { status: response.status, text: await response.text() };
   } catch (error) {
     if (signal?.aborted) throw new AbortedError({ cause: error });
-    if (timeout?.aborted) throw new TimeoutError(timeoutMs, { cause: error });
-    throw new NetworkError({ cause: error });
+    const target = { cause: error, method: init.method, url };
+    if (timeout?.aborted) throw new TimeoutError(timeoutMs, target);
+    throw new NetworkError(target);
   }
 }
 
