@@ -15,7 +15,8 @@ export function isHostedPagePath(url: string | undefined, prefix = '/checkout/')
   if (!url) return false;
   const pathname = url.split(/[?#]/)[0] ?? '';
   if (!pathname.startsWith(prefix)) return false;
-  const rest = pathname.slice(prefix.length);
+  // One segment, with or without a trailing slash (`/checkout/HASH/` renders the checkout too).
+  const rest = pathname.slice(prefix.length).replace(/\/$/, '');
   return rest.length > 0 && !rest.includes('/') && !rest.includes('.');
 }
 
