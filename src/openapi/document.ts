@@ -57,9 +57,10 @@ function successShape(route: Route): [string, z.ZodMiniType] {
 /**
  * Converts a registry to `components.schemas`, reading each schema as the service reads requests (`input`) or as it
  * writes answers (`output`): a request body's defaults and transforms are the caller's view, a response's the reader's.
+ * A shape JSON Schema cannot say (a transform on the output side) throws here rather than becoming `{}`.
  */
 function components(registry: Registry, io: 'input' | 'output'): Record<string, Json> {
-  const { schemas } = z.toJSONSchema(registry, { io, target: 'draft-2020-12', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` });
+  const { schemas } = z.toJSONSchema(registry, { io, target: 'draft-2020-12', unrepresentable: 'throw', uri: (id) => `#/components/schemas/${id}` });
   const out: Record<string, Json> = {};
   for (const [id, schema] of Object.entries(schemas)) {
     // A fragment-only `$id` is not allowed by 2020-12; the dialect is the document's `jsonSchemaDialect`.
@@ -101,7 +102,7 @@ function pathParameters(path: string, idSchema: Json): Json[] {
 
 function queryParameters(query: z.ZodMiniType | undefined): Json[] {
   if (!query) return [];
-  const json = z.toJSONSchema(query, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, Json>; required?: string[] };
+  const json = z.toJSONSchema(query, { io: 'input', unrepresentable: 'throw' }) as { properties?: Record<string, Json>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: json.required?.includes(name) ?? false, schema }));
 }
 

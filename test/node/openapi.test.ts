@@ -9,7 +9,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { buildOpenApiDocument, routes } from '../../src/openapi/index.js';
 import { repoRoot, scratchDir } from './build-helpers.js';
 import { openApiChecker } from './openapi-checker.js';
-import { checkoutOrder, directOrderBody, gateways, merchant, partner, startTestSandbox, type Json, type Reply, type TestSandbox } from './sandbox-harness.js';
+import { checkoutOrder, directOrderBody, gateways, merchant, partner, startTestSandbox, startViteWithSandbox, type Json, type Reply, type TestSandbox } from './sandbox-harness.js';
 
 const validate = (document: Json) => SwaggerParser.validate(structuredClone(document) as never);
 
@@ -37,6 +37,18 @@ describe('OpenAPI document', () => {
     assert.deepEqual(document.components.schemas.OrderStatus.enum, ['pending', 'processing', 'confirmed', 'cancelled', 'refunded']);
     assert.deepEqual(document.components.schemas.SubmitDigitalWalletCodeBody.properties.daviplata_otp, { type: 'string', pattern: '^\\d{6}$' });
     assert.deepEqual(document.components.securitySchemes.merchantKey, { type: 'apiKey', in: 'header', name: 'merchant-key', description: 'The store’s secret key. Server-side only.' });
+  });
+
+  it('npm start (Vite with the sandbox plugin) serves it at /openapi.json too', async () => {
+    const { server, origin } = await startViteWithSandbox();
+    try {
+      const res = await fetch(`${origin}/openapi.json`);
+      assert.equal(res.status, 200);
+      const served = (await res.json()) as Json;
+      assert.deepEqual({ ...served, servers: null }, { ...buildOpenApiDocument(), servers: null });
+    } finally {
+      await server.close();
+    }
   });
 
   it('the build step writes the same document (scripts/openapi.ts → dist/openapi.json, exported as pay-checkout/openapi.json)', () => {
