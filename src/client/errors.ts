@@ -38,28 +38,24 @@ export class ServiceError extends PayCheckoutError {
   }
 }
 
-/** Where a request went, for messages a developer can act on (never headers: they carry the keys). */
-export interface RequestTarget {
-  method?: string | undefined;
-  url?: string | undefined;
+/** A request that got no answer, said the way a developer can act on: what was tried, and what to check. */
+export interface UnansweredOptions {
+  cause?: unknown;
+  /** What was tried: `GET https://…/v1/orders/42`. */
+  request?: string | undefined;
+  /** Replaces the short default message (the clients write one naming the request and what to check). */
+  message?: string | undefined;
 }
 
 /** The request never got an answer: offline, DNS, connection refused, CORS. */
 export class NetworkError extends PayCheckoutError {
   readonly kind = 'network' as const;
-  /** What was tried: `GET https://…/v1/orders/42`, when known. */
+  /** What was tried (`GET https://…/v1/orders/42`), when known. */
   readonly request: string | undefined;
-  constructor(options?: { cause?: unknown } & RequestTarget) {
-    const request = tried(options);
-    const reason = reasonOf(options?.cause);
-    super(
-      request
-        ? `${request} got no answer${reason}. Check that the payment service runs at ${originOf(options?.url)} (the sandbox: npx pay-checkout sandbox), the network, DNS and any proxy, and, from a browser, that it allows this page's origin (CORS).`
-        : `We could not reach the payment service${reason}. Check the connection and try again.`,
-      options,
-    );
+  constructor(options?: UnansweredOptions) {
+    super(options?.message ?? 'We could not reach the payment service. Check the connection and try again.', options);
     this.name = 'NetworkError';
-    this.request = request;
+    this.request = options?.request;
   }
 }
 
@@ -67,34 +63,14 @@ export class NetworkError extends PayCheckoutError {
 export class TimeoutError extends PayCheckoutError {
   readonly kind = 'timeout' as const;
   readonly timeoutMs: number;
+  /** What was tried, when known. */
   readonly request: string | undefined;
-  constructor(timeoutMs: number, options?: { cause?: unknown } & RequestTarget) {
-    const request = tried(options);
-    super(
-      request
-        ? `${request} got no answer within ${timeoutMs} ms. Check that the payment service at ${originOf(options?.url)} is up and reachable, or raise timeoutMs.`
-        : `The payment service did not answer within ${timeoutMs} ms.`,
-      options,
-    );
+  constructor(timeoutMs: number, options?: UnansweredOptions) {
+    super(options?.message ?? `The payment service did not answer within ${timeoutMs} ms.`, options);
     this.name = 'TimeoutError';
     this.timeoutMs = timeoutMs;
-    this.request = request;
+    this.request = options?.request;
   }
-}
-
-const tried = (target: RequestTarget | undefined) => (target?.url ? `${target.method ?? 'GET'} ${target.url}` : undefined);
-const originOf = (url: string | undefined) => {
-  try {
-    return new URL(url ?? '').origin;
-  } catch {
-    return url;
-  }
-};
-/** The lowest-level reason a fetch gives (Node: `cause.cause`, e.g. `connect ECONNREFUSED 127.0.0.1:4010`). */
-function reasonOf(cause: unknown): string {
-  let error = cause;
-  while (error instanceof Error && error.cause instanceof Error) error = error.cause;
-  return error instanceof Error && error.message ? ` (${error.message})` : '';
 }
 
 /** The caller's own `signal` aborted the request. */

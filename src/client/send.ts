@@ -53,9 +53,8 @@ export async function send(url: string, init: RequestInit, timeoutMs: number, si
     return { status: response.status, text: await response.text() };
   } catch (error) {
     if (signal?.aborted) throw new AbortedError({ cause: error });
-    const target = { cause: error, method: init.method, url };
-    if (timeout?.aborted) throw new TimeoutError(timeoutMs, target);
-    throw new NetworkError(target);
+    if (timeout?.aborted) throw new TimeoutError(timeoutMs, { cause: error });
+    throw new NetworkError({ cause: error });
   }
 }
 
