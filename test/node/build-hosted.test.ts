@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { apiBaseFrom, linkFromPath, localeFrom } from '../../hosted/link-from-path.js';
-import { isHostedPagePath, rewriteHostedHtml } from '../../scripts/vite-hosted.js';
+import { hostedPagePlugin, isHostedPagePath, rewriteHostedHtml } from '../../scripts/vite-hosted.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { buildWith, repoRoot, scratchDir, type BuiltFile } from './build-helpers.js';
 
@@ -47,6 +47,33 @@ describe('dev server route (hostedPagePlugin)', () => {
     assert.equal(isHostedPagePath('/checkout/main.ts'), false);
     assert.equal(isHostedPagePath('/checkout/a/b'), false);
     assert.equal(isHostedPagePath('/v1/checkout/links/demo-fixed'), false);
+  });
+
+  it('npm start serves the source page at /checkout/HASH/ with the sandbox origin in its meta and CSP, and its files load', async () => {
+    const { createServer } = await import('vite');
+    const { paySandbox } = await import('../../src/sandbox/vite-plugin.js');
+    const server = await createServer({
+      configFile: false,
+      root: path.join(repoRoot, 'demo'),
+      logLevel: 'silent',
+      server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+      optimizeDeps: { noDiscovery: true, include: [] },
+      plugins: [paySandbox(), hostedPagePlugin()],
+    });
+    await server.listen();
+    try {
+      const origin = new URL(server.resolvedUrls?.local[0] ?? '').origin;
+      const res = await fetch(`${origin}/checkout/demo-fixed/`);
+      assert.equal(res.status, 200);
+      const html = await res.text();
+      assert.match(html, new RegExp(`<meta name="pay-api-base" content="${origin}/v1"`));
+      assert.match(html, new RegExp(`img-src 'self' data: ${origin}[;"]`));
+      const main = /src="(\/@fs\/[^"]+\/hosted\/main\.ts)"/.exec(html)?.[1];
+      assert.ok(main, html);
+      assert.equal((await fetch(`${origin}${main}`)).status, 200);
+    } finally {
+      await server.close();
+    }
   });
 
   it('points the page’s relative files at the source folder', () => {
