@@ -209,6 +209,15 @@ describe('OpenAPI document against the sandbox', () => {
     assert.ok([...seen].some((s) => s.endsWith(' default')), 'no error answer was checked');
   });
 
+  it('every /v1 route the sandbox has is in the document, and nothing else is', () => {
+    const served = sb.running.sandbox.app.routes
+      .filter((r) => r.path.startsWith('/v1/') && r.method !== 'ALL') // ALL: the buyer API's CORS middleware
+      .map((r) => `${r.method.toLowerCase()} ${r.path.slice('/v1'.length).replace(/:(\w+)/g, '{$1}')}`)
+      .sort();
+    const documented = Object.entries(document.paths as Record<string, object>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`)).sort();
+    assert.deepEqual(documented, served);
+  });
+
   it('a schema that disagrees with the sandbox is caught (a deliberately wrong document)', async () => {
     const wrong: Json = structuredClone(document);
     wrong.components.schemas.CheckoutLink.properties.store_name = { type: 'integer' };
