@@ -3,10 +3,13 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { buildOpenApiDocument, routes } from '../../src/openapi/index.js';
+import { createCheckoutHandler, toNodeListener } from '../../src/server/index.js';
 import { repoRoot, scratchDir } from './build-helpers.js';
 import { openApiChecker } from './openapi-checker.js';
 import { checkoutOrder, directOrderBody, gateways, merchant, partner, startTestSandbox, startViteWithSandbox, type Json, type Reply, type TestSandbox } from './sandbox-harness.js';
@@ -197,6 +200,43 @@ describe('OpenAPI document against the sandbox', () => {
       const result = check.webhook(delivery.event, JSON.parse(delivery.body));
       seen.add(result.operation);
       problems.push(...result.errors.map((e) => `${result.operation}: ${e}`));
+    }
+  });
+
+  it('createCheckoutHandler() answers the buyer API as the document says', async () => {
+    const links: Record<string, { amount?: number; description: string; storeName: string }> = {
+      camiseta: { amount: 50_000, description: 'Camiseta', storeName: 'Tienda Demo' },
+      aporte: { description: 'Aporte', storeName: 'Tienda Demo' },
+    };
+    const server = createServer(toNodeListener(createCheckoutHandler({ merchantKey: 'mk_test_demo', baseUrl: `${sb.origin}/v1`, resolveLink: (hash) => links[hash] ?? null })));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const handlerProblems: string[] = [];
+    const ask = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+      const response = await fetch(base + path, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const json = (await response.json()) as Json;
+      const result = check.response(method, path, response.status, json);
+      handlerProblems.push(...result.errors.map((e) => `handler ${result.operation}: ${e}`));
+      return { status: response.status, body: json };
+    };
+    try {
+      assert.equal((await ask('GET', '/checkout/links/camiseta')).status, 200);
+      assert.equal((await ask('GET', '/checkout/links/aporte')).status, 200);
+      assert.equal((await ask('GET', '/checkout/links/nope')).status, 404);
+      const shopper = { id_number: '1020304050', id_type: 1, phone_number: '3001234567' };
+      for (const [gateway, key] of [[gateways.push, 'h-1'], [gateways.otp, 'h-2'], [gateways.transfer, 'h-3']] as const) {
+        const created = await ask('POST', '/checkout/links/camiseta/orders', { payment_gateway: { id_payment_gateway: gateway }, shopper }, { 'Idempotency-Key': key });
+        assert.ok([200, 201].includes(created.status), JSON.stringify(created.body));
+        const token = { 'X-Order-Token': created.body.data.order_token };
+        assert.equal((await ask('GET', `/checkout/orders/${created.body.data.id_order}`, undefined, token)).status, 200);
+        if (gateway === gateways.otp) assert.equal((await ask('POST', `/checkout/orders/${created.body.data.id_order}/otp`, { daviplata_otp: '123456' }, token)).status, 200);
+        else assert.equal((await ask('POST', `/checkout/orders/${created.body.data.id_order}/cancel`, undefined, token)).status, 200);
+      }
+      assert.equal((await ask('POST', '/checkout/links/camiseta/orders', { payment_gateway: { id_payment_gateway: 1 }, shopper })).status, 400);
+      assert.deepEqual(handlerProblems, []);
+    } finally {
+      server.close();
+      server.closeAllConnections();
     }
   });
 
