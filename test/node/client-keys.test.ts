@@ -81,6 +81,15 @@ describe('clients against the sandbox: nullable id_external, actionable network 
     assert.equal((await merchant.getOrder(keyless.id_order)).status, 'refunded');
   });
 
+  it('the sandbox itself answers an unknown or live merchant key with what to use instead (for curl and other languages)', async () => {
+    const unknown = await sb.api('GET', '/v1/orders/1', undefined, { 'merchant-key': 'mk_test_nope' });
+    assert.equal(unknown.status, 401);
+    assert.match(unknown.body.description, /^No store of this sandbox has this merchant key; GET \/sandbox\/fixtures lists them \(the demo store's is mk_test_demo\)/);
+    const live = await sb.api('GET', '/v1/orders/1', undefined, { 'merchant-key': 'mk_live_0123' });
+    assert.match(live.body.description, /^This is the sandbox: a live key never works here\. /);
+    assert.doesNotMatch(live.text, /mk_live_0123/);
+  });
+
   it('a refused connection says what was tried, where, the reason and what to check', async () => {
     // A port that was free a moment ago: nothing listens there.
     const port = await new Promise<number>((resolve) => {
