@@ -1,14 +1,19 @@
-// The hosted page as static files: dist/hosted/index.html + assets/, every URL relative, so the page works
-// under any checkout path with one rewrite rule (everything under it → index.html; see README).
+// The hosted page as static files: dist/hosted/index.html + assets/. index.html names its files absolutely under
+// /checkout/ (the sandbox's checkout_url), so /checkout/HASH, /checkout/HASH/ and deeper paths all find them with one
+// rewrite rule (everything under it → index.html); the scripts import each other relatively, so moving the page to
+// another path only means rewriting index.html (configureHostedPage in pay-checkout/sandbox).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { minifyTemplates } from './scripts/minify-templates.js';
 import { pureSchemas } from './scripts/pure-schemas.js';
 import { browserTarget } from './scripts/browser-target.js';
+import { hostedBuildBase } from './src/sandbox/hosted-page.js';
 
 export default defineConfig({
   root: fileURLToPath(new URL('./hosted/', import.meta.url)),
-  base: './',
+  base: hostedBuildBase,
+  // Only the HTML carries the base; chunk imports and preloads resolve from the importing script's own URL.
+  experimental: { renderBuiltUrl: (_file, { hostType }) => (hostType === 'html' ? undefined : { relative: true }) },
   publicDir: false,
   plugins: [minifyTemplates(), pureSchemas()],
   build: {

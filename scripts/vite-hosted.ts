@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, ViteDevServer } from 'vite';
+import { configureHostedPage } from '../src/sandbox/hosted-page.js';
 
 const hostedDir = fileURLToPath(new URL('../hosted/', import.meta.url));
 const examplesDir = fileURLToPath(new URL('../examples/', import.meta.url));
@@ -15,7 +16,8 @@ export function isHostedPagePath(url: string | undefined, prefix = '/checkout/')
   if (!url) return false;
   const pathname = url.split(/[?#]/)[0] ?? '';
   if (!pathname.startsWith(prefix)) return false;
-  const rest = pathname.slice(prefix.length);
+  // One segment, with or without a trailing slash (`/checkout/HASH/` renders the checkout too).
+  const rest = pathname.slice(prefix.length).replace(/\/$/, '');
   return rest.length > 0 && !rest.includes('/') && !rest.includes('.');
 }
 
@@ -24,10 +26,16 @@ export function rewriteHostedHtml(html: string, fsPrefix: string): string {
   return html.replace(/(src|href)="\.\/([^"]+)"/g, (_match, attribute: string, file: string) => `${attribute}="${fsPrefix}${file}"`);
 }
 
-export function hostedPagePlugin(options: { prefix?: string } = {}): Plugin {
+/**
+ * `apiBase`: the buyer API the page talks to; default this server's own `/v1` at the address paySandbox() gives
+ * buyers, written into the page's api-base meta and CSP as the sandbox does for the built page.
+ */
+export function hostedPagePlugin(options: { prefix?: string; apiBase?: string } = {}): Plugin {
   const prefix = options.prefix ?? '/checkout/';
   const serve = async (server: ViteDevServer, req: IncomingMessage, res: ServerResponse) => {
-    const source = await readFile(`${hostedDir}index.html`, 'utf8');
+    const local = server.resolvedUrls?.local[0];
+    const apiBase = options.apiBase ?? (local ? `${new URL(local).origin}/v1` : undefined);
+    const source = configureHostedPage(await readFile(`${hostedDir}index.html`, 'utf8'), { apiBase });
     // Files outside root are served under /@fs/; the workspace root (this repo) is within server.fs.allow.
     const html = await server.transformIndexHtml(req.url ?? prefix, rewriteHostedHtml(source, `/@fs${hostedDir}`));
     res.setHeader('Content-Type', 'text/html; charset=utf-8');

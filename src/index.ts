@@ -4,8 +4,6 @@
  */
 export { PayCheckout } from './element/pay-checkout.js';
 export * from './element/events/index.js';
-export type { StatusTimings } from './element/controllers/status-timings.js';
-export { defaultStatusTimings } from './element/controllers/status-timings.js';
 export type { Locale, Messages } from './i18n/messages.js';
 export type { CheckoutLink, CheckoutOrder, CheckoutGateway, NextAction } from './contract/checkout.js';
 export type { OrderStatus, CancelReason } from './contract/orders.js';

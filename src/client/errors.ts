@@ -38,12 +38,24 @@ export class ServiceError extends PayCheckoutError {
   }
 }
 
+/** A request that got no answer, said the way a developer can act on: what was tried, and what to check. */
+export interface UnansweredOptions {
+  cause?: unknown;
+  /** What was tried: `GET https://…/v1/orders/42`. */
+  request?: string | undefined;
+  /** Replaces the short default message (the clients write one naming the request and what to check). */
+  message?: string | undefined;
+}
+
 /** The request never got an answer: offline, DNS, connection refused, CORS. */
 export class NetworkError extends PayCheckoutError {
   readonly kind = 'network' as const;
-  constructor(options?: { cause?: unknown }) {
-    super('We could not reach the payment service. Check the connection and try again.', options);
+  /** What was tried (`GET https://…/v1/orders/42`), when known. */
+  readonly request: string | undefined;
+  constructor(options?: UnansweredOptions) {
+    super(options?.message ?? 'We could not reach the payment service. Check the connection and try again.', options);
     this.name = 'NetworkError';
+    this.request = options?.request;
   }
 }
 
@@ -51,10 +63,13 @@ export class NetworkError extends PayCheckoutError {
 export class TimeoutError extends PayCheckoutError {
   readonly kind = 'timeout' as const;
   readonly timeoutMs: number;
-  constructor(timeoutMs: number, options?: { cause?: unknown }) {
-    super(`The payment service did not answer within ${timeoutMs} ms.`, options);
+  /** What was tried, when known. */
+  readonly request: string | undefined;
+  constructor(timeoutMs: number, options?: UnansweredOptions) {
+    super(options?.message ?? `The payment service did not answer within ${timeoutMs} ms.`, options);
     this.name = 'TimeoutError';
     this.timeoutMs = timeoutMs;
+    this.request = options?.request;
   }
 }
 

@@ -5,6 +5,7 @@ import { parseWith } from '../contract/validation.js';
 import { InvalidRequestError, InvalidResponseError, ServiceError } from './errors.js';
 import { defaultTimeoutMs, resolveBaseUrl, send } from './send.js';
 import type { Answer, ClientOptions } from './send.js';
+import { explainUnanswered } from './unanswered.js';
 
 export { baseUrls, defaultTimeoutMs, pathId, pathText, requireText, resolveBaseUrl } from './send.js';
 export type { Answer, CallOptions, ClientOptions, Environment } from './send.js';
@@ -55,7 +56,13 @@ export class HttpCore {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(spec.body);
     }
-    return readAnswer(await send(url, init, this.timeoutMs, spec.signal, this.#fetch), spec);
+    let answer: Answer;
+    try {
+      answer = await send(url, init, this.timeoutMs, spec.signal, this.#fetch);
+    } catch (error) {
+      throw explainUnanswered(error, spec.method, url);
+    }
+    return readAnswer(answer, spec);
   }
 }
 

@@ -19,6 +19,7 @@ import type { CreateOrderInput, CreatedOrder, OrderDetails } from '../contract/o
 import type * as z from 'zod/mini';
 import { HttpCore, checkRequest, pathId, pathText, requireText } from './http.js';
 import type { CallOptions, ClientOptions } from './http.js';
+import { checkKeyTarget } from './keys.js';
 
 export interface PartnerCredentials {
   apiKey: string;
@@ -34,7 +35,11 @@ export interface MerchantClientOptions extends ClientOptions {
 
 export type CancelledOrder = z.infer<typeof CancelledOrderSchema>;
 export type OtpResult = z.infer<typeof OtpResultSchema>;
-export type RefundInput = z.input<typeof RefundBodySchema>;
+/**
+ * The refund body. `id_external` may be the order's own (`string | null`): null means the order has none to match,
+ * so nothing is sent for it.
+ */
+export type RefundInput = { [K in keyof z.input<typeof RefundBodySchema>]?: z.input<typeof RefundBodySchema>[K] | null };
 export type DashboardStatsQuery = z.input<typeof DashboardStatsQuerySchema>;
 
 /** The merchant API, authorized by `merchant-key` (and the partner pair when a partner acts for the store). */
@@ -48,6 +53,12 @@ export class MerchantClient {
       headers[partnerSecretHeader] = requireText(options.partner.apiSecret, 'partner.apiSecret');
     }
     this.#http = new HttpCore(options, headers);
+    // Before anything is sent: a test key never reaches production, a live key never a sandbox.
+    checkKeyTarget(options.merchantKey, 'merchantKey', this.#http.baseUrl);
+    if (options.partner) {
+      checkKeyTarget(options.partner.apiKey, 'partner.apiKey', this.#http.baseUrl);
+      checkKeyTarget(options.partner.apiSecret, 'partner.apiSecret', this.#http.baseUrl);
+    }
   }
 
   get baseUrl(): string {
@@ -69,7 +80,7 @@ export class MerchantClient {
   /** Full refund of a confirmed order within 96 hours of purchase; resolves to the service's message. */
   async refund(orderId: number, body: RefundInput = {}, options: CallOptions = {}): Promise<string> {
     const path = `/orders/refund/${pathId(orderId, 'orderId')}`;
-    const payload = checkRequest(RefundBodySchema, body);
+    const payload = checkRequest(RefundBodySchema, withoutNulls(body));
     return this.#http.request({ method: 'POST', path, body: payload, schema: RefundResponseSchema.def.shape.result, wrapper: 'result-or-data', signal: options.signal });
   }
 
@@ -110,4 +121,9 @@ export class MerchantClient {
     const q = checkRequest(DashboardStatsQuerySchema, query);
     return this.#http.request({ method: 'GET', path, query: q, schema: DashboardStatsSchema, wrapper: 'result', signal: options.signal });
   }
+}
+
+/** Drops null fields: the service's optional fields take a value or nothing. */
+function withoutNulls<T extends object>(body: T): { [K in keyof T]: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null)) as { [K in keyof T]: Exclude<T[K], null> };
 }

@@ -19,6 +19,7 @@ import type {
 import type * as z from 'zod/mini';
 import { HttpCore, checkRequest, pathId, requireText } from './http.js';
 import type { CallOptions, ClientOptions } from './http.js';
+import { checkKeyTarget } from './keys.js';
 import { MerchantClient } from './merchant-client.js';
 
 export interface PartnerClientOptions extends ClientOptions {
@@ -43,6 +44,8 @@ export class PartnerClient {
       [partnerKeyHeader]: requireText(options.apiKey, 'apiKey'),
       [partnerSecretHeader]: requireText(options.apiSecret, 'apiSecret'),
     });
+    checkKeyTarget(options.apiKey, 'apiKey', this.#http.baseUrl);
+    checkKeyTarget(options.apiSecret, 'apiSecret', this.#http.baseUrl);
   }
 
   get baseUrl(): string {

@@ -118,10 +118,14 @@ export class PayCheckout extends LitElement {
   /**
    * Timings of the status checks (first wait, growth, cap, jitter). Tests shorten
    * them; pages should leave them alone.
+   * @internal Test hook: not in the published types (stripInternal).
    */
   static statusTimings: StatusTimings = defaultStatusTimings;
 
-  /** Sends the buyer to the card provider's page. Tests replace it to stay on the page. */
+  /**
+   * Sends the buyer to the card provider's page. Tests replace it to stay on the page.
+   * @internal Test hook: not in the published types (stripInternal).
+   */
   static navigate: (url: string) => void = (url) => location.assign(url);
 
   /** The payment link's hash. */

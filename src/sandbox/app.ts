@@ -12,6 +12,7 @@ import { sweepExpired } from './orders.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { controlRoutes } from './routes/control.js';
 import { merchantRoutes } from './routes/merchant.js';
+import { openApiRoutes } from './routes/openapi.js';
 import { pageRoutes } from './routes/pages.js';
 import { partnerRoutes } from './routes/partner.js';
 import { receiverRoutes } from './routes/receiver.js';
@@ -108,6 +109,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   v1.route('/', partnerRoutes(context));
   app.route('/v1', v1);
   app.route('/', pageRoutes(context));
+  app.route('/', openApiRoutes(context));
   app.route('/sandbox/receiver', receiverRoutes(context));
   app.route('/sandbox', controlRoutes(context, { reset }));
 

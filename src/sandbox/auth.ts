@@ -30,7 +30,7 @@ export function callerFrom(ctx: SandboxContext, c: Context): Caller {
   const key = c.req.header(merchantKeyHeader);
   if (!key) throw new ApiError('MISSING_MERCHANT_KEY');
   const store = storeByKey(ctx.state, key);
-  if (!store) throw new ApiError('INVALID_MERCHANT_KEY');
+  if (!store) throw new ApiError('INVALID_MERCHANT_KEY', { description: unknownKeyHint(key) });
   const sentPartner = c.req.header(partnerKeyHeader) !== undefined || c.req.header(partnerSecretHeader) !== undefined;
   if (!sentPartner) return { store, partner: null };
   const partner = partnerFrom(ctx, c);
@@ -38,6 +38,12 @@ export function callerFrom(ctx: SandboxContext, c: Context): Caller {
     throw new ApiError('UNAUTHORIZED_ACCESS', { description: `Partner ${partner.name} may not act for this store.` });
   }
   return { store, partner };
+}
+
+/** What to do instead, for a developer reading a 401 from curl or another language. Never repeats the key. */
+function unknownKeyHint(key: string): string {
+  const live = /^(?:mk|pk|sk)_live_/.test(key) ? 'This is the sandbox: a live key never works here. ' : '';
+  return `${live}No store of this sandbox has this merchant key; GET /sandbox/fixtures lists them (the demo store's is mk_test_demo), and POST /sandbox/onboarding makes more.`;
 }
 
 function constantTimeEqual(a: string, b: string): boolean {

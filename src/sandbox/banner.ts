@@ -9,6 +9,7 @@ export function sandboxBanner(sandbox: Sandbox, origin: string): string {
     `checkout_url: ${f.checkout_url}`,
     `onboarding_url: ${f.onboarding_url}`,
     `control_url: ${f.control_url}`,
+    `openapi: ${origin.replace(/\/+$/, '')}/openapi.json  (the contract as OpenAPI 3.1)`,
     ...receiverLines(sandbox),
     '',
     'fixtures:',

@@ -8,3 +8,4 @@ export { demoLinks, demoMerchantKey, demoPartner, gatewayAmountLimits, otherMerc
 export { crc16ccittFalse, hasValidCrc, parseTlv, transferQrPayload } from './gateways/emvco.js';
 export { acceptedOtpCodes, sandboxOtpCode } from './gateways/simulators.js';
 export { testCards } from './routes/pages.js';
+export { configureHostedPage, hostedBuildBase, writeHostedPage, type HostedPageOptions } from './hosted-page.js';

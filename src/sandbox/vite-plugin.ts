@@ -7,7 +7,7 @@ import { sandboxBanner } from './banner.js';
 import { nodeFetch } from './node-listener.js';
 
 /** Path prefixes the sandbox answers; everything else stays Vite's (the demo, and later the hosted page). */
-export const sandboxPrefixes = ['/v1', '/sandbox', '/onboarding'] as const;
+export const sandboxPrefixes = ['/v1', '/sandbox', '/onboarding', '/openapi.json'] as const;
 
 const handles = (url: string | undefined) =>
   !!url && sandboxPrefixes.some((p) => url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`));

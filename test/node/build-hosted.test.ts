@@ -1,13 +1,15 @@
 /**
  * The hosted page: `{checkout_url}/HASH` → the link hash, the api-base, and a built index.html that a strict CSP
- * allows (no inline script or style anywhere) with every URL relative, so one rewrite rule serves it anywhere.
+ * allows (no inline script or style anywhere) with its files named absolutely under /checkout/ (scripts import each
+ * other relatively), so one rewrite rule serves it at any path below, trailing slash included.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { apiBaseFrom, linkFromPath, localeFrom } from '../../hosted/link-from-path.js';
-import { isHostedPagePath, rewriteHostedHtml } from '../../scripts/vite-hosted.js';
+import { hostedPagePlugin, isHostedPagePath, rewriteHostedHtml } from '../../scripts/vite-hosted.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 import { buildWith, repoRoot, scratchDir, type BuiltFile } from './build-helpers.js';
 
 describe('hosted page URL', () => {
@@ -39,10 +41,39 @@ describe('dev server route (hostedPagePlugin)', () => {
   it('answers /checkout/HASH and nothing else', () => {
     assert.equal(isHostedPagePath('/checkout/demo-fixed'), true);
     assert.equal(isHostedPagePath('/checkout/demo-fixed?locale=en'), true);
+    assert.equal(isHostedPagePath('/checkout/demo-fixed/'), true);
+    assert.equal(isHostedPagePath('/checkout/demo-fixed/?locale=en'), true);
     assert.equal(isHostedPagePath('/checkout/'), false);
     assert.equal(isHostedPagePath('/checkout/main.ts'), false);
     assert.equal(isHostedPagePath('/checkout/a/b'), false);
     assert.equal(isHostedPagePath('/v1/checkout/links/demo-fixed'), false);
+  });
+
+  it('npm start serves the source page at /checkout/HASH/ with the sandbox origin in its meta and CSP, and its files load', async () => {
+    const { createServer } = await import('vite');
+    const { paySandbox } = await import('../../src/sandbox/vite-plugin.js');
+    const server = await createServer({
+      configFile: false,
+      root: path.join(repoRoot, 'demo'),
+      logLevel: 'silent',
+      server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+      optimizeDeps: { noDiscovery: true, include: [] },
+      plugins: [paySandbox(), hostedPagePlugin()],
+    });
+    await server.listen();
+    try {
+      const origin = new URL(server.resolvedUrls?.local[0] ?? '').origin;
+      const res = await fetch(`${origin}/checkout/demo-fixed/`);
+      assert.equal(res.status, 200);
+      const html = await res.text();
+      assert.match(html, new RegExp(`<meta name="pay-api-base" content="${origin}/v1"`));
+      assert.match(html, new RegExp(`img-src 'self' data: ${origin}[;"]`));
+      const main = /src="(\/@fs\/[^"]+\/hosted\/main\.ts)"/.exec(html)?.[1];
+      assert.ok(main, html);
+      assert.equal((await fetch(`${origin}${main}`)).status, 200);
+    } finally {
+      await server.close();
+    }
   });
 
   it('points the page’s relative files at the source folder', () => {
@@ -96,13 +127,17 @@ describe('built hosted page (vite.hosted.config.ts)', () => {
     assert.doesNotMatch(html, /\son[a-z]+="/i);
   });
 
-  it('refers to its files relatively, and they exist', () => {
+  it('names its files absolutely under /checkout/, they exist, and the scripts load each other relatively', () => {
     const urls = [...html.matchAll(/\s(?:src|href)="([^"]+)"/g)].map((match) => match[1] ?? '');
     const local = urls.filter((url) => !url.startsWith('data:'));
     assert.ok(local.length >= 2, 'expected the script and the stylesheet');
     for (const url of local) {
-      assert.match(url, /^\.\/assets\//, `${url} is not relative to the page`);
-      assert.ok(existsSync(path.join(scratch.dir, url)), `${url} was not emitted`);
+      assert.match(url, /^\/checkout\/assets\//, `${url} is not under /checkout/`);
+      assert.ok(existsSync(path.join(scratch.dir, url.slice('/checkout/'.length))), `${url} was not emitted`);
+    }
+    // Only index.html carries the path: moving the page is one rewrite of it (configureHostedPage).
+    for (const file of files.filter((f) => f.fileName.endsWith('.js'))) {
+      assert.doesNotMatch(readFileSync(path.join(scratch.dir, file.fileName), 'utf8'), /\/checkout\/assets\//, file.fileName);
     }
   });
 
@@ -127,5 +162,32 @@ describe('built hosted page (vite.hosted.config.ts)', () => {
     assert.ok(!initialModules.some((id) => id.includes(`${path.sep}node_modules${path.sep}qrcode${path.sep}`)));
     assert.ok(!initialModules.some((id) => id.endsWith(path.join('src', 'i18n', 'en.ts'))));
     assert.ok(files.some((file) => /^assets\/qrcode-.+\.js$/.test(file.fileName)), 'no lazy qrcode chunk');
+  });
+  it('the sandbox serves it at any path shape, its files resolve from each, and its CSP names the service origin', async () => {
+    const running = await startSandbox({ port: 0, hostedDir: scratch.dir, defaultReceiver: false });
+    try {
+      // Buyers reach the sandbox at 127.0.0.1; this page is opened at localhost, so the icons are on another origin.
+      const page = running.url.replace('127.0.0.1', 'localhost');
+      for (const shape of ['/checkout/demo-fixed', '/checkout/demo-fixed/', '/checkout/demo-fixed/?locale=en', '/checkout/shop/demo-fixed', '/checkout/demo-fixed//']) {
+        const res = await fetch(`${page}${shape}`);
+        assert.equal(res.status, 200, shape);
+        const served = await res.text();
+        assert.match(served, new RegExp(`<meta name="pay-api-base" content="${running.url}/v1"`), shape);
+        const csp = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(served)?.[1] ?? '';
+        const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name = '', ...values]) => [name, values.join(' ')]));
+        assert.equal(directives.get('img-src'), `'self' data: ${running.url}`, shape);
+        assert.equal(directives.get('connect-src'), `'self' ${running.url}`, shape);
+        assert.equal(directives.get('script-src'), "'self'");
+        for (const url of [...served.matchAll(/\s(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1] ?? '')) {
+          const asset = await fetch(new URL(url, `${page}${shape}`));
+          assert.equal(asset.status, 200, `${url} from ${shape}`);
+          assert.match(asset.headers.get('content-type') ?? '', /javascript|css/, `${url} from ${shape}`);
+        }
+      }
+      const icon = (await (await fetch(`${running.baseUrl}/checkout/links/demo-fixed`)).json()) as { data: { gateways: { icon: string }[] } };
+      for (const { icon: src } of icon.data.gateways) assert.equal(new URL(src).origin, running.url, 'icons come from the service origin');
+    } finally {
+      await running.close();
+    }
   });
 });

@@ -159,6 +159,7 @@ describe('client error mapping (real HTTP server)', () => {
 
   it('an injected fetch that throws is a NetworkError, not a crash', async () => {
     const broken = new MerchantClient({
+      baseUrl: 'http://127.0.0.1:9/v1',
       merchantKey: 'mk_test_demo',
       fetch: () => {
         throw new TypeError('fetch failed');

@@ -29,11 +29,13 @@ describe('sandbox CLI', () => {
       assert.ok(base, out);
       const origin = base[1];
       assert.match(out, new RegExp(`^checkout_url: ${origin}/checkout$`, 'm'));
+      assert.match(out, new RegExp(`^openapi: ${origin}/openapi\\.json `, 'm'));
       assert.match(out, new RegExp(`^onboarding_url: ${origin}/onboarding$`, 'm'));
       assert.match(out, new RegExp(`^control_url: ${origin}/sandbox$`, 'm'));
       for (const fixture of ['mk_test_demo', 'pk_test_demo', 'sk_test_demo', 'whsec_test_demo', `${origin}/checkout/demo-fixed`, 'demo-dynamic', 'Bre-B']) assert.ok(out.includes(fixture), fixture);
       const link = await fetch(`${origin}/v1/checkout/links/demo-fixed`);
       assert.equal(link.status, 200);
+      assert.equal((await fetch(`${origin}/openapi.json`)).status, 200);
     } finally {
       child.kill('SIGTERM');
       if (child.exitCode === null) await once(child, 'exit');

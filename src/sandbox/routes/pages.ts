@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { SandboxContext } from '../context.js';
+import { configureHostedPage, isHostedPage } from '../hosted-page.js';
 import { ApiError, readForm } from '../http.js';
 import { completeOnboarding } from '../onboarding.js';
 import { cancelOrder, confirmOrder, isOpen } from '../orders.js';
@@ -148,7 +149,10 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
       if (rel && file.startsWith(hostedDir + path.sep) && existsSync(file) && statSync(file).isFile()) {
         return c.body(readFileSync(file), 200, { 'Content-Type': contentTypeOf(file) });
       }
-      return c.body(readFileSync(path.join(hostedDir, 'index.html'), 'utf8'), 200, { 'Content-Type': 'text/html; charset=utf-8' });
+      // The page talks to this sandbox at the origin buyers reach it by (the icons come from there too): its CSP says so.
+      const built = readFileSync(path.join(hostedDir, 'index.html'), 'utf8');
+      const index = isHostedPage(built) ? configureHostedPage(built, { apiBase: `${originOf(ctx, c)}/v1` }) : built;
+      return c.body(index, 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
     }
     const hash = rel.split('/')[0] ?? '';
     const link = ctx.state.links.get(hash);

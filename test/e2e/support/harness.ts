@@ -99,7 +99,7 @@ export async function startSandboxWorld(): Promise<SandboxWorld> {
   };
 }
 
-/** Shortened status checks, set through the element's public static; production keeps 2 s → 10 s. */
+/** Shortened status checks, set through the element's test hook (an @internal static); production keeps 2 s → 10 s. */
 const fastStatusScript = `customElements.whenDefined('pay-checkout').then(() => {
   customElements.get('pay-checkout').statusTimings = { firstDelayMs: 150, growth: 1.3, maxDelayMs: 500, jitter: 0 };
 });`;

@@ -1,0 +1,237 @@
+/**
+ * The OpenAPI 3.1 document of the service: paths from the route table (routes.ts), every shape generated from the
+ * contract's zod schemas with `z.toJSONSchema`, webhook deliveries under `webhooks`. Never written by hand.
+ */
+import * as z from 'zod/mini';
+import { baseUrls } from '../client/send.js';
+import {
+  CheckoutGatewaySchema,
+  CurrencyCode,
+  dataOf,
+  DocumentTypeSchema,
+  ErrorResponseSchema,
+  idempotencyKeyHeader,
+  merchantKeyHeader,
+  NextActionSchema,
+  OrderIdParam,
+  OrderStatusSchema,
+  orderTokenHeader,
+  partnerKeyHeader,
+  partnerSecretHeader,
+  resultOf,
+  ShopperSchema,
+  StoreSchema,
+  Timestamp,
+  webhookHeaders,
+  WebhookEventNameSchema,
+  webhookPayloadSchemas,
+  webhookUserAgent,
+} from '../contract/index.js';
+import { routes, type Caller, type Route } from './routes.js';
+
+type Json = Record<string, unknown>;
+type Registry = z.core.$ZodRegistry<{ id: string }>;
+
+/** Schemas used in many places: named components, so each appears once. The first two serve both sides. */
+const shared: Record<string, z.ZodMiniType> = { Timestamp, CurrencyCode };
+const requestShared: Record<string, z.ZodMiniType> = { Shopper: ShopperSchema };
+const responseShared: Record<string, z.ZodMiniType> = {
+  OrderStatus: OrderStatusSchema,
+  NextAction: NextActionSchema,
+  CheckoutGateway: CheckoutGatewaySchema,
+  DocumentType: DocumentTypeSchema,
+  Store: StoreSchema,
+  ErrorResponse: ErrorResponseSchema,
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const pascal = (event: string) => event.replace(/(?:^|[_.])(\w)/g, (_m, c: string) => c.toUpperCase());
+
+/** The shape of the success body of a route and its component name. */
+function successShape(route: Route): [string, z.ZodMiniType] {
+  const [name, schema] = route.result;
+  if (route.wrap === 'bare') return [name, schema];
+  return [`${name}Response`, route.wrap === 'data' ? dataOf(schema) : resultOf(schema)];
+}
+
+/**
+ * Converts a registry to `components.schemas`, reading each schema as the service reads requests (`input`) or as it
+ * writes answers (`output`): a request body's defaults and transforms are the caller's view, a response's the reader's.
+ * A shape JSON Schema cannot say (a transform on the output side) throws here rather than becoming `{}`.
+ */
+function components(registry: Registry, io: 'input' | 'output'): Record<string, Json> {
+  const { schemas } = z.toJSONSchema(registry, { io, target: 'draft-2020-12', unrepresentable: 'throw', uri: (id) => `#/components/schemas/${id}` });
+  const out: Record<string, Json> = {};
+  for (const [id, schema] of Object.entries(schemas)) {
+    // A fragment-only `$id` is not allowed by 2020-12; the dialect is the document's `jsonSchemaDialect`.
+    const { $id: _id, $schema: _schema, ...rest } = schema as Json;
+    out[id] = rest;
+  }
+  return out;
+}
+
+/** One name, one shape: a name produced by both the request and the response side must come out the same. */
+function merge(...parts: Record<string, Json>[]): Record<string, Json> {
+  const all: Record<string, Json> = {};
+  for (const part of parts) {
+    for (const [id, schema] of Object.entries(part)) {
+      if (id in all && JSON.stringify(all[id]) !== JSON.stringify(schema)) {
+        throw new Error(`OpenAPI: component ${id} differs between request and response; give one of them its own name.`);
+      }
+      all[id] = schema;
+    }
+  }
+  return all;
+}
+
+const security: Record<Caller, Json[]> = {
+  merchant: [{ merchantKey: [] }, { merchantKey: [], partnerKey: [], partnerSecret: [] }],
+  partner: [{ partnerKey: [], partnerSecret: [] }],
+  'order-token': [{ orderToken: [] }],
+  public: [],
+};
+
+function pathParameters(path: string, idSchema: Json): Json[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: name === 'hash' || name === 'countryCode' ? { type: 'string', minLength: 1 } : idSchema,
+  }));
+}
+
+function queryParameters(query: z.ZodMiniType | undefined): Json[] {
+  if (!query) return [];
+  const json = z.toJSONSchema(query, { io: 'input', unrepresentable: 'throw' }) as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: json.required?.includes(name) ?? false, schema }));
+}
+
+function operation(route: Route, bodyNames: Map<z.ZodMiniType, string>, idSchema: Json): Json {
+  const [successName] = successShape(route);
+  const content = { 'application/json': { schema: ref(successName) } };
+  const replay = route.replayHeader
+    ? { headers: { 'Idempotent-Replayed': { description: '`true` when this answer repeats the one for the same key.', schema: { type: 'string', enum: ['true'] } } } }
+    : {};
+  const responses: Json = {};
+  for (const status of route.success) responses[String(status)] = { description: status === 201 ? 'Created' : 'OK', content, ...replay };
+  responses.default = { $ref: '#/components/responses/Error' };
+  const headers = (route.headers ?? []).map((name) => ({
+    name,
+    in: 'header',
+    required: true,
+    description: name === idempotencyKeyHeader ? 'One key per buyer intent: the same key and body returns the same order; another body is 409.' : undefined,
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  }));
+  const body = route.body && bodyNames.get(route.body);
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [route.tag],
+    security: security[route.caller],
+    parameters: [...pathParameters(route.path, idSchema), ...queryParameters(route.query), ...headers],
+    ...(body ? { requestBody: { required: !route.optionalBody, content: { 'application/json': { schema: ref(body) } } } } : {}),
+    responses,
+  };
+}
+
+function webhook(event: string, payloadName: string): Json {
+  const header = (name: string, description: string, schema: Json = { type: 'string' }) => ({ name, in: 'header', required: true, description, schema });
+  return {
+    post: {
+      operationId: `webhook_${event.replace(/\W/g, '_')}`,
+      summary: `The ${event} delivery`,
+      tags: ['Webhooks'],
+      parameters: [
+        header(webhookHeaders.event, 'The event name, the same as the body’s `event`.', ref('WebhookEventName')),
+        header(webhookHeaders.timestamp, 'When the delivery was made; the same on every attempt.'),
+        header(webhookHeaders.signature, 'HMAC-SHA256 of the raw body under the signing secret, lowercase hex, no prefix.'),
+        header('User-Agent', `\`${webhookUserAgent}\`.`),
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: ref(payloadName) } } },
+      responses: {
+        '200': { description: 'Received. Any 2xx counts, unless its JSON body has `"error": true`; 5xx and timeouts (5 s) are retried up to 3 attempts.' },
+      },
+    },
+  };
+}
+
+export interface OpenApiOptions {
+  /** `servers`; default the live service's production and development `{base_url}`. */
+  servers?: readonly { url: string; description?: string }[];
+}
+
+/** Builds the whole document. Pure: the same contract gives the same document. */
+export function buildOpenApiDocument(options: OpenApiOptions = {}): Json {
+  const requests: Registry = z.registry<{ id: string }>();
+  const responses: Registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(shared)) {
+    requests.add(schema, { id });
+    responses.add(schema, { id });
+  }
+  for (const [id, schema] of Object.entries(requestShared)) requests.add(schema, { id });
+  for (const [id, schema] of Object.entries(responseShared)) responses.add(schema, { id });
+  responses.add(WebhookEventNameSchema, { id: 'WebhookEventName' });
+
+  const bodyNames = new Map<z.ZodMiniType, string>();
+  const wrapped = new Set<string>();
+  for (const route of routes) {
+    if (route.body && !bodyNames.has(route.body)) {
+      const name = `${pascal(route.operationId)}Body`;
+      bodyNames.set(route.body, name);
+      requests.add(route.body, { id: name });
+    }
+    const [resultName, result] = route.result;
+    if (!responses.has(result)) responses.add(result, { id: resultName });
+    const [successName, success] = successShape(route);
+    if (success !== result && !wrapped.has(successName)) {
+      wrapped.add(successName);
+      responses.add(success, { id: successName });
+    }
+  }
+  const webhookNames: Record<string, string> = {};
+  for (const [event, schema] of Object.entries(webhookPayloadSchemas)) {
+    webhookNames[event] = `${pascal(event)}Payload`;
+    responses.add(schema, { id: webhookNames[event] });
+  }
+
+  const paths: Record<string, Record<string, Json>> = {};
+  const idSchema = z.toJSONSchema(OrderIdParam, { io: 'input' }) as Json;
+  delete idSchema.$schema;
+  for (const route of routes) (paths[route.path] ??= {})[route.method] = operation(route, bodyNames, idSchema);
+
+  const apiKey = (name: string, description: string) => ({ type: 'apiKey', in: 'header', name, description });
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'pay-checkout service API',
+      version: '1.0.0',
+      summary: 'Merchant, partner and buyer APIs and webhook deliveries of the payment service, as pay-checkout speaks them.',
+      description:
+        'Generated from the zod schemas of `pay-checkout/contract`. Success bodies are wrapped in `{ "data": … }` (the refund and the dashboard statistics in `{ "result": … }`); every failure is an ErrorResponse. The buyer API (`/checkout/…`) is what `<pay-checkout>` speaks; the sandbox and `createCheckoutHandler()` serve it.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: options.servers ?? [
+      { url: baseUrls.production, description: 'production' },
+      { url: baseUrls.development, description: 'development' },
+    ],
+    tags: [
+      { name: 'Merchant', description: 'Authorized by the store’s `merchant-key`; a partner acting for the store adds its key pair.' },
+      { name: 'Partner', description: 'Authorized by the partner’s `X-API-Key` and `X-API-Secret`.' },
+      { name: 'Buyer', description: 'No secrets: what the checkout page calls. An order is readable only with its `X-Order-Token`.' },
+      { name: 'Webhooks', description: 'Signed POSTs the service sends to the partner’s (or store’s) webhook URL.' },
+    ],
+    paths,
+    webhooks: Object.fromEntries(Object.keys(webhookPayloadSchemas).map((event) => [event, webhook(event, webhookNames[event] ?? '')])),
+    components: {
+      schemas: merge(components(requests, 'input'), components(responses, 'output')),
+      responses: { Error: { description: 'Failure: the contract’s ErrorResponse, with its HTTP status.', content: { 'application/json': { schema: ref('ErrorResponse') } } } },
+      securitySchemes: {
+        merchantKey: apiKey(merchantKeyHeader, 'The store’s secret key. Server-side only.'),
+        partnerKey: apiKey(partnerKeyHeader, 'The partner’s key.'),
+        partnerSecret: apiKey(partnerSecretHeader, 'The partner’s secret.'),
+        orderToken: apiKey(orderTokenHeader, 'The `order_token` returned when the buyer’s order was created.'),
+      },
+    },
+  };
+}

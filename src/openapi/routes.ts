@@ -1,0 +1,96 @@
+/**
+ * The route table the OpenAPI document is generated from: paths, methods, headers and who may call them
+ * (design.md §3 and the contract). Every shape is a zod schema of src/contract/; nothing here describes a body.
+ */
+import type * as z from 'zod/mini';
+import {
+  CancelledOrderSchema,
+  CheckoutLinkSchema,
+  CheckoutOrderBodySchema,
+  CheckoutOrderCreatedSchema,
+  CheckoutOrderSchema,
+  CreatedLinkSchema,
+  CreatedOrderSchema,
+  CreateLinkBodySchema,
+  CreateOrderBodySchema,
+  DashboardStatsQuerySchema,
+  DashboardStatsSchema,
+  DisconnectedStoreSchema,
+  DocumentTypeListSchema,
+  OnboardingLinkSchema,
+  OrderDetailsSchema,
+  OtpBodySchema,
+  OtpResultSchema,
+  PartnerEventListSchema,
+  PartnerWebhookConfigSchema,
+  PatchWebhookBodySchema,
+  PatchWebhookResultSchema,
+  PaymentGatewayListSchema,
+  RefundBodySchema,
+  RefundResponseSchema,
+  StoreListSchema,
+  WebhookTestResultSchema,
+} from '../contract/index.js';
+
+export type Method = 'get' | 'post' | 'patch' | 'delete';
+/** Who may call: the merchant key (a partner may add its pair as attribution), the partner pair, the order token, anyone. */
+export type Caller = 'merchant' | 'partner' | 'order-token' | 'public';
+/** How the success body wraps the shape: `{ "data": … }`, `{ "result": … }`, or the shape itself. */
+export type Wrap = 'data' | 'result' | 'bare';
+
+export interface Route {
+  method: Method;
+  /** OpenAPI path template under `{base_url}` (`/v1`). */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: 'Merchant' | 'Partner' | 'Buyer';
+  caller: Caller;
+  /** Request body, read as the service reads it (input side of the schema). */
+  body?: z.ZodMiniType;
+  /** The body may be left out (the refund). */
+  optionalBody?: true;
+  /** Query parameters: the properties of an object schema. */
+  query?: z.ZodMiniType;
+  /** Success statuses; one shape for all of them. */
+  success: readonly number[];
+  /** Name of the success shape in `components.schemas`, and its schema. */
+  result: readonly [name: string, schema: z.ZodMiniType];
+  wrap: Wrap;
+  /** Required request headers besides the security scheme's. */
+  headers?: readonly string[];
+  /** Set on a replayed answer (an order returned again for the same key). */
+  replayHeader?: boolean;
+}
+
+const merchant = (r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Merchant', caller: 'merchant' });
+const partner = (r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Partner', caller: 'partner' });
+const buyer = (caller: 'order-token' | 'public', r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Buyer', caller });
+
+const ok = [200] as const;
+
+export const routes: readonly Route[] = [
+  merchant({ method: 'post', path: '/orders', operationId: 'createOrder', summary: 'Create an order and start processing it', body: CreateOrderBodySchema, success: ok, result: ['CreatedOrder', CreatedOrderSchema], wrap: 'data', replayHeader: true }),
+  merchant({ method: 'get', path: '/orders/paymentGateways', operationId: 'listPaymentGateways', summary: 'Payment gateways of the store', success: ok, result: ['PaymentGatewayList', PaymentGatewayListSchema], wrap: 'data' }),
+  merchant({ method: 'get', path: '/orders/{orderId}', operationId: 'getOrder', summary: 'An order as the service sees it now', success: ok, result: ['OrderDetails', OrderDetailsSchema], wrap: 'data' }),
+  merchant({ method: 'post', path: '/orders/refund/{orderId}', operationId: 'refundOrder', summary: 'Full refund of a confirmed order within 96 hours', body: RefundBodySchema, optionalBody: true, success: ok, result: ['RefundResponse', RefundResponseSchema], wrap: 'bare' }),
+  merchant({ method: 'post', path: '/orders/cancel/{orderId}', operationId: 'cancelOrder', summary: 'Cancel a pending or processing order', success: ok, result: ['CancelledOrder', CancelledOrderSchema], wrap: 'data' }),
+  merchant({ method: 'post', path: '/orders/daviplata/{orderId}', operationId: 'submitDigitalWalletCode', summary: 'Submit the digital-wallet SMS code', body: OtpBodySchema, success: ok, result: ['OtpResult', OtpResultSchema], wrap: 'data' }),
+  merchant({ method: 'post', path: '/links', operationId: 'createLink', summary: 'Create a payment link (no amount: a dynamic link)', body: CreateLinkBodySchema, success: ok, result: ['CreatedLink', CreatedLinkSchema], wrap: 'data' }),
+  merchant({ method: 'get', path: '/national-document-types/{countryCode}', operationId: 'listDocumentTypes', summary: 'National document types of a country', success: ok, result: ['DocumentTypeList', DocumentTypeListSchema], wrap: 'data' }),
+  merchant({ method: 'get', path: '/merchant/{storeId}/dashboard/stats', operationId: 'getDashboardStats', summary: 'Dashboard statistics of the store', query: DashboardStatsQuerySchema, success: ok, result: ['DashboardStats', DashboardStatsSchema], wrap: 'result' }),
+
+  partner({ method: 'get', path: '/partners/stores', operationId: 'listConnectedStores', summary: 'Stores connected to the partner', success: ok, result: ['StoreList', StoreListSchema], wrap: 'data' }),
+  partner({ method: 'delete', path: '/partners/stores/{id_store}', operationId: 'disconnectStore', summary: 'Disconnect a store (sends integration_uninstalled)', success: ok, result: ['DisconnectedStore', DisconnectedStoreSchema], wrap: 'data' }),
+  partner({ method: 'get', path: '/partners/onboarding-link', operationId: 'getOnboardingLink', summary: "The partner's onboarding link", success: ok, result: ['OnboardingLink', OnboardingLinkSchema], wrap: 'data' }),
+  partner({ method: 'get', path: '/partners/webhook', operationId: 'getWebhookConfig', summary: "The partner's webhook configuration", success: ok, result: ['PartnerWebhookConfig', PartnerWebhookConfigSchema], wrap: 'data' }),
+  partner({ method: 'patch', path: '/partners/webhook', operationId: 'updateWebhookConfig', summary: 'Change the webhook URL or events (https only)', body: PatchWebhookBodySchema, success: ok, result: ['PatchWebhookResult', PatchWebhookResultSchema], wrap: 'data' }),
+  partner({ method: 'post', path: '/partners/webhook/test', operationId: 'testWebhook', summary: 'Send a test.ping delivery', success: ok, result: ['WebhookTestResult', WebhookTestResultSchema], wrap: 'data' }),
+  partner({ method: 'get', path: '/partners/events', operationId: 'listWebhookEvents', summary: 'Events the partner may subscribe to', success: ok, result: ['PartnerEventList', PartnerEventListSchema], wrap: 'data' }),
+
+  buyer('public', { method: 'get', path: '/checkout/links/{hash}', operationId: 'getCheckoutLink', summary: 'Everything the first checkout screen needs', success: ok, result: ['CheckoutLink', CheckoutLinkSchema], wrap: 'data' }),
+  buyer('public', { method: 'post', path: '/checkout/links/{hash}/orders', operationId: 'createCheckoutOrder', summary: 'Create the buyer’s order (201; 200 when replayed)', body: CheckoutOrderBodySchema, success: [201, 200], result: ['CheckoutOrderCreated', CheckoutOrderCreatedSchema], wrap: 'data', headers: ['Idempotency-Key'], replayHeader: true }),
+  buyer('order-token', { method: 'get', path: '/checkout/orders/{id_order}', operationId: 'getCheckoutOrder', summary: 'Status and next action of the buyer’s order', success: ok, result: ['CheckoutOrder', CheckoutOrderSchema], wrap: 'data' }),
+  buyer('order-token', { method: 'post', path: '/checkout/orders/{id_order}/otp', operationId: 'submitCheckoutOtp', summary: 'Submit the SMS code', body: OtpBodySchema, success: ok, result: ['CheckoutOrder', CheckoutOrderSchema], wrap: 'data' }),
+  buyer('order-token', { method: 'post', path: '/checkout/orders/{id_order}/cancel', operationId: 'cancelCheckoutOrder', summary: 'Cancel a pending or processing order', success: ok, result: ['CheckoutOrder', CheckoutOrderSchema], wrap: 'data' }),
+];
