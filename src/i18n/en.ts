@@ -122,8 +122,8 @@ export const en: Messages = {
   },
   rules: {
     'amount.required': () => 'Enter the amount to pay',
-    'amount.invalid': () => 'Enter digits only, for example 50,000',
-    'amount.decimals': () => 'Enter whole pesos, no cents',
+    'amount.invalid': () => 'Enter digits only, for example 50000 or 50.000',
+    'amount.decimals': () => 'Enter whole pesos, no cents; for example 25000',
     'amount.zero': () => 'The amount must be more than zero',
     'amount.below_min': ({ min }) => `The minimum is ${min ?? ''}`,
     'amount.above_max': ({ max }) => `The maximum is ${max ?? ''}`,

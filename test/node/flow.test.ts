@@ -197,6 +197,21 @@ describe('dynamic links', () => {
     const body = run(method, { type: 'method_chosen', id_payment_gateway: 2 }, ...buyer.document, { type: 'details_submitted', idempotencyKey: 'k' });
     assert.equal(expectStep(body, 'details').request?.body.amount, 75_000);
   });
+  it('never reads decimals as more pesos: zeros are dropped, cents refused (issue 10, defect 1)', () => {
+    const amount = expectStep(run(initialState(), { type: 'link_loaded', link: dynamicLink }), 'amount');
+    const typed = (text: string) => run(amount, { type: 'amount_changed', text }, { type: 'amount_submitted' });
+    assert.equal(expectStep(typed('50.000,00'), 'method').amount, 50_000);
+    for (const text of ['25.000,50', '50000.5']) {
+      const refused = expectStep(typed(text), 'amount');
+      assert.equal(refused.error, 'amount.decimals');
+      assert.equal(refused.text, text, 'the field keeps what the buyer typed');
+      assert.equal(refused.amount, null);
+    }
+    // Typed one key at a time, as a buyer does: the formatter never groups the decimals into the pesos.
+    const keys = [...'25.000,50'].reduce<FlowState>((s, _c, i, all) => run(s, { type: 'amount_changed', text: all.slice(0, i + 1).join('') }), amount);
+    assert.equal(expectStep(keys, 'amount').text, '25.000,50');
+    assert.equal(expectStep(run(keys, { type: 'amount_submitted' }), 'amount').error, 'amount.decimals');
+  });
   it('marks methods that cannot take the amount, and refuses choosing one', () => {
     const method = expectStep(run(initialState(), { type: 'link_loaded', link: dynamicLink }, { type: 'amount_changed', text: '4.000.000' }, { type: 'amount_submitted' }), 'method');
     const otp = method.choices.find((c) => c.gateway.kind === 'otp');
