@@ -97,8 +97,9 @@ describe('<pay-checkout> back from the card page without paying', () => {
 
   it('says the payment is not there yet and offers the card page, another method or cancel', async () => {
     const { el, id } = await returnUnpaid();
-    expect(button(el, 'Volver a la página de la tarjeta')).to.exist;
-    expect(button(el, 'Cancelar pago')).to.exist;
+    const way = button(el, 'Volver a la página de la tarjeta') as HTMLAnchorElement;
+    expect(way.href).to.equal((await sandboxOrder(id)).card_url);
+    expect(button(el, 'Cancelar pago').textContent?.trim()).to.equal('Cancelar pago');
     await expectAccessibleInBothThemes(el);
     await click(el, 'Cambiar medio de pago');
     // The card page's return is a new page load: what was typed is not stored (it is the buyer's data), so not kept.
