@@ -417,7 +417,7 @@ export class PayCheckout extends LitElement {
     if (stepChanged && prev.step !== 'loading') this.#focusPending = true;
     // Normally here since the start; if that fetch failed (offline), the first screen is the moment to try again.
     if (prev.step === 'loading' && next.step !== 'loading') void this.#loadLater().catch(() => undefined);
-    if (event.type === 'link_loaded' || event.type === 'resumed') this.dispatchEvent(payReadyEvent({ link: event.link }));
+    if (event.type === 'link_loaded' || event.type === 'resumed' || event.type === 'receipt_restored') this.dispatchEvent(payReadyEvent({ link: event.link }));
     // Order events, the saved order, the countdown and the status checks.
     this.#later?.tracker.after(next, event);
     if (next.step === 'error' && prev.step !== 'error') this.dispatchEvent(payErrorEvent(errorDetail(next.error)));
