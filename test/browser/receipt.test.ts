@@ -97,6 +97,18 @@ describe('<pay-checkout> receipt kept on this device', () => {
     const again = await mount({ link: 'demo-dynamic' });
     await waitForStep(again, 'amount', 8000);
   });
+
+  it('a kept receipt that is unreadable, not paid or older than 7 days is forgotten: the link as usual', async () => {
+    const key = 'pay-checkout:receipt:demo-dynamic';
+    const order = { id_order: 9, status: 'confirmed', amount: 5000, currency: 'COP', gateway: { id_payment_gateway: 9, name: 'Bre-B', kind: 'transfer' }, created_at: '2026-01-01T00:00:00Z', next_action: null };
+    for (const kept of ['{not json', JSON.stringify({ saved_at: Date.now(), order: { ...order, status: 'pending' } }), JSON.stringify({ saved_at: Date.now() - 8 * 24 * 3600 * 1000, order })]) {
+      localStorage.setItem(key, kept);
+      const el = await mount({ link: 'demo-dynamic' });
+      await waitForStep(el, 'amount', 8000);
+      expect(localStorage.getItem(key)).to.equal(null);
+      fixtureCleanup();
+    }
+  });
 });
 
 describe('<pay-checkout> receipt actions', () => {
