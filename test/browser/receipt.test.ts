@@ -1,6 +1,6 @@
 // Issue 10, defects 4 and 5: the receipt was lost on reload and was a dead end (no reference, no way back, no print).
 import { expect, fixture, fixtureCleanup, html } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import {
   button,
   chooseMethod,
@@ -130,6 +130,16 @@ describe('<pay-checkout> receipt actions', () => {
       Receipt.print = print;
     }
     expect(printed).to.have.length(1);
+    // On paper: the facts, not the buttons (constructed styles, so the strict CSP allows them).
+    const actions = screenRoot(el).querySelector('.actions') as HTMLElement;
+    await emulateMedia({ media: 'print' });
+    try {
+      expect(getComputedStyle(actions).display).to.equal('none');
+      expect(getComputedStyle(screenRoot(el).querySelector('dl') as HTMLElement).display).to.equal('grid');
+    } finally {
+      await emulateMedia({ media: 'screen' });
+    }
+    expect(getComputedStyle(actions).display).to.equal('flex');
     // Focus lands on the heading after payment; Tab goes on to the actions, not to <body>.
     expect(focusName(el)).to.equal('h2#');
     await sendKeys({ press: 'Tab' });
