@@ -17,7 +17,7 @@ import {
   toPush,
   waitForStep,
 } from './support/checkout.js';
-import { expectAccessibleInBothThemes } from './support/a11y.js';
+import { expectAccessibleInBothThemes, focusName } from './support/a11y.js';
 import { PayCheckout } from '../../src/index.js';
 
 const text = (el: PayCheckout) => (screenRoot(el).textContent ?? '').replace(/\s+/g, ' ');
@@ -54,6 +54,21 @@ describe('<pay-checkout> change method from a waiting screen', () => {
     fixtureCleanup();
     const again = await mount();
     await waitForStep(again, 'method');
+  });
+
+  it('the cancel fails: says so, keeps the order, and focus stays on the button pressed (never <body>)', async () => {
+    const el = await mount();
+    await toPush(el);
+    const id = await latestOrderId();
+    await control('/faults', { path: `/v1/checkout/orders/${id}/cancel`, mode: 'error_5xx', count: 1 });
+    const change = button(el, 'Cambiar medio de pago') as HTMLButtonElement;
+    change.focus();
+    change.click();
+    await waitUntil(() => text(el).includes('No pudimos cancelar; el pago sigue activo'), `no notice: "${text(el)}"`, { timeout: 8000 });
+    expect(el.step).to.equal('push');
+    expect((await sandboxOrder(id)).status).to.not.equal('cancelled');
+    expect(focusName(el)).to.equal('button#');
+    expect(screenRoot(el).activeElement?.textContent?.trim()).to.equal('Cambiar medio de pago');
   });
 
   it('transfer paid before the cancel: the cancel is refused, and the receipt says so', async () => {

@@ -483,9 +483,10 @@ describe('change method from any waiting screen', () => {
     const refused = run(asked, { type: 'order_failed', error: service('INVALID_ORDER_STATUS', 409) });
     expectStep(run(refused, { type: 'status_received', order: makeOrder('transfer', { status: 'confirmed', next_action: null }) }), 'paid');
   });
-  it('the cancel fails on the network → stays, says so, nothing lost', () => {
+  it('the cancel fails on the network → stays, says so, nothing lost; the next poll does not wipe the notice', () => {
     const failed = expectStep(run(toOrderOf('push'), { type: 'change_method' }, { type: 'order_failed', error: network }), 'push');
     assert.deepEqual([failed.notice, failed.after, failed.cancelling], ['notice.cancel_failed', null, false]);
+    assert.equal(expectStep(run(failed, { type: 'status_received', order: makeOrder('push') }), 'push').notice, 'notice.cancel_failed');
   });
   it('not while a code is being checked', () => {
     const sending = run(toOrderOf('otp'), { type: 'otp_submitted', code: '123456' });

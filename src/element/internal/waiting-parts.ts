@@ -17,13 +17,15 @@ export function countdownTemplate(m: Messages, remainingMs: number | null): Temp
 
 /**
  * What every waiting screen offers: another method, or cancel. Both cancel the order on the service first; the flow
- * then shows the receipt if the service says it was already paid.
+ * then shows the receipt if the service says it was already paid. `aria-disabled`, not `disabled`, while busy: focus
+ * stays on the button pressed (a disabled one drops it to <body>), and the flow ignores a second press.
  */
-export function waitingActions(m: Messages, s: WaitingState, disabled: boolean, send: (event: FlowEvent) => void): TemplateResult {
-  return html`<button type="button" class="secondary" part="button-secondary change-method-button" ?disabled=${disabled} @click=${() => send({ type: 'change_method' })}>
+export function waitingActions(m: Messages, s: WaitingState, busy: boolean, send: (event: FlowEvent) => void): TemplateResult {
+  const disabled = busy ? 'true' : 'false';
+  return html`<button type="button" class="secondary" part="button-secondary change-method-button" aria-disabled=${disabled} @click=${() => send({ type: 'change_method' })}>
       ${s.cancelling && s.after?.kind === 'change_method' ? m.cancelling : m.details.changeMethod}
     </button>
-    <button type="button" class="secondary" part="button-secondary cancel-button" ?disabled=${disabled} @click=${() => send({ type: 'cancel_requested' })}>
+    <button type="button" class="secondary" part="button-secondary cancel-button" aria-disabled=${disabled} @click=${() => send({ type: 'cancel_requested' })}>
       ${s.cancelling && s.after?.kind !== 'change_method' ? m.cancelling : m.cancel}
     </button>`;
 }
