@@ -33,5 +33,7 @@ export const CheckoutLinkSchema = z.looseObject({
   collect_shopper_data: z.boolean(),
   gateways: z.array(CheckoutGatewaySchema),
   document_types: z.array(DocumentTypeSchema),
+  /** The merchant's page for after the payment, when the link has one: the receipt's way back to the store. */
+  redirect_link: z.optional(z.nullable(z.string())),
 });
 export type CheckoutLink = z.infer<typeof CheckoutLinkSchema>;

@@ -53,6 +53,8 @@ export const CheckoutOrderSchema = z.looseObject({
   confirmed_at: z.optional(z.nullable(Timestamp)),
   cancel_reason: z.optional(z.nullable(CancelReasonSchema)),
   next_action: z.nullable(NextActionSchema),
+  /** The service's own reference of the payment (e.g. the bank's), when it gives one: shown on the receipt. */
+  reference: z.optional(z.nullable(z.string())),
 });
 export type CheckoutOrder = z.infer<typeof CheckoutOrderSchema>;
 

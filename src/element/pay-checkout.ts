@@ -23,13 +23,13 @@ import { defineSteps, loadLaterSteps } from './internal/steps.js';
 import type { LaterSteps } from './internal/steps.js';
 import type { OrderTracker } from './internal/order-tracker.js';
 import type { StepElement } from './internal/step-element.js';
-import { clearSavedOrder, readSavedOrder } from './session.js';
+import { clearSavedOrder, hasKeptReceipt, readSavedOrder } from './session.js';
 import type { SavedOrder } from './session.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
 
 /** Parts of the step elements, forwarded so `pay-checkout::part(button)` reaches into every screen. */
 const stepParts =
-  'heading, button, button-secondary, pay-button, cancel-button, method, input, otp-input, error, error-summary, notice, countdown, qr, transfer-key, copy-button, card-link, result, receipt, loading, unavailable';
+  'heading, button, button-secondary, pay-button, cancel-button, method, input, otp-input, error, error-summary, notice, countdown, qr, transfer-key, copy-button, card-link, result, receipt, loading, unavailable, change-method-button, store-link, print-button';
 
 /** What the later steps' chunk brings: the whole flow, and the tracker of the buyer's order. */
 interface Later {
@@ -77,6 +77,9 @@ interface Later {
  * @csspart card-link - The link to the card provider's page.
  * @csspart result - The outcome screen.
  * @csspart receipt - The paid receipt.
+ * @csspart store-link - The receipt's way back to the store (`store-url`, else the link's `redirect_link`).
+ * @csspart print-button - The receipt's print (or save as PDF) button.
+ * @csspart change-method-button - "Change payment method" on the waiting screens.
  * @csspart config-error - The visible message when the page passed a merchant key.
  * @csspart live-region - The one polite live region (visually hidden).
  *
@@ -107,6 +110,7 @@ export class PayCheckout extends LitElement {
     environment: {},
     locale: {},
     returnUrl: { attribute: 'return-url' },
+    storeUrl: { attribute: 'store-url' },
     theme: { reflect: true },
     merchantKey: { attribute: 'merchant-key' },
     flow: { state: true },
@@ -142,6 +146,9 @@ export class PayCheckout extends LitElement {
 
   /** Where the card provider sends the buyer back; defaults to this page. */
   returnUrl: string | undefined;
+
+  /** The receipt's way back to the store; defaults to the link's `redirect_link` when the service gives one. */
+  storeUrl: string | undefined;
 
   /** `light`, `dark`, or `auto` (follows the device). */
   theme: 'light' | 'dark' | 'auto' = 'auto';
@@ -245,7 +252,7 @@ export class PayCheckout extends LitElement {
       ${link.description ? html`<p class="description" part="description">${link.description}</p>` : nothing}
       ${amount !== null && s.step !== 'amount'
         ? html`<p class="amount" part="amount">
-            <span>${this.messages.total}</span><strong>${formatMoney(amount, link.currency, this.messages.locale)}</strong>
+            <span>${s.step === 'paid' && isWholeCatalog(this.messages) ? this.messages.receipt.totalPaid : this.messages.total}</span><strong>${formatMoney(amount, link.currency, this.messages.locale)}</strong>
           </p>`
         : nothing}
     </header>`;
@@ -278,7 +285,7 @@ export class PayCheckout extends LitElement {
     // `#shown()` keeps the later steps on loading until the whole catalog and their chunk are here.
     const later = this.#later;
     if (!later || !isWholeCatalog(m)) return html`<pay-step-status data-step exportparts=${stepParts} .state=${{ step: 'loading', request: null }} .messages=${m}></pay-step-status>`;
-    return later.template(s, m, stepParts, later.tracker.remainingMs);
+    return later.template(s, m, stepParts, later.tracker.remainingMs, this.storeUrl);
   }
 
   // -------------------------------------------------------------------------
@@ -371,6 +378,19 @@ export class PayCheckout extends LitElement {
     this.#send(link.status === 'rejected' ? { type: 'link_failed', error } : { type: 'resume_failed', error });
   }
 
+  /** This device's receipt of the link, with the link: the receipt again, not a fresh form (the chunk reads it). */
+  async #restoreReceipt(run: number): Promise<void> {
+    const signal = this.#abort.signal;
+    const [link, receipt] = await Promise.allSettled([
+      requestLink(this.#clientOptions(), this.link, signal),
+      this.#loadLater().then(({ tracker }) => tracker.keptReceipt()),
+    ]);
+    if (run !== this.#run || signal.aborted) return;
+    if (link.status === 'rejected') return this.#send({ type: 'link_failed', error: toFlowError(link.reason) });
+    const order = receipt.status === 'fulfilled' ? receipt.value : null;
+    this.#send(order ? { type: 'receipt_restored', link: link.value, order } : { type: 'link_loaded', link: link.value });
+  }
+
   /** Hands an event to the flow and carries out what the new state asks for. */
   #send(event: FlowEvent): void {
     this.#apply(this.flow, event);
@@ -401,7 +421,7 @@ export class PayCheckout extends LitElement {
     if (stepChanged && prev.step !== 'loading') this.#focusPending = true;
     // Normally here since the start; if that fetch failed (offline), the first screen is the moment to try again.
     if (prev.step === 'loading' && next.step !== 'loading') void this.#loadLater().catch(() => undefined);
-    if (event.type === 'link_loaded' || event.type === 'resumed') this.dispatchEvent(payReadyEvent({ link: event.link }));
+    if (event.type === 'link_loaded' || event.type === 'resumed' || event.type === 'receipt_restored') this.dispatchEvent(payReadyEvent({ link: event.link }));
     // Order events, the saved order, the countdown and the status checks.
     this.#later?.tracker.after(next, event);
     if (next.step === 'error' && prev.step !== 'error') this.dispatchEvent(payErrorEvent(errorDetail(next.error)));
@@ -417,6 +437,7 @@ export class PayCheckout extends LitElement {
       // A saved order for this link (a reload, the card page's return, a retry after a failed resume): resume it.
       const saved = readSavedOrder(this.link);
       if (saved) return this.#resume(saved, run);
+      if (hasKeptReceipt(this.link)) return this.#restoreReceipt(run);
       return requestLink(this.#clientOptions(), this.link, signal).then(
         (link) => answer({ type: 'link_loaded', link }),
         (e: unknown) => {

@@ -25,10 +25,10 @@ export const sharedMaxAgeMs = 24 * 60 * 60 * 1000;
 
 const keyOf = (hash: string) => `pay-checkout:order:${hash}`;
 
-type Kind = 'sessionStorage' | 'localStorage';
+export type Kind = 'sessionStorage' | 'localStorage';
 
 /** Storage can be disabled or full (private modes): every call is best effort. */
-function storage(kind: Kind): Storage | null {
+export function storage(kind: Kind): Storage | null {
   try {
     return globalThis[kind] ?? null;
   } catch {
@@ -94,6 +94,18 @@ export function saveOrder(saved: SavedOrder, now = Date.now()): void {
   write('sessionStorage', saved.hash, stamped);
   const { handed_off: _handedOff, ...shared } = stamped;
   write('localStorage', saved.hash, shared);
+}
+
+/** Where this device keeps the receipt of a paid order of the link: what it shows, never a token (receipt-store.ts). */
+export const receiptKeyOf = (hash: string) => `pay-checkout:receipt:${hash}`;
+
+/** Whether a receipt is kept for the link; the later steps' chunk reads and checks it. */
+export function hasKeptReceipt(hash: string): boolean {
+  try {
+    return Boolean(storage('localStorage')?.getItem(receiptKeyOf(hash)));
+  } catch {
+    return false;
+  }
 }
 
 /** Forgets the order in this tab and for every other: a result was shown, or the service no longer knows it. */

@@ -18,6 +18,7 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
 /** The next state, or undefined when the event does not apply. */
 function next(state: FlowState, event: FlowEvent): FlowState | undefined {
   if (event.type === 'resumed') return resume(state, event);
+  if (event.type === 'receipt_restored') return restoreReceipt(state, event);
   switch (state.step) {
     case 'loading':
     case 'unavailable':
@@ -38,14 +39,7 @@ function next(state: FlowState, event: FlowEvent): FlowState | undefined {
  * buyer's own order says more than the link does.
  */
 function resume(state: FlowState, event: Extract<FlowEvent, { type: 'resumed' }>): FlowState | undefined {
-  const noOrderYet =
-    state.step === 'loading' ||
-    (state.step === 'unavailable' && state.link !== null) ||
-    state.step === 'amount' ||
-    state.step === 'method' ||
-    (state.step === 'details' && !state.submitting) ||
-    (state.step === 'error' && state.resume.step === 'loading');
-  if (!noOrderYet) return undefined;
+  if (!noOrderYet(state)) return undefined;
   const { link, order, orderToken } = event;
   const fields = 'fields' in state ? state.fields : emptyFields;
   const resumed = orderState({ link, amount: order.amount, gateway: gatewayOfOrder(link, order), fields, order, orderToken, body: null });
@@ -53,4 +47,25 @@ function resume(state: FlowState, event: Extract<FlowEvent, { type: 'resumed' }>
     return { ...resumed, returning: true, request: { kind: 'check_status', id_order: order.id_order, order_token: orderToken, final: false } };
   }
   return resumed;
+}
+
+/** A receipt this device kept: the paid screen again, marked restored (no token, nothing to report again). */
+function restoreReceipt(state: FlowState, event: Extract<FlowEvent, { type: 'receipt_restored' }>): FlowState | undefined {
+  const { link, order } = event;
+  if (!noOrderYet(state) || order.status !== 'confirmed') return undefined;
+  const fields = 'fields' in state ? state.fields : emptyFields;
+  const seed = { link, amount: order.amount, gateway: gatewayOfOrder(link, order), fields, order, orderToken: '', body: null };
+  return { step: 'paid', ...seed, request: null, restored: true };
+}
+
+/** No new order is under way: a saved one may take the screen. */
+function noOrderYet(state: FlowState): boolean {
+  return (
+    state.step === 'loading' ||
+    (state.step === 'unavailable' && state.link !== null) ||
+    state.step === 'amount' ||
+    state.step === 'method' ||
+    (state.step === 'details' && !state.submitting) ||
+    (state.step === 'error' && state.resume.step === 'loading')
+  );
 }

@@ -81,7 +81,8 @@ export function updateWaiting(prev: WaitingState, order: CheckoutOrder): FlowSta
   const keepRequest = prev.request && prev.request.kind !== 'check_status' ? prev.request : null;
   const kept = {
     timeUp: prev.timeUp,
-    notice: null,
+    // A status answer ends "could not check", not "could not cancel": that one stays until the buyer acts again.
+    notice: prev.notice === 'notice.status_check_failed' ? null : prev.notice,
     cancelling: keepRequest?.kind === 'cancel_order',
     after: keepRequest?.kind === 'cancel_order' ? prev.after : null,
     request: keepRequest,

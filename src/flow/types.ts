@@ -252,7 +252,13 @@ export interface DetailsState extends LinkContext {
 }
 
 /** What a cancel is for, when the buyer asked for something other than just cancelling. */
-export type AfterCancel = { kind: 'change_number' } | { kind: 'new_code'; idempotencyKey: string };
+export type AfterCancel =
+  | { kind: 'change_number' }
+  | { kind: 'new_code'; idempotencyKey: string }
+  /** Back to choosing a method, keeping what the buyer typed. */
+  | { kind: 'change_method' }
+  /** The countdown ended and the service still had the order open: once it is cancelled, the time is up. */
+  | { kind: 'expire' };
 
 /** What every state with an order carries. */
 interface OrderContext extends LinkContext {
@@ -317,6 +323,8 @@ export interface ProcessingState extends WaitingContext {
 export interface PaidState extends OrderContext {
   step: 'paid';
   request: null;
+  /** Shown again from this device's saved receipt (a reload, a discarded tab): already reported once, no token. */
+  restored?: boolean;
 }
 /** The gateway or the buyer's bank declined. "Try again" offered. */
 export interface DeclinedState extends OrderContext {
@@ -435,12 +443,16 @@ export type FlowEvent =
   | { type: 'cancel_requested' }
   /** Push: cancel this order, then back to details with focus on the phone. */
   | { type: 'change_number' }
+  /** Any waiting screen: cancel this order on the service, then choose another method (what was typed is kept). */
+  | { type: 'change_method' }
   /** SMS code: cancel this order and create a new one (a new intent, so a new key). */
   | { type: 'new_code'; idempotencyKey: string }
   /** The countdown reached `expires_at` (the host's clock); a final status check decides. */
   | { type: 'time_up' }
   /** "Try again" on the error screen: re-issue the failed request with the same key. */
   | { type: 'retry' }
+  /** The receipt of a dynamic link: the buyer asks to pay the link again (a new amount). */
+  | { type: 'new_payment' }
   /** "Try again" on declined/cancelled/expired: back to choosing a method, with what was typed. */
   | { type: 'try_again' }
   /**
@@ -449,6 +461,11 @@ export type FlowEvent =
    * provider's return, so don't redirect again.
    */
   | { type: 'resumed'; link: CheckoutLink; order: CheckoutOrder; orderToken: string; returnedFromCard?: boolean }
+  /**
+   * The host found this device's receipt of a paid order of this link (no token kept) and loaded the link: the
+   * receipt again, instead of a fresh amount form or a bare "already paid". Only a confirmed order is taken.
+   */
+  | { type: 'receipt_restored'; link: CheckoutLink; order: CheckoutOrder }
   /**
    * The saved order could not be read for a reason that may pass (a 5xx, 429, offline, an unreadable answer): the
    * error screen, whose retry loads again and so resumes it. ORDER_NOT_FOUND is not this: the host forgets the order.

@@ -3,8 +3,9 @@ import { detailsInFlight } from './details.js';
 import { errorMessage, hasApiCode } from './errors.js';
 import { isOtpError } from './refusals.js';
 import { checkStatus, orderState, seedOf, updateWaiting } from './orders.js';
+import { isWaitingStep } from './selectors.js';
 import { otpInput, validateOtp } from './rules.js';
-import { startOver, toDetails } from './screens.js';
+import { amountState, isDynamic, startOver, toDetails } from './screens.js';
 import type { FlowError, FlowEvent, FlowState, OrderState, OtpState, ResultState, WaitingState } from './types.js';
 
 /** Every step with an order: waiting for the payment, and the results. */
@@ -21,7 +22,8 @@ export function waitingTransition(state: OrderState, event: FlowEvent): FlowStat
 }
 
 function resultStep(state: ResultState, event: FlowEvent): FlowState | undefined {
-  if (state.step === 'paid') return undefined;
+  // A dynamic link may be paid again, but only when the buyer asks from the receipt: never an empty form instead of it.
+  if (state.step === 'paid') return event.type === 'new_payment' && isDynamic(state.link) ? amountState(state.link, state.fields, null) : undefined;
   // The service is the authority: a late confirmation of this very order wins over what we showed.
   if (event.type === 'status_received' && event.order.id_order === state.order.id_order && event.order.status === 'confirmed') {
     return orderState({ ...seedOf(state), order: event.order });
@@ -63,6 +65,8 @@ function waitingStep(state: WaitingState, event: FlowEvent): FlowState | undefin
       return busy(state) ? undefined : cancel(state, null);
     case 'change_number':
       return state.step === 'push' && !busy(state) ? cancel(state, { kind: 'change_number' }) : undefined;
+    case 'change_method':
+      return busy(state) ? undefined : cancel(state, { kind: 'change_method' });
     case 'new_code':
       if (state.step !== 'otp' || busy(state)) return undefined;
       return { ...cancel(state, { kind: 'new_code', idempotencyKey: event.idempotencyKey }), code: '', error: null };
@@ -97,8 +101,12 @@ function statusReceived(state: WaitingState, order: CheckoutOrder): FlowState | 
   // The old order of "send a new code" finished cancelling; the new one is on its way.
   if (state.request?.kind === 'create_order' && order.status === 'cancelled') return undefined;
   if (!open) return orderState({ ...seedOf(state), order });
-  // The last check after the countdown still says open: the time is up.
-  if (state.request?.kind === 'check_status' && state.request.final) return { step: 'expired', ...seedOf(state), order, request: null };
+  // The last check after the countdown still says open: only the service can end it. Cancel there, then say what is
+  // true (cancelled: the time is up; refused because it was paid: the receipt).
+  if (state.request?.kind === 'check_status' && state.request.final) {
+    const still = updateWaiting(state, order);
+    return isWaitingStep(still) ? { ...cancel(still, { kind: 'expire' }), timeUp: true } : still;
+  }
   return updateWaiting(state, order);
 }
 
@@ -109,7 +117,8 @@ function afterCancel(state: WaitingState, order: CheckoutOrder): FlowState {
     const request = { kind: 'create_order' as const, idempotencyKey: after.idempotencyKey, body: state.body };
     return { ...state, order, cancelling: false, after: null, submitting: true, timeUp: false, request };
   }
-  if (!state.gateway) return startOver(state.link, state.amount, state.fields, null);
+  if (after?.kind === 'expire') return { step: 'expired', ...seedOf(state), order, request: null };
+  if (after?.kind === 'change_method' || !state.gateway) return startOver(state.link, state.amount, state.fields, null);
   const details = toDetails(state.link, state.amount, state.fields, state.gateway);
   return after?.kind === 'change_number' ? { ...details, focus: 'phone_number' } : details;
 }
@@ -153,5 +162,7 @@ function cancelFailed(state: WaitingState, error: FlowError): FlowState {
   const idle = { ...state, cancelling: false, request: null };
   // INVALID_ORDER_STATUS: the order already moved on (paid, or cancelled); ask it where it stands.
   if (hasApiCode(error, 'INVALID_ORDER_STATUS', 'ORDER_ALREADY_PROCESSED')) return { ...idle, request: checkStatus(state, false) };
+  // The time-up cancel could not be confirmed: nothing can be said about a charge yet; "check again" repeats it.
+  if (state.after?.kind === 'expire') return { ...idle, after: null, notice: 'notice.status_check_failed' };
   return { ...idle, after: null, notice: 'notice.cancel_failed' };
 }

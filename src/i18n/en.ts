@@ -79,6 +79,8 @@ export const en: Messages = {
     instructions: 'We will take you to the card provider’s secure page. When you finish, you will come back here.',
     go: 'Go to card payment',
     returning: 'Checking your card payment…',
+    notYet: 'We do not see your card payment yet. If you did not finish it, go back to the card page, choose another payment method or cancel.',
+    goBack: 'Back to the card page',
   },
   countdown: {
     label: 'Time left',
@@ -90,6 +92,14 @@ export const en: Messages = {
           : s === 60
             ? '1 minute left to pay'
             : `${Math.round(s / 60)} minutes left to pay`,
+  },
+  receipt: {
+    totalPaid: 'Total paid',
+    serviceReference: 'Payment reference',
+    dateTime: 'Date and time (Colombia)',
+    backToStore: (store) => `Back to ${store}`,
+    print: 'Print or save as PDF',
+    newPayment: 'Make another payment',
   },
   result: {
     paidTitle: 'Payment successful!',
@@ -122,8 +132,8 @@ export const en: Messages = {
   },
   rules: {
     'amount.required': () => 'Enter the amount to pay',
-    'amount.invalid': () => 'Enter digits only, for example 50,000',
-    'amount.decimals': () => 'Enter whole pesos, no cents',
+    'amount.invalid': () => 'Enter digits only, for example 50000 or 50.000',
+    'amount.decimals': () => 'Enter whole pesos, no cents; for example 25000',
     'amount.zero': () => 'The amount must be more than zero',
     'amount.below_min': ({ min }) => `The minimum is ${min ?? ''}`,
     'amount.above_max': ({ max }) => `The maximum is ${max ?? ''}`,

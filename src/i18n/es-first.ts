@@ -35,7 +35,7 @@ export const esFirst: FirstMessages = {
   rules: {
     'amount.required': () => 'Escribe el valor a pagar',
     'amount.invalid': () => 'Escribe solo números, por ejemplo 50.000',
-    'amount.decimals': () => 'Escribe el valor en pesos, sin centavos',
+    'amount.decimals': () => 'El valor va en pesos enteros, sin centavos; por ejemplo 25.000',
     'amount.zero': () => 'El valor debe ser mayor que cero',
     'amount.below_min': ({ min }) => `El valor mínimo es ${min ?? ''}`,
     'amount.above_max': ({ max }) => `El valor máximo es ${max ?? ''}`,

@@ -66,6 +66,8 @@ export const es: Messages = {
     instructions: 'Te llevaremos a la página segura del proveedor de tarjetas. Al terminar, volverás aquí.',
     go: 'Ir a pagar con tarjeta',
     returning: 'Consultando tu pago con tarjeta…',
+    notYet: 'Aún no vemos tu pago con tarjeta. Si no lo terminaste, vuelve a la página de la tarjeta, elige otro medio de pago o cancela.',
+    goBack: 'Volver a la página de la tarjeta',
   },
   countdown: {
     label: 'Tiempo restante',
@@ -77,6 +79,14 @@ export const es: Messages = {
           : s === 60
             ? 'Queda 1 minuto para pagar'
             : `Quedan ${Math.round(s / 60)} minutos para pagar`,
+  },
+  receipt: {
+    totalPaid: 'Total pagado',
+    serviceReference: 'Referencia del pago',
+    dateTime: 'Fecha y hora (Colombia)',
+    backToStore: (store) => `Volver a ${store}`,
+    print: 'Imprimir o guardar en PDF',
+    newPayment: 'Hacer otro pago',
   },
   result: {
     paidTitle: '¡Pago exitoso!',

@@ -110,12 +110,27 @@ export interface Messages extends FirstMessages {
     instructions: string;
     go: string;
     returning: string;
+    /** Back from the card page and the order is still open: what the buyer can do. */
+    notYet: string;
+    goBack: string;
   };
   countdown: {
     /** Visible label before `4:59`. */
     label: string;
     /** Announced at milestones only: 5 min, 1 min, 30 s, 0. */
     milestone: (secondsLeft: number) => string;
+  };
+  /** The paid receipt (result.paidTitle, paidBody, method and orderId too). */
+  receipt: {
+    /** The amount paid: the header and the receipt never say "Total a pagar" once paid. */
+    totalPaid: string;
+    /** The service's own reference of the payment, when it gives one. */
+    serviceReference: string;
+    dateTime: string;
+    backToStore: (store: string) => string;
+    print: string;
+    /** Dynamic links only: pay the link again, deliberately. */
+    newPayment: string;
   };
   result: {
     paidTitle: string;

@@ -93,6 +93,8 @@ export function checkoutOrderView(ctx: SandboxContext, order: SandboxOrder, orig
     confirmed_at: order.confirmed_at === null ? null : ctx.iso(order.confirmed_at),
     cancel_reason: order.cancel_reason,
     next_action: nextActionOf(order, origin, ctx.iso),
+    // A paid transfer's reference at the bank is its transfer key: the receipt shows it.
+    ...(order.status === 'confirmed' && order.gateway_state.kind === 'transfer' ? { reference: order.gateway_state.key } : {}),
   };
 }
 
@@ -132,6 +134,8 @@ export function sandboxOrderView(ctx: SandboxContext, order: SandboxOrder, origi
     transfer_key: s.kind === 'transfer' ? s.key : null,
     card_url: s.kind === 'card' ? `${origin}/sandbox/card/${s.session}` : null,
     next_action: nextActionOf(order, origin, ctx.iso),
+    // A paid transfer's reference at the bank is its transfer key: the receipt shows it.
+    ...(order.status === 'confirmed' && order.gateway_state.kind === 'transfer' ? { reference: order.gateway_state.key } : {}),
   };
 }
 
@@ -164,6 +168,7 @@ export function checkoutLinkView(ctx: SandboxContext, link: SandboxLink, origin:
     collect_shopper_data: link.collect_shopper_data,
     gateways: ctx.state.gateways.filter((g) => g.currencies.includes(link.currency)).map((g) => gatewayView(g, origin)),
     document_types: ctx.state.documentTypes,
+    ...(link.redirect_link ? { redirect_link: link.redirect_link } : {}),
   };
 }
 

@@ -14,6 +14,8 @@ export interface CheckoutLinkInfo {
   expiresAt?: Date | string | null | undefined;
   /** Default `active`, or `expired` once `expiresAt` has passed. */
   status?: LinkStatus | undefined;
+  /** The store's page for after the payment: the receipt's way back (the element's `store-url` wins). */
+  redirectLink?: string | null | undefined;
 }
 
 export type ResolveLink = (hash: string, request: Request) => CheckoutLinkInfo | null | undefined | Promise<CheckoutLinkInfo | null | undefined>;
@@ -55,5 +57,6 @@ export function toCheckoutLink(
     collect_shopper_data: info.collectShopperData ?? false,
     gateways,
     document_types: documentTypes,
+    ...(info.redirectLink ? { redirect_link: info.redirectLink } : {}),
   };
 }

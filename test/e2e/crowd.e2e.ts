@@ -67,7 +67,7 @@ describe('100 buyers on the dynamic link at once', () => {
           const own = byAmount.get(amountOf(n));
           assert.ok(own, `page ${n} has an order`);
           const text = await buyer.text();
-          assert.match(text, new RegExp(`Valor \\$\\s?${formatCop(amountOf(n)).replace('.', '\\.')} .*Número de orden ${own.id_order}\\b`), `page ${n}: ${text}`);
+          assert.match(text, new RegExp(`Total pagado \\$\\s?${formatCop(amountOf(n)).replace('.', '\\.')} .*Número de orden ${own.id_order}\\b`), `page ${n}: ${text}`);
         }),
       );
       // Each API buyer reads its own confirmed order with its own token, and no one else's.

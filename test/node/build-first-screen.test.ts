@@ -42,6 +42,14 @@ describe('the script-tag build: first screen and later steps', () => {
     assert.ok(entry.includes('Elige cómo pagar') && !entry.includes('Confirmar pago'), 'the first screens’ strings only');
   });
 
+  it('the receipt (its step, its storage) is a later step: in the lazy chunk, not the first script', () => {
+    const first = moduleOf(files.find((f) => f.fileName === 'pay-checkout.js') as BuiltFile);
+    const lazy = moduleOf(files.find((f) => f.fileName.startsWith('pay-checkout.later-steps-')) as BuiltFile);
+    for (const part of ['src/element/internal/pay-step-receipt.ts', 'src/element/internal/receipt-store.ts']) {
+      assert.ok(!first.some((id) => id.endsWith(part)) && lazy.some((id) => id.endsWith(part)), `${part} is not in the later chunk alone`);
+    }
+  });
+
   it('the first script starts the link schemas’ and the later steps’ chunks itself, relative to its own URL', () => {
     const first = files.find((f) => f.fileName === 'pay-checkout.js') as BuiltFile;
     assert.ok(first.dynamicImports.some((name) => name.startsWith('pay-checkout.later-steps-')));

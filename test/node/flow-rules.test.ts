@@ -47,6 +47,11 @@ describe('parseAmount', () => {
     ['COP 7.500', 7_500],
     ['$\u00a050.000', 50_000],
     ['007', 7],
+    // COP is whole pesos: a decimal part of zeros is dropped, never read as more pesos (issue 10, defect 1).
+    ['50.000,00', 50_000],
+    ['50000,0', 50_000],
+    ['50000.00', 50_000],
+    ['$ 1.250.000,00', 1_250_000],
   ] as const) {
     it(`accepts ${JSON.stringify(text)} as ${value}`, () => assert.deepEqual(parseAmount(text), { ok: true, value }));
   }
@@ -60,7 +65,12 @@ describe('parseAmount', () => {
     ['50000,5', 'amount.decimals'],
     ['50.5', 'amount.decimals'],
     ['50.50', 'amount.decimals'],
-    ['50,000', 'amount.decimals'],
+    ['25.000,50', 'amount.decimals'],
+    ['50000.5', 'amount.decimals'],
+    ['50.000,01', 'amount.decimals'],
+    ['50,000', 'amount.invalid'],
+    ['1.000,000', 'amount.invalid'],
+    ['50.000,', 'amount.invalid'],
     ['abc', 'amount.invalid'],
     ['50 mil', 'amount.invalid'],
     ['-5000', 'amount.invalid'],
@@ -94,6 +104,24 @@ describe('formatAmountInput', () => {
   ] as const) {
     it(`${JSON.stringify(text)} → ${JSON.stringify(formatted)}`, () => assert.equal(formatAmountInput(text), formatted));
   }
+  // A decimal part stays as typed until submit: stripping its separator made `50.000,00` read as 5.000.000.
+  for (const [text, formatted] of [
+    ['50.000,00', '50.000,00'],
+    ['25.000,50', '25.000,50'],
+    ['50000.5', '50000.5'],
+    ['50.', '50.'],
+    ['50.00', '50.00'],
+    ['50.000', '50.000'],
+    ['50.0000', '500.000'],
+    ['$ 7.500,00 COP', '7.500,00'],
+  ] as const) {
+    it(`keeps the decimal part: ${JSON.stringify(text)} → ${JSON.stringify(formatted)}`, () => assert.equal(formatAmountInput(text), formatted));
+  }
+  it('never turns decimals into more pesos: what it keeps parses as typed, or is refused', () => {
+    assert.deepEqual(parseAmount(formatAmountInput('50.000,00')), { ok: true, value: 50_000 });
+    assert.deepEqual(parseAmount(formatAmountInput('25.000,50')), { ok: false, error: 'amount.decimals' });
+    assert.deepEqual(parseAmount(formatAmountInput('50000.5')), { ok: false, error: 'amount.decimals' });
+  });
   it('always formats to something parseAmount reads back', () => {
     assert.deepEqual(parseAmount(formatAmountInput('98765432')), { ok: true, value: 98_765_432 });
   });

@@ -197,6 +197,21 @@ describe('dynamic links', () => {
     const body = run(method, { type: 'method_chosen', id_payment_gateway: 2 }, ...buyer.document, { type: 'details_submitted', idempotencyKey: 'k' });
     assert.equal(expectStep(body, 'details').request?.body.amount, 75_000);
   });
+  it('never reads decimals as more pesos: zeros are dropped, cents refused (issue 10, defect 1)', () => {
+    const amount = expectStep(run(initialState(), { type: 'link_loaded', link: dynamicLink }), 'amount');
+    const typed = (text: string) => run(amount, { type: 'amount_changed', text }, { type: 'amount_submitted' });
+    assert.equal(expectStep(typed('50.000,00'), 'method').amount, 50_000);
+    for (const text of ['25.000,50', '50000.5']) {
+      const refused = expectStep(typed(text), 'amount');
+      assert.equal(refused.error, 'amount.decimals');
+      assert.equal(refused.text, text, 'the field keeps what the buyer typed');
+      assert.equal(refused.amount, null);
+    }
+    // Typed one key at a time, as a buyer does: the formatter never groups the decimals into the pesos.
+    const keys = [...'25.000,50'].reduce<FlowState>((s, _c, i, all) => run(s, { type: 'amount_changed', text: all.slice(0, i + 1).join('') }), amount);
+    assert.equal(expectStep(keys, 'amount').text, '25.000,50');
+    assert.equal(expectStep(run(keys, { type: 'amount_submitted' }), 'amount').error, 'amount.decimals');
+  });
   it('marks methods that cannot take the amount, and refuses choosing one', () => {
     const method = expectStep(run(initialState(), { type: 'link_loaded', link: dynamicLink }, { type: 'amount_changed', text: '4.000.000' }, { type: 'amount_submitted' }), 'method');
     const otp = method.choices.find((c) => c.gateway.kind === 'otp');
@@ -402,14 +417,33 @@ describe('order status mapping', () => {
 });
 
 describe('countdown', () => {
-  it('time_up asks a final check; still processing → expired', () => {
+  it('time_up asks a final check; still open → cancel on the service first, expired only once it is cancelled (defect 6)', () => {
     const push = toOrderOf('push');
     const checking = expectStep(run(push, { type: 'time_up' }), 'push');
     assert.deepEqual(checking.request, { kind: 'check_status', id_order: 101, order_token: 'tok_0123456789abcdef', final: true });
     assert.equal(checking.timeUp, true);
     assert.equal(run(checking, { type: 'time_up' }), checking, 'one final check at a time');
-    const expired = expectStep(run(checking, { type: 'status_received', order: makeOrder('push') }), 'expired');
+    const cancelling = expectStep(run(checking, { type: 'status_received', order: makeOrder('push') }), 'push');
+    assert.deepEqual(cancelling.request, { kind: 'cancel_order', id_order: 101, order_token: 'tok_0123456789abcdef' });
+    assert.deepEqual([cancelling.timeUp, cancelling.cancelling], [true, true]);
+    const stillOpen = expectStep(run(cancelling, { type: 'status_received', order: makeOrder('push') }), 'push');
+    assert.equal(stillOpen.request, cancelling.request, 'a poll saying open does not end the cancel');
+    const cancelled = makeOrder('push', { status: 'cancelled', cancel_reason: 'buyer', next_action: null });
+    const expired = expectStep(run(stillOpen, { type: 'status_received', order: cancelled }), 'expired');
     assert.equal(expired.order.id_order, 101);
+  });
+  it('time_up, cancel refused because it was paid → asks the order → the receipt', () => {
+    const cancelling = run(toOrderOf('otp'), { type: 'time_up' }, { type: 'status_received', order: makeOrder('otp') });
+    const refused = expectStep(run(cancelling, { type: 'order_failed', error: service('INVALID_ORDER_STATUS', 409) }), 'otp');
+    assert.equal(refused.request?.kind, 'check_status');
+    expectStep(run(refused, { type: 'status_received', order: makeOrder('otp', { status: 'confirmed', next_action: null }) }), 'paid');
+  });
+  it('time_up, the cancel fails on the network → no word about a charge; "check again" re-asks', () => {
+    const cancelling = run(toOrderOf('transfer'), { type: 'time_up' }, { type: 'status_received', order: makeOrder('transfer') });
+    const failed = expectStep(run(cancelling, { type: 'order_failed', error: network }), 'transfer');
+    assert.deepEqual([failed.notice, failed.cancelling, failed.after, failed.timeUp], ['notice.status_check_failed', false, null, true]);
+    const again = expectStep(run(failed, { type: 'retry' }), 'transfer');
+    assert.deepEqual(again.request, { kind: 'check_status', id_order: 101, order_token: 'tok_0123456789abcdef', final: true });
   });
   it('time_up, then the final check says confirmed → paid', () => {
     const s = run(toOrderOf('transfer'), { type: 'time_up' }, { type: 'status_received', order: makeOrder('transfer', { status: 'confirmed', next_action: null }) });
@@ -426,6 +460,60 @@ describe('countdown', () => {
   });
   it('a regular poll saying processing before time is up does not expire', () => {
     expectStep(run(toOrderOf('push'), { type: 'status_received', order: makeOrder('push') }), 'push');
+  });
+});
+
+describe('change method from any waiting screen', () => {
+  const cancelled = (kind: 'push' | 'otp' | 'transfer' | 'card') => makeOrder(kind, { status: 'cancelled', cancel_reason: 'buyer', next_action: null });
+  for (const kind of ['push', 'otp', 'transfer', 'card'] as const) {
+    it(`${kind}: cancels on the service first, then the method screen with the buyer's details kept`, () => {
+      let waiting = toOrderOf(kind);
+      if (kind === 'card') waiting = run(waiting, { type: 'returned_from_card' }, { type: 'status_received', order: makeOrder('card') });
+      const asked = run(waiting, { type: 'change_method' });
+      assert.deepEqual(asked.request, { kind: 'cancel_order', id_order: 101, order_token: 'tok_0123456789abcdef' });
+      assert.equal(run(asked, { type: 'change_method' }), asked, 'one cancel at a time');
+      const method = expectStep(run(asked, { type: 'status_received', order: cancelled(kind) }), 'method');
+      assert.equal(method.amount, 50_000);
+      assert.equal(method.fields.id_number, kind === 'push' ? '1.020.304.050' : '1020304050');
+      assert.equal(method.fields.id_type, '1');
+    });
+  }
+  it('the cancel refused because it already paid → the receipt, not the method screen', () => {
+    const asked = run(toOrderOf('transfer'), { type: 'change_method' });
+    const refused = run(asked, { type: 'order_failed', error: service('INVALID_ORDER_STATUS', 409) });
+    expectStep(run(refused, { type: 'status_received', order: makeOrder('transfer', { status: 'confirmed', next_action: null }) }), 'paid');
+  });
+  it('the cancel fails on the network → stays, says so, nothing lost; the next poll does not wipe the notice', () => {
+    const failed = expectStep(run(toOrderOf('push'), { type: 'change_method' }, { type: 'order_failed', error: network }), 'push');
+    assert.deepEqual([failed.notice, failed.after, failed.cancelling], ['notice.cancel_failed', null, false]);
+    assert.equal(expectStep(run(failed, { type: 'status_received', order: makeOrder('push') }), 'push').notice, 'notice.cancel_failed');
+  });
+  it('not while a code is being checked', () => {
+    const sending = run(toOrderOf('otp'), { type: 'otp_submitted', code: '123456' });
+    assert.equal(run(sending, { type: 'change_method' }), sending);
+  });
+});
+
+describe('receipts kept on this device', () => {
+  const paidOrder = makeOrder('transfer', { status: 'confirmed', next_action: null, confirmed_at: '2030-01-01T00:02:00Z' });
+  it('receipt_restored shows the paid screen, marked restored, with no token', () => {
+    for (const link of [standardLink, makeLink({ status: 'paid' }), dynamicLink]) {
+      const loaded = link.status === 'paid' ? run(initialState(), { type: 'link_loaded', link }) : initialState();
+      const paid = expectStep(run(loaded, { type: 'receipt_restored', link, order: paidOrder }), 'paid');
+      assert.deepEqual([paid.restored, paid.orderToken, paid.order.id_order], [true, '', 101]);
+    }
+  });
+  it('only a confirmed order is restored, and never over an order under way', () => {
+    assert.equal(run(initialState(), { type: 'receipt_restored', link: standardLink, order: makeOrder('push') }).step, 'loading');
+    const waiting = toOrderOf('push');
+    assert.equal(run(waiting, { type: 'receipt_restored', link: standardLink, order: paidOrder }), waiting);
+  });
+  it('a dynamic link is paid again only when the buyer asks from the receipt', () => {
+    const paid = run(initialState(), { type: 'receipt_restored', link: dynamicLink, order: paidOrder });
+    const amount = expectStep(run(paid, { type: 'new_payment' }), 'amount');
+    assert.equal(amount.text, '');
+    const fixed = run(initialState(), { type: 'receipt_restored', link: standardLink, order: paidOrder });
+    assert.equal(run(fixed, { type: 'new_payment' }), fixed);
   });
 });
 

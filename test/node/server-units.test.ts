@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { otpTimeoutMs, pushApprovalTimeoutMs, type OrderDetails, type PaymentGateway } from '../../src/contract/index.js';
 import { gatewayKindOf, toCheckoutGateways } from '../../src/server/gateways.js';
+import { toCheckoutLink } from '../../src/server/links.js';
 import { createCheckoutHandler, memoryIdempotencyStore } from '../../src/server/index.js';
 import { gatewayOfOrder, maskPhoneHint, nextActionOf, toCheckoutOrder } from '../../src/server/orders.js';
 import { isOrderToken, orderKeyFor, orderTokenFor, serverSecret } from '../../src/server/secrets.js';
@@ -45,6 +46,14 @@ describe('gateway discovery mapping', () => {
     assert.deepEqual(toCheckoutGateways(live, documentTypes, 'USD'), []);
     const usd = toCheckoutGateways([{ ...live[0]!, currencies: ['USD'], min_amount: 5, max_amount: 500 }], documentTypes, 'USD');
     assert.deepEqual(usd.map((g) => [g.id_payment_gateway, g.min_amount, g.max_amount]), [[1, 5, 500]]);
+  });
+});
+
+describe('links as the buyer sees them', () => {
+  it("carries the store's redirect link, when it has one, for the receipt's way back", () => {
+    const info = { description: 'Camiseta', storeName: 'Tienda', amount: 50_000 };
+    assert.equal(toCheckoutLink('h', { ...info, redirectLink: 'https://shop.example/gracias' }, [], [], 0).redirect_link, 'https://shop.example/gracias');
+    assert.equal('redirect_link' in toCheckoutLink('h', info, [], [], 0), false);
   });
 });
 

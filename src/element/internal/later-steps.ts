@@ -6,6 +6,7 @@ import { PayStepCard } from './pay-step-card.js';
 import { PayStepDetails } from './pay-step-details.js';
 import { PayStepOtp } from './pay-step-otp.js';
 import { PayStepProcessing } from './pay-step-processing.js';
+import { PayStepReceipt } from './pay-step-receipt.js';
 import { PayStepPush } from './pay-step-push.js';
 import { PayStepResult } from './pay-step-result.js';
 import { PayStepTransfer } from './pay-step-transfer.js';
@@ -25,13 +26,14 @@ export const laterSteps = {
   'pay-step-card': PayStepCard,
   'pay-step-processing': PayStepProcessing,
   'pay-step-result': PayStepResult,
+  'pay-step-receipt': PayStepReceipt,
 } as const;
 
 /** A step after the first screens. */
 export type LaterState = Exclude<FlowState, { step: 'loading' | 'unavailable' | 'error' | 'amount' | 'method' }>;
 
-/** The element of a later step, as `<pay-checkout>` renders it (`parts`: the parts it forwards). */
-export function laterStepTemplate(s: LaterState, m: Messages, parts: string, remainingMs: number | null): TemplateResult {
+/** The element of a later step, as `<pay-checkout>` renders it (`parts`: the parts it forwards; `storeUrl`: `store-url`). */
+export function laterStepTemplate(s: LaterState, m: Messages, parts: string, remainingMs: number | null, storeUrl?: string): TemplateResult {
   switch (s.step) {
     case 'details':
       return html`<pay-step-details data-step exportparts=${parts} .state=${s} .messages=${m}></pay-step-details>`;
@@ -46,6 +48,7 @@ export function laterStepTemplate(s: LaterState, m: Messages, parts: string, rem
     case 'redirect':
       return html`<pay-step-card data-step exportparts=${parts} .state=${s} .messages=${m}></pay-step-card>`;
     case 'paid':
+      return html`<pay-step-receipt data-step exportparts=${parts} .state=${s} .messages=${m} .storeUrl=${storeUrl}></pay-step-receipt>`;
     case 'declined':
     case 'cancelled':
     case 'expired':

@@ -16,6 +16,10 @@ export const laterStyles = css`
     padding-inline: 0.25rem;
     font-weight: 500;
   }
+  button[aria-disabled='true'] {
+    cursor: not-allowed;
+    opacity: 0.6;
+  }
   .notice {
     padding: 0.75rem;
     border-radius: var(--pay-radius);

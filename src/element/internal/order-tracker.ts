@@ -17,6 +17,7 @@ import { payPaidEvent } from '../events/pay-paid.js';
 import { payStatusChangeEvent } from '../events/pay-status-change.js';
 import { clearSavedOrder, readSavedOrder, saveOrder } from '../session.js';
 import type { SavedOrder } from '../session.js';
+import { forgetReceipt, keepReceipt, keptReceipt } from './receipt-store.js';
 
 /** What `<pay-checkout>` lends the tracker: its link and flow, and the ways to speak to the buyer and the page. */
 export interface OrderTrackerHooks {
@@ -100,6 +101,11 @@ export class OrderTracker {
     return this.#client.getOrder(saved.id_order, saved.order_token, { signal });
   }
 
+  /** The receipt this device keeps for the link, if fresh (no token in it). */
+  keptReceipt(): CheckoutOrder | null {
+    return keptReceipt(this.#host.link());
+  }
+
   /** Carries out an order request of the flow; its answer goes back to the flow unless the run is over. */
   async perform(request: Exclude<FlowRequest, { kind: 'load_link' }>, signal: AbortSignal): Promise<void> {
     const run = this.#run;
@@ -131,9 +137,17 @@ export class OrderTracker {
     if (event.type === 'order_created') {
       this.#skewMs = skewOf(event.order.created_at);
       saveOrder({ hash, id_order: event.order.id_order, order_token: event.order.order_token, skew_ms: this.#skewMs, expires_at: expiresAtOf(next) });
+      // A new payment of the link: its receipt, when paid, replaces the old one.
+      forgetReceipt(hash);
     } else if (isResult(next)) {
-      // The receipt stays on screen (it has now been shown once); a reload or another tab starts afresh.
+      // The order is over: its token goes. A paid one leaves its receipt (no token) for a reload or a discarded tab.
       clearSavedOrder(hash);
+      if (next.step === 'paid' && !next.restored) keepReceipt(hash, next.order);
+    } else if (event.type === 'status_received' && !hasOrder(next)) {
+      // Cancelled to change method or number: a reload must not bring the cancelled order back.
+      clearSavedOrder(hash);
+    } else if (event.type === 'new_payment') {
+      forgetReceipt(hash);
     }
     this.#countdown.set(expiresAtOf(next), this.#skewMs);
     if (isWaiting(next)) this.#status.start();
@@ -166,6 +180,8 @@ export class OrderTracker {
 
   #report(next: FlowState, event: FlowEvent): void {
     const host = this.#element;
+    // A receipt shown again from this device was reported when it was paid.
+    if (next.step === 'paid' && next.restored) return;
     if (event.type === 'order_created') {
       host.dispatchEvent(payOrderCreatedEvent({ id_order: event.order.id_order, gateway: event.order.gateway }));
     }

@@ -53,8 +53,12 @@ export class PayStepAmount extends StepElement<AmountState, FirstMessages> {
   #submitted = false;
 
   override updated(): void {
-    // After a submit the flow answers with an error or a new screen; on an error, back to the field.
-    if (this.#submitted && this.state.error) this.focusField();
+    // After a submit the flow answers with an error or a new screen; on an error, back to the field, and say it aloud:
+    // after Enter focus is already there, so moving it tells a screen reader nothing.
+    if (this.#submitted && this.state.error) {
+      this.focusField();
+      this.announce(this.renderRoot.querySelector('#amount-error')?.textContent ?? '');
+    }
     this.#submitted = false;
   }
 

@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import type { RedirectState } from '../../flow/types.js';
 import { StepElement } from './step-element.js';
-import { noticeTemplate } from './waiting-parts.js';
+import { noticeTemplate, waitingActions } from './waiting-parts.js';
 import { sharedStyles } from './shared.styles.js';
 import { laterStyles } from './later.styles.js';
 import { stepCardStyles } from './pay-step-card.styles.js';
@@ -14,13 +14,19 @@ export class PayStepCard extends StepElement<RedirectState> {
   override render() {
     const m = this.messages;
     const s = this.state;
+    const actions = waitingActions(m, s, s.cancelling, (e) => this.send(e));
     if (s.returning) {
+      // Back without paying must never trap the buyer: once the check is in, say so and offer every way out.
+      const checking = s.request?.kind === 'check_status';
       return html`
         <h2 tabindex="-1" part="heading">${m.card.title}</h2>
-        <div class="waiting"><div class="spinner" aria-hidden="true"></div><p>${m.card.returning}</p></div>
+        ${checking
+          ? html`<div class="waiting"><div class="spinner" aria-hidden="true"></div><p>${m.card.returning}</p></div>`
+          : html`<p>${m.card.notYet}</p>`}
         ${noticeTemplate(m, s.notice, () => this.send({ type: 'retry' }))}
         <div class="actions">
-          <a class="button secondary" part="button-secondary" href=${s.action.url} @click=${this.#go}>${m.card.go}</a>
+          <a class="button secondary" part="button-secondary" href=${s.action.url} @click=${this.#go}>${m.card.goBack}</a>
+          ${actions}
         </div>
       `;
     }
@@ -31,11 +37,7 @@ export class PayStepCard extends StepElement<RedirectState> {
         <a class="button go" part="button card-link" href=${s.action.url} @click=${this.#go}>${m.card.go}</a>
       </div>
       ${s.notice ? noticeTemplate(m, s.notice, () => this.send({ type: 'retry' })) : nothing}
-      <div class="actions">
-        <button type="button" class="secondary" part="button-secondary cancel-button" ?disabled=${s.cancelling} @click=${() => this.send({ type: 'cancel_requested' })}>
-          ${s.cancelling ? m.cancelling : m.cancel}
-        </button>
-      </div>
+      <div class="actions">${actions}</div>
     `;
   }
 

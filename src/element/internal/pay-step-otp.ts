@@ -2,7 +2,7 @@ import { html, nothing } from 'lit';
 import type { OtpState } from '../../flow/types.js';
 import { otpInput, validateOtp } from '../../flow/rules.js';
 import { StepElement } from './step-element.js';
-import { countdownTemplate, noticeTemplate } from './waiting-parts.js';
+import { countdownTemplate, noticeTemplate, waitingActions } from './waiting-parts.js';
 import { newIdempotencyKey } from './idempotency-key.js';
 import { sharedStyles } from './shared.styles.js';
 import { laterStyles } from './later.styles.js';
@@ -17,7 +17,8 @@ export class PayStepOtp extends StepElement<OtpState> {
   /** Milliseconds left, from the host's countdown. */
   remainingMs: number | null = null;
 
-  #submitted = false;
+  /** A code was sent (or refused here): once the answer is in, focus and the live region tell the buyer. */
+  #awaiting = false;
 
   override render() {
     const m = this.messages;
@@ -62,16 +63,30 @@ export class PayStepOtp extends StepElement<OtpState> {
         <button type="button" class="secondary" part="button-secondary" ?disabled=${busy} @click=${this.#newCode}>
           ${m.otp.newCode}
         </button>
-        <button type="button" class="secondary" part="button-secondary cancel-button" ?disabled=${busy} @click=${() => this.send({ type: 'cancel_requested' })}>
-          ${s.cancelling ? m.cancelling : m.cancel}
-        </button>
+        ${waitingActions(m, s, busy, (e) => this.send(e))}
       </div>
     `;
   }
 
   override updated(): void {
-    if (this.#submitted && this.state.error) this.renderRoot.querySelector<HTMLInputElement>('#code')?.focus();
-    this.#submitted = false;
+    const s = this.state;
+    if (!this.#awaiting || s.submitting) return;
+    this.#awaiting = false;
+    if (!s.error) return;
+    this.#codeField()?.focus();
+    const m = this.messages;
+    this.announce(s.error === 'otp.rejected' ? `${m.rules[s.error]({})}. ${m.otp.attemptsLeft(s.attemptsLeft)}` : m.rules[s.error]({}));
+  }
+
+  #codeField(): HTMLInputElement | null {
+    return this.renderRoot.querySelector<HTMLInputElement>('#code');
+  }
+
+  /** Before the button is disabled for the send: focus waits in the (read-only) field, never on <body>. */
+  #sending(code: string): void {
+    this.#codeField()?.focus();
+    this.#awaiting = true;
+    this.send({ type: 'otp_submitted', code });
   }
 
   #input = (e: Event) => {
@@ -86,15 +101,13 @@ export class PayStepOtp extends StepElement<OtpState> {
     const pasted = validateOtp(e.clipboardData?.getData('text') ?? '');
     if (!pasted.ok) return;
     e.preventDefault();
-    this.#submitted = true;
     this.send({ type: 'otp_changed', code: pasted.value });
-    this.send({ type: 'otp_submitted', code: pasted.value });
+    this.#sending(pasted.value);
   };
 
   #submit = (e: Event) => {
     e.preventDefault();
-    this.#submitted = true;
-    this.send({ type: 'otp_submitted', code: this.renderRoot.querySelector<HTMLInputElement>('#code')?.value ?? this.state.code });
+    this.#sending(this.#codeField()?.value ?? this.state.code);
   };
 
   #newCode = () => {

@@ -1,7 +1,7 @@
 import { html } from 'lit';
 import type { PushState } from '../../flow/types.js';
 import { StepElement } from './step-element.js';
-import { countdownTemplate, noticeTemplate } from './waiting-parts.js';
+import { countdownTemplate, noticeTemplate, waitingActions } from './waiting-parts.js';
 import { sharedStyles } from './shared.styles.js';
 import { laterStyles } from './later.styles.js';
 import { stepPushStyles } from './pay-step-push.styles.js';
@@ -30,9 +30,7 @@ export class PayStepPush extends StepElement<PushState> {
         <button type="button" class="secondary" part="button-secondary" ?disabled=${s.cancelling} @click=${() => this.send({ type: 'change_number' })}>
           ${m.push.changeNumber}
         </button>
-        <button type="button" class="secondary" part="button-secondary cancel-button" ?disabled=${s.cancelling} @click=${() => this.send({ type: 'cancel_requested' })}>
-          ${s.cancelling ? m.cancelling : m.cancel}
-        </button>
+        ${waitingActions(m, s, s.cancelling, (e) => this.send(e))}
       </div>
     `;
   }

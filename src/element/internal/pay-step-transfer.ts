@@ -2,7 +2,7 @@ import { html, nothing } from 'lit';
 import type { PropertyValues } from 'lit';
 import type { TransferState } from '../../flow/types.js';
 import { StepElement } from './step-element.js';
-import { countdownTemplate, noticeTemplate } from './waiting-parts.js';
+import { countdownTemplate, noticeTemplate, waitingActions } from './waiting-parts.js';
 import { sharedStyles } from './shared.styles.js';
 import { laterStyles } from './later.styles.js';
 import { stepTransferStyles } from './pay-step-transfer.styles.js';
@@ -72,9 +72,7 @@ export class PayStepTransfer extends StepElement<TransferState> {
       </div>
       ${countdownTemplate(m, this.remainingMs)} ${noticeTemplate(m, s.notice, () => this.send({ type: 'retry' }))}
       <div class="actions">
-        <button type="button" class="secondary" part="button-secondary cancel-button" ?disabled=${s.cancelling} @click=${() => this.send({ type: 'cancel_requested' })}>
-          ${s.cancelling ? m.cancelling : m.cancel}
-        </button>
+        ${waitingActions(m, s, s.cancelling, (e) => this.send(e))}
       </div>
     `;
   }

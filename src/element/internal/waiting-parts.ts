@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
 import type { Messages } from '../../i18n/messages.js';
-import type { MessageKey } from '../../flow/types.js';
+import type { FlowEvent, MessageKey, WaitingState } from '../../flow/types.js';
 import { formatCountdown } from '../../i18n/format.js';
 
 /**
@@ -13,6 +13,21 @@ export function countdownTemplate(m: Messages, remainingMs: number | null): Temp
   return html`<p class="countdown" part="countdown" role="timer" aria-atomic="true">
     ${m.countdown.label}: <strong>${formatCountdown(remainingMs)}</strong>
   </p>`;
+}
+
+/**
+ * What every waiting screen offers: another method, or cancel. Both cancel the order on the service first; the flow
+ * then shows the receipt if the service says it was already paid. `aria-disabled`, not `disabled`, while busy: focus
+ * stays on the button pressed (a disabled one drops it to <body>), and the flow ignores a second press.
+ */
+export function waitingActions(m: Messages, s: WaitingState, busy: boolean, send: (event: FlowEvent) => void): TemplateResult {
+  const disabled = busy ? 'true' : 'false';
+  return html`<button type="button" class="secondary" part="button-secondary change-method-button" aria-disabled=${disabled} @click=${() => send({ type: 'change_method' })}>
+      ${s.cancelling && s.after?.kind === 'change_method' ? m.cancelling : m.details.changeMethod}
+    </button>
+    <button type="button" class="secondary" part="button-secondary cancel-button" aria-disabled=${disabled} @click=${() => send({ type: 'cancel_requested' })}>
+      ${s.cancelling && s.after?.kind !== 'change_method' ? m.cancelling : m.cancel}
+    </button>`;
 }
 
 /** A passing notice on a waiting screen, with "check again" when a status check failed. */
