@@ -1,7 +1,6 @@
 // Issue 10, defect 1: decimals on a dynamic link were read as more pesos (`50.000,00` → $ 5.000.000).
 import { expect, waitUntil } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
-import { field, mount, resetSandbox, screenRoot, submit, type, waitForStep } from './support/checkout.js';
+import { field, mount, resetSandbox, screenRoot, submit, type, typeKeys as typeKeysInto, pressKey, waitForStep } from './support/checkout.js';
 import type { PayCheckout } from '../../src/index.js';
 
 const headerAmount = (el: PayCheckout) => el.shadowRoot?.querySelector('[part="amount"]')?.textContent?.replace(/\s+/g, ' ') ?? '';
@@ -12,7 +11,7 @@ const decimals = 'El valor va en pesos enteros, sin centavos; por ejemplo 25.000
 /** Focuses the amount field and types key by key, as a buyer does. */
 async function typeKeys(el: PayCheckout, text: string): Promise<void> {
   (field(el, 'Valor en pesos') as HTMLInputElement).focus();
-  await sendKeys({ type: text });
+  await typeKeysInto(text);
   await el.updateComplete;
 }
 
@@ -42,7 +41,7 @@ describe('<pay-checkout> amount decimals (whole pesos, never multiplied)', () =>
       const input = field(el, 'Valor en pesos') as HTMLInputElement;
       expect(input.value).to.equal(text);
       input.focus();
-      await sendKeys({ press: 'Enter' });
+      await pressKey('Enter');
       await el.updateComplete;
       await waitUntil(() => amountError(el) === decimals, `error shown: "${amountError(el)}"`, { timeout: 5000 });
       expect(el.step).to.equal('amount');
@@ -58,7 +57,7 @@ describe('<pay-checkout> amount decimals (whole pesos, never multiplied)', () =>
     const el = await mount({ link: 'demo-dynamic' });
     await waitForStep(el, 'amount');
     await typeKeys(el, '500');
-    await sendKeys({ press: 'Enter' });
+    await pressKey('Enter');
     await waitUntil(() => liveRegion(el) === 'El valor mínimo es $ 1.000', `announced: "${liveRegion(el)}"`, { timeout: 5000 });
   });
 });
