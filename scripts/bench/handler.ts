@@ -4,6 +4,7 @@
  * `order_key`; then the issue's storm (200 buyers × 5 identical creates) on each, counting duplicate orders and
  * stuck claims, which must both be 0.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { idempotencyKeyHeader } from '../../src/contract/index.js';
 import { startRedis } from '../../test/node/redis-harness.js';
 import { buyerStorm, stormLink } from '../buyer-storm.js';
@@ -28,6 +29,8 @@ const create = (n: number): LoadRequest => ({
 
 export async function benchHandler(options: HandlerBenchOptions): Promise<boolean> {
   console.log('\n## handler: order creations through createCheckoutHandler(), sandbox with --no-order-key-dedupe');
+  const [busy = 0] = loadavg();
+  if (busy > availableParallelism() / 2) console.log(`note: load average ${busy.toFixed(1)} on ${availableParallelism()} cores: other processes are busy, figures will be low`);
   const sandbox = (await startSandboxProcess({ args: ['--no-order-key-dedupe'] })) as { baseUrl: string; origin: string; stop: () => void } | null;
   if (!sandbox) throw new Error('the sandbox CLI is missing');
   const redis = await startRedis();
@@ -41,6 +44,11 @@ export async function benchHandler(options: HandlerBenchOptions): Promise<boolea
       try {
         // One instance is measured directly; three through the proxy, as a load balancer would spread them.
         const origin = count === 1 ? (cluster.instances[0] ?? cluster.url) : cluster.url;
+        // Cold start (loading redis, connecting, the first discovery) is not what is measured: a few creates first.
+        for (let i = 0; i < 3 * count; i++) {
+          const warm = create(-1 - i);
+          await fetch(origin + warm.path, { method: warm.method, headers: warm.headers, body: warm.body ?? null });
+        }
         const load = await runLoad({ origin, request: create, ...options });
         print(name, load);
         const storm = await buyerStorm({ origin, sandboxOrigin: sandbox.origin, buyers: 200, copies: 5, changedEvery: 4 });
