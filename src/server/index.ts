@@ -2,8 +2,13 @@
 export { createCheckoutHandler } from './handler.js';
 export type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
 export type { CheckoutLinkInfo, ResolveLink } from './links.js';
-export { memoryIdempotencyStore } from './idempotency.js';
-export type { IdempotencyRecord, IdempotencyStore, MemoryIdempotencyStoreOptions } from './idempotency.js';
+export { ClaimStoreError, memoryClaimStore } from './claims.js';
+export type { ClaimResult, ClaimStore, ClaimView, MemoryClaimStoreOptions, Unsubscribe } from './claims.js';
+export { createRedisStore } from './redis-store.js';
+export type { RedisClientLike, RedisStoreOptions } from './redis-store.js';
+export { claimChannel, defaultClaimTimings, isDefiniteFailure, orderChannel } from './once.js';
+export type { ClaimTimings } from './once.js';
+export type { OrderWakeUp } from './webhook-intake.js';
 export { defaultAmountLimits, gatewayKindOf, toCheckoutGateways } from './gateways.js';
 export { orderKeyPrefix } from './secrets.js';
 export { toNodeListener } from './node.js';
