@@ -15,6 +15,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** kB as Vite prints them (1000 bytes): the stricter reading of "20 KB". */
 export const initialBudgetGzip = 20_000;
+/** Script requested before the first interactive screen (the first script and the link's schemas); 20 kB the goal. */
+export const firstInteractiveBudgetGzip = 24_000;
 export const entryFile = 'pay-checkout.js';
 
 /** Code that must only ever arrive by dynamic import, recognised by the source modules in a chunk. */

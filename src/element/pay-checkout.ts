@@ -18,7 +18,7 @@ import { payReadyEvent } from './events/pay-ready.js';
 import type { PayStepEvent } from './events/pay-step.js';
 import type { PayAnnounceEvent } from './events/pay-announce.js';
 import type { PayHandoffEvent } from './events/pay-handoff.js';
-import { loadLinkCheck, requestLink } from './internal/link-request.js';
+import { requestLink } from './internal/link-request.js';
 import { defineSteps, loadLaterSteps } from './internal/steps.js';
 import type { LaterSteps } from './internal/steps.js';
 import type { OrderTracker } from './internal/order-tracker.js';
@@ -178,6 +178,9 @@ export class PayCheckout extends LitElement {
   #wantedLocale: Locale = 'es';
   /** The later steps' chunk, once here. */
   #later: Later | undefined;
+  #markPainted: (() => void) | undefined;
+  /** Resolves a frame after the first screen past loading is painted: what is not needed for it waits for this. */
+  #painted = new Promise<void>((resolve) => (this.#markPainted = resolve));
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -203,6 +206,14 @@ export class PayCheckout extends LitElement {
   }
 
   protected override updated(): void {
+    // Past the paint, not in the same task: nothing competes with the first interactive screen for the network.
+    const markPainted = this.#markPainted;
+    if (markPainted && this.#shown().step !== 'loading') {
+      this.#markPainted = undefined;
+      requestAnimationFrame(() => setTimeout(markPainted));
+      setTimeout(markPainted, 250); // a hidden tab runs no frames
+
+    }
     // Focus waits until the step is on screen (not the loading screen a lazy chunk may hold it on).
     if (!this.#focusPending || this.#shown() !== this.flow) return;
     this.#focusPending = false;
@@ -291,12 +302,9 @@ export class PayCheckout extends LitElement {
       this.#apply({ step: 'loading', request: null }, { type: 'link_failed', error: { category: 'service', status: 404 } });
       return;
     }
-    // The later steps, the whole flow and the order tracker follow the link's schemas (the first interactive screen
-    // needs only those, so nothing shares the line with them), long before the buyer leaves the first screen.
-    void loadLinkCheck()
-      .catch(() => undefined)
-      .then(() => this.#loadLater())
-      .catch(() => undefined);
+    // The later steps, the whole flow and the order tracker follow the first interactive screen (which needs none
+    // of them), long before the buyer leaves it; a resumed order asks for them at once.
+    void this.#painted.then(() => this.#loadLater()).catch(() => undefined);
     if (this.flow.request) void this.#perform(this.flow.request, this.#run);
   }
 
@@ -395,8 +403,8 @@ export class PayCheckout extends LitElement {
     const stepChanged = prev.step !== next.step || orderOf(prev)?.id_order !== orderOf(next)?.id_order;
     // Focus follows the buyer's own progress, never the first screen after loading (the page owns focus then).
     if (stepChanged && prev.step !== 'loading') this.#focusPending = true;
-    // Normally here since the start; if that fetch failed (offline), the first screen is the moment to try again.
-    if (prev.step === 'loading' && next.step !== 'loading') void this.#loadLater().catch(() => undefined);
+    // Normally here since the first paint; if that fetch failed (offline), a new screen is the moment to try again.
+    if (prev.step === 'loading' && next.step !== 'loading') void this.#painted.then(() => this.#loadLater()).catch(() => undefined);
     if (event.type === 'link_loaded' || event.type === 'resumed') this.dispatchEvent(payReadyEvent({ link: event.link }));
     // Order events, the saved order, the countdown and the status checks.
     this.#later?.tracker.after(next, event);
@@ -443,9 +451,9 @@ export class PayCheckout extends LitElement {
     const locale = resolveLocale(this.locale, this);
     this.#wantedLocale = locale;
     if (locale === this.messages.locale && isWholeCatalog(this.messages)) return;
-    // The whole catalog is a lazy chunk. The first screens' `es` strings are bundled, so `es`'s waits for the link's
-    // schemas like the later steps; another locale's is needed for the first screen and loads with the link.
-    const first = locale === esFirst.locale ? loadLinkCheck().catch(() => undefined) : Promise.resolve();
+    // The whole catalog is a lazy chunk. The first screens' `es` strings are bundled, so `es`'s waits for the first
+    // interactive screen like the later steps; another locale's is needed for the first screen and loads with the link.
+    const first = locale === esFirst.locale ? this.#painted : Promise.resolve();
     void first.then(() => loadMessages(locale)).then(
       (messages) => {
         if (resolveLocale(this.locale, this) === messages.locale) this.messages = messages;
