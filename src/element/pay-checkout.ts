@@ -1,16 +1,16 @@
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import type { ClientOptions, Environment } from '../client/send.js';
-import { beforeOrder, beforeOrderSteps, initialState } from '../flow/before-order.js';
-import { isOrderNotFound, isRetryable, toFlowError } from '../flow/errors.js';
-import { isNewRequest, orderOf } from '../flow/selectors.js';
+import { beforeOrderSteps, firstScreen, firstScreenSteps, initialState } from '../flow/first-screen.js';
+import { toFlowError } from '../flow/errors.js';
+import { isNewRequest, orderOf } from '../flow/order-of.js';
 import type { FlowError, FlowEvent, FlowRequest, FlowState, FlowStep } from '../flow/types.js';
 import { esFirst } from '../i18n/es-first.js';
-import { formatMoney } from '../i18n/format.js';
+import { formatMoney } from '../i18n/format-money.js';
 import { loadMessages, resolveLocale } from '../i18n/locale.js';
 import { isWholeCatalog } from '../i18n/messages.js';
 import type { FirstMessages, Locale, Messages } from '../i18n/messages.js';
-import { defaultStatusTimings, statusDelay } from './controllers/status-timings.js';
+import { defaultStatusTimings } from './controllers/status-timings.js';
 import type { StatusTimings } from './controllers/status-timings.js';
 import { payErrorEvent } from './events/pay-error.js';
 import type { PayErrorDetail } from './events/pay-error.js';
@@ -23,7 +23,7 @@ import { defineSteps, loadLaterSteps } from './internal/steps.js';
 import type { LaterSteps } from './internal/steps.js';
 import type { OrderTracker } from './internal/order-tracker.js';
 import type { StepElement } from './internal/step-element.js';
-import { clearSavedOrder, readSavedOrder } from './session.js';
+import { readSavedOrder } from './session.js';
 import type { SavedOrder } from './session.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
 
@@ -34,6 +34,7 @@ const stepParts =
 /** What the later steps' chunk brings: the whole flow, and the tracker of the buyer's order. */
 interface Later {
   transition: LaterSteps['transition'];
+  resume: LaterSteps['resumeOrder'];
   template: LaterSteps['laterStepTemplate'];
   tracker: OrderTracker;
 }
@@ -178,9 +179,12 @@ export class PayCheckout extends LitElement {
   #wantedLocale: Locale = 'es';
   /** The later steps' chunk, once here. */
   #later: Later | undefined;
-  #markPainted: (() => void) | undefined;
-  /** Resolves a frame after the first screen past loading is painted: what is not needed for it waits for this. */
-  #painted = new Promise<void>((resolve) => (this.#markPainted = resolve));
+  #wantLater: (() => void) | undefined;
+  /**
+   * Resolves when the later steps and the whole catalog are wanted: a frame after the first screen past loading is
+   * painted (nothing it does not need competes with it), or at once when a step past it needs them (a resumed order).
+   */
+  #laterWanted = new Promise<void>((resolve) => (this.#wantLater = resolve));
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -207,12 +211,11 @@ export class PayCheckout extends LitElement {
 
   protected override updated(): void {
     // Past the paint, not in the same task: nothing competes with the first interactive screen for the network.
-    const markPainted = this.#markPainted;
-    if (markPainted && this.#shown().step !== 'loading') {
-      this.#markPainted = undefined;
-      requestAnimationFrame(() => setTimeout(markPainted));
-      setTimeout(markPainted, 250); // a hidden tab runs no frames
-
+    const wantLater = this.#wantLater;
+    if (wantLater && this.#shown().step !== 'loading') {
+      this.#wantLater = undefined;
+      requestAnimationFrame(() => setTimeout(wantLater));
+      setTimeout(wantLater, 250); // a hidden tab runs no frames
     }
     // Focus waits until the step is on screen (not the loading screen a lazy chunk may hold it on).
     if (!this.#focusPending || this.#shown() !== this.flow) return;
@@ -304,7 +307,7 @@ export class PayCheckout extends LitElement {
     }
     // The later steps, the whole flow and the order tracker follow the first interactive screen (which needs none
     // of them), long before the buyer leaves it; a resumed order asks for them at once.
-    void this.#painted.then(() => this.#loadLater()).catch(() => undefined);
+    void this.#laterWanted.then(() => this.#loadLater()).catch(() => undefined);
     if (this.flow.request) void this.#perform(this.flow.request, this.#run);
   }
 
@@ -317,10 +320,12 @@ export class PayCheckout extends LitElement {
 
   /** The later steps' chunk (memoized); the first call also makes the order tracker. */
   async #loadLater(): Promise<Later> {
+    this.#wantLater?.(); // whoever needs the later steps now needs the whole catalog too
     const later = await loadLaterSteps();
     if (this.#later) return this.#later;
     this.#later = {
       transition: later.transition,
+      resume: later.resumeOrder,
       template: later.laterStepTemplate,
       tracker: new later.OrderTracker(
         this,
@@ -341,38 +346,23 @@ export class PayCheckout extends LitElement {
     return this.#later;
   }
 
-  /**
-   * The saved order and its link, read together. Only ORDER_NOT_FOUND forgets the order. A failure that may pass (a
-   * 5xx burst on the return from the card page, offline) is retried quietly for a while, then shows the error screen
-   * whose retry resumes again: never "already paid" or a second order instead of the buyer's receipt.
-   */
-  async #resume(saved: SavedOrder, run: number, since = Date.now(), tries = 0): Promise<void> {
+  /** Resumes a saved order (a reload, the card page's return): the link at once, the rest with the later steps. */
+  async #resume(saved: SavedOrder, run: number): Promise<void> {
     const signal = this.#abort.signal;
-    const [link, order] = await Promise.allSettled([
-      requestLink(this.#clientOptions(), saved.hash, signal),
-      this.#loadLater().then(({ tracker }) => tracker.savedOrder(saved, signal)),
-    ]);
-    if (run !== this.#run || signal.aborted) return;
-    if (link.status === 'fulfilled' && order.status === 'fulfilled') {
-      this.#send({ type: 'resumed', link: link.value, order: order.value, orderToken: saved.order_token, returnedFromCard: saved.handed_off === true });
+    const current = () => run === this.#run && !signal.aborted;
+    const link = requestLink(this.#clientOptions(), saved.hash, signal);
+    link.catch(() => undefined); // read by resumeOrder, once the later steps are here
+    let later: Later;
+    try {
+      later = await this.#loadLater();
+    } catch (error) {
+      // The later steps could not be fetched (offline): the error screen, whose retry resumes again.
+      if (current()) this.#send({ type: 'resume_failed', error: toFlowError(error) });
       return;
     }
-    const orderError = order.status === 'rejected' ? toFlowError(order.reason) : null;
-    if (orderError && isOrderNotFound(orderError)) {
-      // The saved order is gone or not ours any more: forget it and start fresh.
-      clearSavedOrder(saved.hash);
-      void this.#perform({ kind: 'load_link' }, run);
-      return;
-    }
-    const error = link.status === 'rejected' ? toFlowError(link.reason) : (orderError as FlowError);
-    const timings = PayCheckout.statusTimings;
-    const delay = statusDelay(timings, tries);
-    if (isRetryable(error) && Date.now() + delay - since <= (timings.resumePatienceMs ?? 10_000)) {
-      const timer = setTimeout(() => void this.#resume(saved, run, since, tries + 1), delay);
-      signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
-      return;
-    }
-    this.#send(link.status === 'rejected' ? { type: 'link_failed', error } : { type: 'resume_failed', error });
+    if (!current()) return;
+    const hooks = { saved, signal, current, options: this.#clientOptions(), tracker: later.tracker, timings: PayCheckout.statusTimings };
+    void later.resume({ ...hooks, send: (event) => this.#send(event), loadLink: () => void this.#perform({ kind: 'load_link' }, run) }, link);
   }
 
   /** Hands an event to the flow and carries out what the new state asks for. */
@@ -383,7 +373,8 @@ export class PayCheckout extends LitElement {
   /** The flow's answer; undefined when the step is past the first screens and its chunk is not here yet. */
   #next(prev: FlowState, event: FlowEvent): FlowState | undefined {
     if (this.#later) return this.#later.transition(prev, event);
-    if (event.type !== 'resumed' && beforeOrderSteps.includes(prev.step)) return beforeOrder(prev, event) ?? prev;
+    // The amount and method screens' answers to the buyer arrive with the later steps (loaded once the first is on screen).
+    if (event.type !== 'resumed' && firstScreenSteps.includes(prev.step)) return firstScreen(prev, event) ?? prev;
     return undefined;
   }
 
@@ -404,7 +395,7 @@ export class PayCheckout extends LitElement {
     // Focus follows the buyer's own progress, never the first screen after loading (the page owns focus then).
     if (stepChanged && prev.step !== 'loading') this.#focusPending = true;
     // Normally here since the first paint; if that fetch failed (offline), a new screen is the moment to try again.
-    if (prev.step === 'loading' && next.step !== 'loading') void this.#painted.then(() => this.#loadLater()).catch(() => undefined);
+    if (prev.step === 'loading' && next.step !== 'loading') void this.#laterWanted.then(() => this.#loadLater()).catch(() => undefined);
     if (event.type === 'link_loaded' || event.type === 'resumed') this.dispatchEvent(payReadyEvent({ link: event.link }));
     // Order events, the saved order, the countdown and the status checks.
     this.#later?.tracker.after(next, event);
@@ -453,7 +444,7 @@ export class PayCheckout extends LitElement {
     if (locale === this.messages.locale && isWholeCatalog(this.messages)) return;
     // The whole catalog is a lazy chunk. The first screens' `es` strings are bundled, so `es`'s waits for the first
     // interactive screen like the later steps; another locale's is needed for the first screen and loads with the link.
-    const first = locale === esFirst.locale ? this.#painted : Promise.resolve();
+    const first = locale === esFirst.locale ? this.#laterWanted : Promise.resolve();
     void first.then(() => loadMessages(locale)).then(
       (messages) => {
         if (resolveLocale(this.locale, this) === messages.locale) this.messages = messages;

@@ -12,6 +12,7 @@ import { PayStepTransfer } from './pay-step-transfer.js';
 
 export { transition } from '../../flow/machine.js';
 export { OrderTracker } from './order-tracker.js';
+export { resumeOrder } from './resume-order.js';
 
 /**
  * The steps after the first screen, the whole flow and the order tracker: one lazy chunk (see `loadLaterSteps`),
