@@ -92,6 +92,7 @@ interface Later {
  * @cssprop [--pay-color-danger=#b91c1c] - Errors.
  * @cssprop [--pay-color-success=#15803d] - The paid badge.
  * @cssprop [--pay-color-notice-bg=#f3f4f6] - Notices.
+ * @cssprop [--pay-color-icon-backdrop=transparent] - Behind payment-method icons (light in dark mode, so dark brand tiles show).
  * @cssprop [--pay-radius=10px] - Corner radius.
  * @cssprop [--pay-font=system-ui] - Font family.
  * @cssprop [--pay-space=1rem] - Base spacing.
@@ -108,6 +109,7 @@ export class PayCheckout extends LitElement {
     environment: {},
     locale: {},
     returnUrl: { attribute: 'return-url' },
+    storeUrl: { attribute: 'store-url' },
     theme: { reflect: true },
     merchantKey: { attribute: 'merchant-key' },
     flow: { state: true },
@@ -139,6 +141,9 @@ export class PayCheckout extends LitElement {
 
   /** Where the card provider sends the buyer back; defaults to this page. */
   returnUrl: string | undefined;
+
+  /** The receipt's way back to the store; defaults to the link's `redirect_link` when the service gives one. */
+  storeUrl: string | undefined;
 
   /** `light`, `dark`, or `auto` (follows the device). */
   theme: 'light' | 'dark' | 'auto' = 'auto';
@@ -279,7 +284,7 @@ export class PayCheckout extends LitElement {
       case 'loading':
       case 'unavailable':
       case 'error':
-        return html`<pay-step-status data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-status>`;
+        return html`<pay-step-status data-step exportparts=${stepParts} .state=${s} .messages=${m} .storeUrl=${this.storeUrl}></pay-step-status>`;
       case 'amount':
         return html`<pay-step-amount data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-amount>`;
       case 'method':

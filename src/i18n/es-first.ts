@@ -19,8 +19,16 @@ export const esFirst: FirstMessages = {
     title: 'Elige cómo pagar',
     legend: 'Medio de pago',
     none: 'Este enlace no tiene medios de pago disponibles.',
+    noneForAmount: (amount) => `Ningún medio de pago de este enlace acepta ${amount}. Pide al comercio otro enlace.`,
+    kinds: {
+      push: (name) => `Aprueba el pago en la app ${name}`,
+      otp: (name) => `Confirma con un código que ${name} te envía por SMS`,
+      transfer: (name) => `Transferencia inmediata desde cualquier banco con ${name}`,
+      card: () => 'Crédito o débito',
+    },
   },
   link: {
+    backToStore: (store) => (store ? `Volver a ${store}` : 'Volver a la tienda'),
     notFoundTitle: 'No encontramos este enlace de pago',
     notFoundBody: 'Revisa la dirección o pide al comercio un enlace nuevo.',
     paidTitle: 'Este enlace ya fue pagado',

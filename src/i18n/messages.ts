@@ -1,3 +1,4 @@
+import type { GatewayKind } from '../contract/gateways.js';
 import type { BeforeOrderMessageKey, MessageKey } from '../flow/types.js';
 
 /** The catalogs this package ships; `es` (Colombian Spanish) is the default. */
@@ -37,8 +38,14 @@ export interface FirstMessages {
     title: string;
     legend: string;
     none: string;
+    /** When the link has methods but none takes the amount. */
+    noneForAmount: (amount: string) => string;
+    /** What each kind of method is, under its name (`name`: the gateway's, e.g. Nequi, Bre-B). */
+    kinds: Record<GatewayKind, (name: string) => string>;
   };
   link: {
+    /** Back to the merchant's site from a link that cannot be paid (`store-url`, else the link's `redirect_link`). */
+    backToStore: (store: string | null) => string;
     notFoundTitle: string;
     notFoundBody: string;
     paidTitle: string;
@@ -71,7 +78,8 @@ export interface Messages extends FirstMessages {
     idNumber: string;
     idNumberHint: string;
     phone: string;
-    phoneHint: string;
+    /** Names the wallet (the gateway's name): the phone registered in it. */
+    phoneHint: (wallet: string) => string;
     errorSummary: (count: number) => string;
     firstName: string;
     lastName: string;
@@ -79,29 +87,32 @@ export interface Messages extends FirstMessages {
     changeMethod: string;
   };
   push: {
-    title: string;
-    steps: readonly [string, string, string];
+    /** Push approval names the wallet (the gateway's name), and says "celular"/"phone" only. */
+    title: (wallet: string) => string;
+    steps: (wallet: string) => readonly [string, string, string];
     sentTo: (maskedPhone: string) => string;
     changeNumber: string;
   };
   otp: {
     title: string;
-    steps: readonly [string, string, string];
+    steps: (wallet: string) => readonly [string, string, string];
     label: string;
-    hint: string;
+    hint: (wallet: string) => string;
     submit: string;
     submitting: string;
     attemptsLeft: (count: number) => string;
     newCode: string;
   };
   transfer: {
-    title: string;
+    /** Names the transfer network (the gateway's name, e.g. Bre-B). */
+    title: (network: string) => string;
     instructions: string;
     keyLabel: string;
     copy: string;
     copied: string;
     copyFailed: string;
-    qrAlt: (key: string) => string;
+    /** The QR's text alternative: names the network; the key is on screen beside it, not repeated. */
+    qrAlt: (network: string) => string;
     qrLoading: string;
     qrUnavailable: string;
   };

@@ -97,8 +97,9 @@ describe('built hosted page (vite.hosted.config.ts)', () => {
     }
   });
 
-  it('is Spanish by default, carries the api-base meta, and registers the element', () => {
+  it('is Spanish by default, carries the api-base meta and one h1, and registers the element', () => {
     assert.match(html, /<html lang="es">/);
+    assert.equal([...html.matchAll(/<h1\b/g)].length, 1, 'the page needs one h1 (the element’s screens use h2)');
     assert.match(html, /<meta name="pay-api-base" content=""\s*\/?>/);
     const entry = files.find((file) => file.moduleIds.some((id) => id.endsWith(`${path.sep}hosted${path.sep}main.ts`)));
     assert.ok(entry, 'no chunk holds hosted/main.ts');

@@ -1,5 +1,7 @@
 import { html, nothing } from 'lit';
 import type { ErrorState, LoadingState, UnavailableState } from '../../flow/types.js';
+import type { CheckoutLink } from '../../contract/checkout-link.js';
+import { formatMoney } from '../../i18n/format-money.js';
 import type { FirstMessages } from '../../i18n/messages.js';
 import { StepElement } from './step-element.js';
 import { sharedStyles } from './shared.styles.js';
@@ -14,8 +16,13 @@ export type StatusScreenState = LoadingState | UnavailableState | ErrorState;
 export class PayStepStatus extends StepElement<StatusScreenState, FirstMessages> {
   static override styles = [sharedStyles, stepStatusStyles];
 
+  static override properties = { storeUrl: { attribute: false } };
+
   /** The bundled first screens' strings are enough here. */
   declare messages: FirstMessages;
+
+  /** The page's `store-url`, if any: a link that cannot be paid offers the way back to the store. */
+  storeUrl: string | undefined;
 
   override render() {
     const m = this.messages;
@@ -33,9 +40,21 @@ export class PayStepStatus extends StepElement<StatusScreenState, FirstMessages>
             : s.reason === 'expired'
               ? [m.link.expiredTitle, m.link.expiredBody]
               : [m.link.notFoundTitle, m.link.notFoundBody];
+        const link = s.link;
+        const back = storeLink(this.storeUrl, link);
         return html`<div class="center" part="unavailable" data-reason=${s.reason}>
           <h2 tabindex="-1" part="heading">${title}</h2>
+          ${link
+            ? html`<p class="link">
+                <strong>${link.store_name}</strong>${link.description ? html`<span>${link.description}</span>` : nothing}${typeof link.amount === 'number'
+                  ? html`<span>${formatMoney(link.amount, link.currency, m.locale)}</span>`
+                  : nothing}
+              </p>`
+            : nothing}
           <p class="muted">${body}</p>
+          ${back
+            ? html`<div class="actions"><a class="button" part="button store-link" href=${back}>${m.link.backToStore(link?.store_name ?? null)}</a></div>`
+            : nothing}
         </div>`;
       }
       case 'error':
@@ -54,6 +73,18 @@ export class PayStepStatus extends StepElement<StatusScreenState, FirstMessages>
           </div>
         </div>`;
     }
+  }
+}
+
+/** `store-url`, else the link's `redirect_link` (when the service sends one); only an http(s) address is offered. */
+function storeLink(storeUrl: string | undefined, link: CheckoutLink | null): string | null {
+  const given = storeUrl || (link as { redirect_link?: unknown } | null)?.redirect_link;
+  if (typeof given !== 'string' || given === '') return null;
+  try {
+    const url = new URL(given, location.href);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
   }
 }
 

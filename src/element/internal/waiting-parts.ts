@@ -1,8 +1,22 @@
 import { html, nothing } from 'lit';
-import type { TemplateResult } from 'lit';
+import type { PropertyValues, TemplateResult } from 'lit';
 import type { Messages } from '../../i18n/messages.js';
 import type { MessageKey } from '../../flow/types.js';
 import { formatCountdown } from '../../i18n/format.js';
+import { StepElement } from './step-element.js';
+
+/**
+ * @internal A waiting screen (push, SMS code, transfer, card): its passing notice ("we could not check the status…")
+ * appears without focus moving, so the host's live region says it once when it appears.
+ */
+export abstract class WaitingStep<S extends { notice: MessageKey | null }> extends StepElement<S> {
+  protected override updated(changed: PropertyValues<this>): void {
+    if (!changed.has('state')) return;
+    const previous = changed.get('state') as S | undefined;
+    const notice = this.state.notice;
+    if (notice && notice !== previous?.notice) this.announce(this.messages.rules[notice]({}));
+  }
+}
 
 /**
  * The visible countdown. `role="timer"` is not live, so it is never read every
