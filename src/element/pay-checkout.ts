@@ -155,10 +155,7 @@ export class PayCheckout extends LitElement {
   set merchantKey(value: string | null | undefined) {
     if (value === null || value === undefined || value === '') return;
     this.keyRefused = true;
-    console.error(
-      '<pay-checkout>: a merchant key was given to the element and has been ignored. It is a server secret: ' +
-        'remove it from the page and rotate it. The element only needs the link hash.',
-    );
+    console.error('<pay-checkout>: merchant key ignored. It is a server secret: remove it from the page and rotate it.');
   }
   get merchantKey(): string | undefined {
     return undefined;
@@ -241,7 +238,7 @@ export class PayCheckout extends LitElement {
   override render() {
     const m = this.messages;
     return html`<section class="base" part="base" aria-label=${m.checkoutLabel} lang=${m.locale === 'es' ? 'es-CO' : 'en'}>
-      ${this.keyRefused ? html`<p class="config-error" part="config-error">${m.merchantKeyRefused}</p>` : nothing}
+      ${this.keyRefused && isWholeCatalog(m) ? html`<p class="config-error" part="config-error">${m.merchantKeyRefused}</p>` : nothing}
       ${this.#header()}
       <div part="step" @pay-step=${this.#onStep} @pay-announce=${this.#onAnnounce} @pay-handoff=${this.#onHandoff}>
         ${this.#step()}
@@ -272,7 +269,8 @@ export class PayCheckout extends LitElement {
    */
   #shown(): FlowState {
     const m = this.messages;
-    const first = beforeOrderSteps.includes(this.flow.step);
+    // A link that cannot be paid is rare: its screen and strings come with the later steps.
+    const first = beforeOrderSteps.includes(this.flow.step) && this.flow.step !== 'unavailable';
     const ready = m.locale === this.#wantedLocale && (first || (isWholeCatalog(m) && this.#later !== undefined));
     return ready ? this.flow : { step: 'loading', request: null };
   }
@@ -282,9 +280,8 @@ export class PayCheckout extends LitElement {
     const s = this.#shown();
     switch (s.step) {
       case 'loading':
-      case 'unavailable':
       case 'error':
-        return html`<pay-step-status data-step exportparts=${stepParts} .state=${s} .messages=${m} .storeUrl=${this.storeUrl}></pay-step-status>`;
+        return html`<pay-step-status data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-status>`;
       case 'amount':
         return html`<pay-step-amount data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-amount>`;
       case 'method':
@@ -293,7 +290,7 @@ export class PayCheckout extends LitElement {
     // `#shown()` keeps the later steps on loading until the whole catalog and their chunk are here.
     const later = this.#later;
     if (!later || !isWholeCatalog(m)) return html`<pay-step-status data-step exportparts=${stepParts} .state=${{ step: 'loading', request: null }} .messages=${m}></pay-step-status>`;
-    return later.template(s, m, stepParts, later.tracker.remainingMs);
+    return later.template(s, m, stepParts, later.tracker.remainingMs, this.storeUrl);
   }
 
   // -------------------------------------------------------------------------
@@ -401,6 +398,8 @@ export class PayCheckout extends LitElement {
     if (stepChanged && prev.step !== 'loading') this.#focusPending = true;
     // Normally here since the first paint; if that fetch failed (offline), a new screen is the moment to try again.
     if (prev.step === 'loading' && next.step !== 'loading') void this.#laterWanted.then(() => this.#loadLater()).catch(() => undefined);
+    // A link that cannot be paid shows with the later steps' chunk: fetch it now, not after a first screen.
+    if (next.step === 'unavailable') void this.#loadLater().catch(() => undefined);
     if (event.type === 'link_loaded' || event.type === 'resumed') this.dispatchEvent(payReadyEvent({ link: event.link }));
     // Order events, the saved order, the countdown and the status checks.
     this.#later?.tracker.after(next, event);

@@ -23,7 +23,6 @@ export const en: Messages = {
   method: {
     title: 'Choose how to pay',
     legend: 'Payment method',
-    none: 'This link has no payment methods available.',
     noneForAmount: (amount) => `None of this link’s payment methods takes ${amount}. Ask the store for another link.`,
     kinds: {
       push: (name) => `Approve the payment in the ${name} app`,

@@ -7,6 +7,17 @@ import type { Messages } from './messages.js';
  */
 export const es: Messages = {
   ...esFirst,
+  merchantKeyRefused:
+    'Este pago está mal configurado: la página incluye una llave secreta del comercio. No se usó. Avisa al comercio.',
+  link: {
+    backToStore: (store) => (store ? `Volver a ${store}` : 'Volver a la tienda'),
+    notFoundTitle: 'No encontramos este enlace de pago',
+    notFoundBody: 'Revisa la dirección o pide al comercio un enlace nuevo.',
+    paidTitle: 'Este enlace ya fue pagado',
+    paidBody: 'No necesitas pagar otra vez. Si tienes dudas, contacta al comercio.',
+    expiredTitle: 'Este enlace de pago venció',
+    expiredBody: 'Pide al comercio un enlace nuevo.',
+  },
   pay: (amount) => `Pagar ${amount}`,
   creatingOrder: 'Creando tu pago…',
   cancel: 'Cancelar pago',

@@ -17,7 +17,7 @@ export interface RuleParams {
 export type FirstMessageKey = BeforeOrderMessageKey;
 
 /**
- * The strings of the first screens (loading, link unavailable, error, amount, method) and the frame: what the
+ * The strings of the first screens (loading, error, amount, method) and the frame: what the
  * element's first script carries. `Messages` adds the later screens; `es` ships them in the later steps' chunk.
  */
 export interface FirstMessages {
@@ -28,7 +28,6 @@ export interface FirstMessages {
   total: string;
   back: string;
   continue: string;
-  merchantKeyRefused: string;
   amount: {
     title: string;
     label: string;
@@ -37,21 +36,10 @@ export interface FirstMessages {
   method: {
     title: string;
     legend: string;
-    none: string;
-    /** When the link has methods but none takes the amount. */
+    /** When the link has methods but none takes the amount (a link with none is the error screen). */
     noneForAmount: (amount: string) => string;
     /** What each kind of method is, under its name (`name`: the gateway's, e.g. Nequi, Bre-B). */
     kinds: Record<GatewayKind, (name: string) => string>;
-  };
-  link: {
-    /** Back to the merchant's site from a link that cannot be paid (`store-url`, else the link's `redirect_link`). */
-    backToStore: (store: string | null) => string;
-    notFoundTitle: string;
-    notFoundBody: string;
-    paidTitle: string;
-    paidBody: string;
-    expiredTitle: string;
-    expiredBody: string;
   };
   error: {
     title: string;
@@ -65,6 +53,19 @@ export interface FirstMessages {
  * parameters and plurals are functions, so word order stays each language's own.
  */
 export interface Messages extends FirstMessages {
+  /** Shown once the whole catalog is here (a moment after the first screen): the page passed a merchant key. */
+  merchantKeyRefused: string;
+  /** A link that cannot be paid (not found, already paid, expired): a rare screen, so not in the first script. */
+  link: {
+    /** Back to the merchant's site from a link that cannot be paid (`store-url`, else the link's `redirect_link`). */
+    backToStore: (store: string | null) => string;
+    notFoundTitle: string;
+    notFoundBody: string;
+    paidTitle: string;
+    paidBody: string;
+    expiredTitle: string;
+    expiredBody: string;
+  };
   /** The pay button, with the formatted amount. */
   pay: (amount: string) => string;
   creatingOrder: string;

@@ -22,7 +22,6 @@ export class PayStepMethod extends StepElement<MethodState, FirstMessages> {
     const noneTakes = s.choices.length > 0 && s.choices.every((c) => !c.available);
     return html`
       <h2 tabindex="-1" part="heading">${m.method.title}</h2>
-      ${s.choices.length === 0 ? html`<p>${m.method.none}</p>` : nothing}
       ${noneTakes ? html`<p class="error" part="error">${m.method.noneForAmount(money(s.amount))}</p>` : nothing}
       <ul aria-label=${m.method.legend}>
         ${s.choices.map(({ gateway, available, reason }) => {

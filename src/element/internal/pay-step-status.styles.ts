@@ -8,11 +8,6 @@ export const stepStatusStyles = css`
     gap: var(--pay-space, 1rem);
     padding-block: calc(var(--pay-space, 1rem) * 2);
   }
-  .link {
-    display: grid;
-    gap: 0.25rem;
-    margin: 0;
-  }
   .icon {
     font-size: 2rem;
     line-height: 1;
