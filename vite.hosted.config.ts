@@ -1,32 +1,55 @@
-// The hosted page as static files: dist/hosted/index.html + assets/. index.html names its files absolutely under
-// /checkout/ (the sandbox's checkout_url), so /checkout/HASH, /checkout/HASH/ and deeper paths all find them with one
+// The hosted page as static files: dist/hosted/index.html + assets/. index.html names its entry absolutely under
+// /checkout/ (the sandbox's checkout_url), so /checkout/HASH, /checkout/HASH/ and deeper paths all find it with one
 // rewrite rule (everything under it → index.html); the scripts import each other relatively, so moving the page to
 // another path only means rewriting index.html (configureHostedPage in pay-checkout/sandbox).
+// Built in library mode, like the script tag: an app build wraps every dynamic import in Vite's preload helper,
+// script the first interactive screen would carry for chunks it never needs before it.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { minifyTemplates } from './scripts/minify-templates.js';
+import { ownOrderSchemas } from './scripts/own-order-schemas.js';
 import { pureSchemas } from './scripts/pure-schemas.js';
 import { browserTarget } from './scripts/browser-target.js';
 import { hostedBuildBase } from './src/sandbox/hosted-page.js';
 
+const hosted = (file: string) => fileURLToPath(new URL(`./hosted/${file}`, import.meta.url));
+
+/** Writes index.html with the built entry (under `hostedBuildBase`) in place of hosted/index.html's `./main.ts`. */
+function hostedPage(): Plugin {
+  return {
+    name: 'pay-checkout-hosted-page-html',
+    apply: 'build',
+    generateBundle(_, bundle) {
+      const entry = Object.values(bundle).find((item) => item.type === 'chunk' && item.isEntry);
+      if (!entry) throw new Error('the hosted build produced no entry chunk');
+      const html = readFileSync(hosted('index.html'), 'utf8').replace('src="./main.ts"', `src="${hostedBuildBase}${entry.fileName}"`);
+      if (html.includes('main.ts')) throw new Error('hosted/index.html no longer names ./main.ts');
+      this.emitFile({ type: 'asset', fileName: 'index.html', source: html });
+    },
+  };
+}
+
 export default defineConfig({
-  root: fileURLToPath(new URL('./hosted/', import.meta.url)),
-  base: hostedBuildBase,
-  // Only the HTML carries the base; chunk imports and preloads resolve from the importing script's own URL.
-  experimental: { renderBuiltUrl: (_file, { hostType }) => (hostType === 'html' ? undefined : { relative: true }) },
+  root: fileURLToPath(new URL('.', import.meta.url)),
   publicDir: false,
-  plugins: [minifyTemplates(), pureSchemas()],
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  plugins: [minifyTemplates(), pureSchemas(), ownOrderSchemas(), hostedPage()],
   build: {
     outDir: fileURLToPath(new URL('./dist/hosted/', import.meta.url)),
     emptyOutDir: true,
     target: browserTarget,
     // Inlined assets would become data: URLs in CSS or scripts; keep every file a file the CSP allows as 'self'.
     assetsInlineLimit: 0,
-    // The polyfill is for browsers without modulepreload, which can't run the element anyway.
-    modulePreload: { polyfill: false },
+    copyPublicDir: false,
+    lib: { entry: { main: hosted('main.ts') }, formats: ['es'] },
     rolldownOptions: {
+      // As in the script build: shared code stays in the entry instead of a third file fetched before the first screen.
+      preserveEntrySignatures: 'allow-extension',
       output: {
         minify: true,
+        entryFileNames: 'assets/[name]-[hash].js',
+        assetFileNames: 'assets/[name]-[hash][extname]',
         // qrcode's entry is lib/browser.js; name its chunk after the package.
         chunkFileNames: (chunk) =>
           chunk.moduleIds.some((id) => id.includes('/node_modules/qrcode/')) ? 'assets/qrcode-[hash].js' : 'assets/[name]-[hash].js',

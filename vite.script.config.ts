@@ -5,6 +5,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { minifyTemplates } from './scripts/minify-templates.js';
+import { ownOrderSchemas } from './scripts/own-order-schemas.js';
 import { pureSchemas } from './scripts/pure-schemas.js';
 import { browserTarget } from './scripts/browser-target.js';
 
@@ -36,7 +37,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // Lit and the libraries read the production condition; nothing here reads NODE_ENV at runtime after this.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  plugins: [dropOldScriptChunks(), minifyTemplates(), pureSchemas()],
+  plugins: [dropOldScriptChunks(), minifyTemplates(), pureSchemas(), ownOrderSchemas()],
   build: {
     outDir: dist,
     // The library build (vite.config.ts) shares dist/ and runs first.

@@ -1,11 +1,16 @@
 /** The hosted checkout page: `{checkout_url}/HASH` → `<pay-checkout link="HASH">` on a page of its own. */
 import '../src/define.js';
 import { apiBaseFrom, linkFromPath, localeFrom } from './link-from-path.js';
+import { adoptPageStyles } from './page-styles.js';
+
+adoptPageStyles();
 
 const main = document.getElementById('checkout') ?? document.body;
 const hash = linkFromPath(location.pathname);
 const locale = localeFrom(location.search);
 document.documentElement.lang = locale;
+const title = document.getElementById('page-title');
+if (title) title.textContent = locale === 'en' ? 'Payment' : 'Pago';
 
 if (!hash) {
   const message = document.createElement('p');
@@ -21,6 +26,7 @@ if (!hash) {
   // The store's name in the tab, so a buyer switching apps (to approve a push) finds the page again.
   checkout.addEventListener('pay-ready', (event) => {
     document.title = `${event.detail.link.store_name} · ${locale === 'en' ? 'Payment' : 'Pago'}`;
+    if (title) title.textContent = `${locale === 'en' ? 'Payment to' : 'Pago a'} ${event.detail.link.store_name}`;
   });
   // A return from the card page lands here again: the element resumes the order it kept in sessionStorage.
   main.replaceChildren(checkout);

@@ -11,10 +11,12 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     concurrency: { type: 'string', default: '32' },
     only: { type: 'string' },
+    loads: { type: 'string', default: '20' },
   },
 });
 
 const durationMs = Math.max(0.5, Number(values.duration) || 5) * 1000;
+const loads = Math.max(1, Math.floor(Number(values.loads) || 20));
 const concurrency = Math.max(1, Math.floor(Number(values.concurrency) || 32));
 
 /** Add a section here: a name and a function that prints its figures and returns PASS (true) or OVER. */
@@ -22,13 +24,15 @@ const sections: [string, () => Promise<boolean>][] = [
   ['sandbox', () => benchSandbox({ durationMs, concurrency, warmupMs: 500 })],
   ['handler', async () => (await import('./bench/handler.js')).benchHandler({ durationMs, concurrency, warmupMs: 500 })],
   ['size', async () => (await import('./bench/size.js')).benchSize()],
-  ['timing', async () => (await import('./bench/timing.js')).benchTiming()],
+  ['timing', async () => (await import('./bench/timing.js')).benchTiming({ loads })],
+  // The first interactive screen alone (hosted page and script-tag embed): bytes and time, without the waiting figures.
+  ['first-screen', async () => (await import('./bench/timing.js')).benchTiming({ loads, firstScreenOnly: true })],
 ];
 
 console.log(`# pay-checkout bench (Node ${process.version}, ${(await import('node:os')).availableParallelism()} cores)`);
 const verdicts: [string, boolean][] = [];
 for (const [name, run] of sections) {
-  if (values.only && values.only !== name) continue;
+  if (values.only ? values.only !== name : name === 'first-screen') continue;
   try {
     verdicts.push([name, await run()]);
   } catch (error) {

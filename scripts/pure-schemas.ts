@@ -64,7 +64,7 @@ export function pureSchemas(): Plugin {
     name: 'pay-checkout-pure-schemas',
     apply: 'build',
     transform: {
-      filter: { id: /[\\/]src[\\/]contract[\\/].*\.ts$/ },
+      filter: { id: /[\\/]src[\\/]contract[\\/].*\.ts(\?[\w-]+)?$/ },
       handler(code, id) {
         const result = markPureSchemas(code, id);
         return result ? { code: result } : null;

@@ -23,6 +23,8 @@ export interface SizeCheck {
   line: string;
 }
 export const initialBudgetGzip: number;
+/** Script requested before the first interactive screen: the first script and the link schemas, gzip. */
+export const firstInteractiveBudgetGzip: number;
 export const entryFile: string;
 export const mustBeLazy: { name: string; test: (id: string) => boolean }[];
 export function gzipSize(bytes: Uint8Array): number;

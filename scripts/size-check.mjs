@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The size budget of design.md §7, as a check `npm test` runs: builds the script-tag file (vite.script.config.ts,
 // into a scratch directory so a test run never races `npm run build` over dist/), then measures what a merchant's page loads before the first screen (dist/pay-checkout.js and
-// everything it imports statically) and each lazy chunk, and reports (without a budget) what the first interactive
-// screen costs: that plus the chunks fetched in parallel with the link call. Fails when the initial script is over 20 kB gzip, when
+// everything it imports statically) and each lazy chunk, and what the first interactive
+// screen costs: that plus the chunks fetched in parallel with the link call. Fails when the initial script is over 20 kB gzip,
+// when that first-interactive total is over 24 kB gzip or pulls in more than the link schemas' chunk, when
 // qrcode, the `en` catalog or zod is in the initial graph, or when a lazy chunk is not loaded relative to the script.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** kB as Vite prints them (1000 bytes): the stricter reading of "20 KB". */
 export const initialBudgetGzip = 20_000;
+/** Script requested before the first interactive screen (the first script and the link's schemas); 20 kB the goal. */
+export const firstInteractiveBudgetGzip = 24_000;
 export const entryFile = 'pay-checkout.js';
 
 /** Code that must only ever arrive by dynamic import, recognised by the source modules in a chunk. */
@@ -116,7 +119,7 @@ async function measureBuild(outDir, chunks) {
   return {
     files,
     initial: { files: initialFiles.map((f) => f.file), bytes: total('bytes'), gzip: total('gzip'), brotli: total('brotli') },
-    // Reported, not checked: design.md §7's budget is the first screen's; this is what the first interactive one costs.
+    // What the first interactive screen costs (checked against `firstInteractiveBudgetGzip`).
     firstInteractive: {
       parallelFiles: parallelFiles.map((f) => f.file),
       bytes: total('bytes') + sum(parallelFiles, 'bytes'),
@@ -133,6 +136,17 @@ export function checkBudget(report) {
   checks.push({
     ok: report.initial.gzip <= initialBudgetGzip,
     line: `initial script ${kB(report.initial.gzip)} gzip (budget ${kB(initialBudgetGzip)})`,
+  });
+  // Before the first interactive screen: the first script and the link schemas' chunk, and nothing else (the later
+  // steps and the rest of the catalog are fetched once it is painted, so they must not be static imports of either).
+  const fi = report.firstInteractive;
+  const extra = fi.parallelFiles.filter((file) => !report.files.find((f) => f.file === file)?.modules.some((m) => withTheLinkCall.some((part) => part.test(m.id))));
+  checks.push({
+    ok: fi.gzip <= firstInteractiveBudgetGzip && extra.length === 0,
+    line:
+      extra.length > 0
+        ? `before the first interactive screen the link schemas pull in ${extra.join(', ')} too`
+        : `script before the first interactive screen ${kB(fi.gzip)} gzip (budget ${kB(firstInteractiveBudgetGzip)}, goal 20.00 kB)`,
   });
   for (const part of mustBeLazy) {
     const inInitial = initialFiles.filter((file) => file.holds.includes(part.name)).map((file) => file.file);
@@ -161,7 +175,7 @@ export function checkBudget(report) {
   return checks;
 }
 
-/** The figure before the first interactive screen, as a line (printed, never a failure). */
+/** The figure before the first interactive screen, as a line (its verdict is one of `checkBudget`'s). */
 export function firstInteractiveLine(report) {
   const { firstInteractive: f } = report;
   const chunks = f.parallelFiles.length ? f.parallelFiles.join(' + ') : 'none';

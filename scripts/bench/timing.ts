@@ -5,11 +5,14 @@
  * and the most in flight; the delay from the sandbox confirming a payment to the receipt on screen.
  */
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { chromiumLaunchOptions } from '../chromium.mjs';
+import { firstInteractiveBudgetGzip, gzipSize, kB } from '../size-check.mjs';
 
 const hostedDir = fileURLToPath(new URL('../../dist/hosted/', import.meta.url)).replace(/\/$/, '');
 
@@ -20,6 +23,8 @@ export interface TimingOptions {
   watchMs?: number;
   /** Payments confirmed at staggered moments for the receipt delay (default 5). */
   confirmations?: number;
+  /** Only the first interactive screen (hosted and embed), not the waiting figures (`--only first-screen`). */
+  firstScreenOnly?: boolean;
 }
 
 const median = (xs: number[]) => {
@@ -44,30 +49,84 @@ const firstScreenAt = (page: Page) =>
     )
     .then((handle) => handle.jsonValue() as Promise<number>);
 
-async function firstScreen(browser: Browser, sandbox: RunningSandbox, loads: number) {
+/** A phone on a mobile network (150 ms RTT, 1.6 Mbps down, 750 kbps up) with 4x CPU throttling, through CDP. */
+export const mobileProfile = { latencyMs: 150, downloadBps: 1_600_000, uploadBps: 750_000, cpuRate: 4 } as const;
+
+/**
+ * A merchant's page with the two lines of the README's embed, on another origin (`localhost`, while the sandbox is
+ * `127.0.0.1`: cross-origin, and both loopback, so Chromium's private-network rules let the script load).
+ */
+async function startEmbedPage(sandbox: RunningSandbox): Promise<{ url: string; close: () => Promise<void> }> {
+  const page = `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Tienda</title>
+<script type="module" src="${sandbox.url}/pay-checkout.js"></script></head>
+<body><pay-checkout link="demo-fixed" api-base="${sandbox.url}/v1"></pay-checkout></body></html>`;
+  const server = createServer((_, res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://localhost:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+export type FirstScreenPage = 'hosted' | 'embed';
+
+async function firstScreen(browser: Browser, sandbox: RunningSandbox, loads: number, which: FirstScreenPage) {
+  const embed = which === 'embed' ? await startEmbedPage(sandbox) : null;
   const times: number[] = [];
   const apiCalls: number[] = [];
   const requests: number[] = [];
+  const codeBytes: number[] = [];
   let firstLoad: string[] = [];
+  let later: string[] = [];
   for (let i = 0; i < loads; i++) {
     const context = await browser.newContext();
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: mobileProfile.cpuRate });
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: mobileProfile.latencyMs,
+      downloadThroughput: mobileProfile.downloadBps / 8,
+      uploadThroughput: mobileProfile.uploadBps / 8,
+    });
+    // Script and style bodies as they arrive, measured gzip (level 9) each, as a server would send them.
+    const bodies = new Map<string, Promise<number>>();
+    page.on('response', (r) => {
+      const type = r.request().resourceType();
+      if (type === 'script' || type === 'stylesheet') bodies.set(r.url(), r.body().then(gzipSize, () => 0));
+    });
+    // Every request by the moment it started (the epoch clock both sides share; resource timing lists only finished ones).
     const seen: { url: string; at: number }[] = [];
     page.on('request', (r) => seen.push({ url: r.url(), at: Date.now() }));
-    const started = Date.now();
-    await page.goto(`${sandbox.checkoutUrl}/demo-fixed`, { waitUntil: 'commit' });
+    await page.goto(embed ? embed.url : `${sandbox.checkoutUrl}/demo-fixed`, { waitUntil: 'commit' });
     const at = await firstScreenAt(page);
-    // Requests up to the screen, by the wall clock: the page's own clock starts at navigation, ours just before it.
-    const before = seen.filter((r) => r.at - started <= at + 5);
-    if (i === 0) firstLoad = before.map((r) => r.url.replace(sandbox.url, '').replace(/^data:.*/, 'data: URL'));
+    const atEpoch = (await page.evaluate(() => performance.timeOrigin)) + at;
+    const before = seen.filter((r) => r.at <= atEpoch);
+    // The bodies of what was asked before the screen, all of them, even those still arriving.
+    await page.waitForLoadState('networkidle');
+    let bytes = 0;
+    for (const r of before) bytes += (await bodies.get(r.url)) ?? 0;
+    const shorten = (url: string) => url.replace(sandbox.url, '').replace(/^http:\/\/localhost:\d+/, '(merchant)').replace(/^data:.*/, 'data: URL');
+    if (i === 0) {
+      firstLoad = before.map((r) => shorten(r.url));
+      later = seen.filter((r) => r.at > atEpoch).map((r) => shorten(r.url));
+    }
     times.push(at);
     requests.push(before.length);
+    codeBytes.push(bytes);
     apiCalls.push(before.filter((r) => r.url.includes('/v1/')).length);
     await context.close();
   }
-  return { median: median(times), min: Math.min(...times), max: Math.max(...times), apiCalls: Math.max(...apiCalls), requests: median(requests), firstLoad };
+  await embed?.close();
+  return {
+    median: median(times),
+    min: Math.min(...times),
+    max: Math.max(...times),
+    apiCalls: Math.max(...apiCalls),
+    requests: median(requests),
+    codeBytes: Math.max(...codeBytes),
+    firstLoad,
+    later,
+  };
 }
 
 /** A push order waiting for approval on a fresh page; returns the page and the order id. */
@@ -143,28 +202,39 @@ async function receiptDelays(browser: Browser, sandbox: RunningSandbox, confirma
 }
 
 export async function benchTiming(options: TimingOptions = {}): Promise<boolean> {
-  const { loads = 20, watchMs = 30_000, confirmations = 5 } = options;
+  const { loads = 20, watchMs = 30_000, confirmations = 5, firstScreenOnly = false } = options;
   if (!existsSync(path.join(hostedDir, 'index.html'))) throw new Error('dist/hosted is missing: run `npm run build` first');
   const sandbox = await startSandbox({ port: 0, hostedDir });
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
-    const screen = await firstScreen(browser, sandbox, loads);
-    const rates = await statusRates(browser, sandbox, watchMs);
-    const receipt = await receiptDelays(browser, sandbox, confirmations);
+    const screen = await firstScreen(browser, sandbox, loads, 'hosted');
+    const embedLoads = Math.max(1, Math.round(loads / 2));
+    const embed = await firstScreen(browser, sandbox, embedLoads, 'embed');
+    const rates = firstScreenOnly ? null : await statusRates(browser, sandbox, watchMs);
+    const receipt = firstScreenOnly ? null : await receiptDelays(browser, sandbox, confirmations);
+    const profile = `${mobileProfile.latencyMs} ms RTT, ${mobileProfile.downloadBps / 1e6} Mbps, ${mobileProfile.cpuRate}x CPU`;
     const rows: [string, string, string, boolean][] = [
-      [`first interactive screen, median of ${loads} cold loads, 4x CPU throttling`, `${ms(screen.median)} (min ${ms(screen.min)}, max ${ms(screen.max)})`, '— (none in §7)', true],
-      ['API calls before the first interactive screen', String(screen.apiCalls), '1 (GET /checkout/links/{hash})', screen.apiCalls <= 1],
-      ['all requests before it (page, script, style, API), median', String(screen.requests), '—', true],
-      [`status checks per minute while waiting, visible (over ${watchMs / 1000} s)`, rates.visible.toFixed(1), '— (2 s → 10 s backoff)', true],
-      [`status checks per minute while waiting, hidden (over ${watchMs / 1000} s)`, rates.hidden.toFixed(1), '0 (none while hidden)', rates.hidden === 0],
-      ['status checks in flight at once, most', String(rates.maxInFlight), '1 at most', rates.maxInFlight <= 1],
-      [
-        `sandbox confirms → receipt on screen, ${confirmations} buyers`,
-        `median ${ms(receipt.median)}, max ${ms(receipt.max)}`,
-        '— (bounded by the 10 s backoff cap)',
-        receipt.max <= 11_000,
-      ],
+      [`hosted page: first interactive screen, median of ${loads} cold loads, ${profile}`, `${ms(screen.median)} (min ${ms(screen.min)}, max ${ms(screen.max)})`, '— (none in §7)', true],
+      ['hosted page: script and style requested before it, gzip', kB(screen.codeBytes), `${kB(firstInteractiveBudgetGzip)} (20 kB the goal)`, screen.codeBytes <= firstInteractiveBudgetGzip],
+      ['hosted page: API calls before it', String(screen.apiCalls), '1 (GET /checkout/links/{hash})', screen.apiCalls <= 1],
+      ['hosted page: all requests before it (page, script, style, API), median', String(screen.requests), '—', true],
+      [`script-tag embed: first interactive screen, median of ${embedLoads} cold loads, same profile`, `${ms(embed.median)} (min ${ms(embed.min)}, max ${ms(embed.max)})`, '—', true],
+      ['script-tag embed: script and style requested before it, gzip', kB(embed.codeBytes), `${kB(firstInteractiveBudgetGzip)} (20 kB the goal)`, embed.codeBytes <= firstInteractiveBudgetGzip],
+      ['script-tag embed: API calls before it', String(embed.apiCalls), '1', embed.apiCalls <= 1],
     ];
+    if (rates && receipt) {
+      rows.push(
+        [`status checks per minute while waiting, visible (over ${watchMs / 1000} s)`, rates.visible.toFixed(1), '— (2 s → 10 s backoff)', true],
+        [`status checks per minute while waiting, hidden (over ${watchMs / 1000} s)`, rates.hidden.toFixed(1), '0 (none while hidden)', rates.hidden === 0],
+        ['status checks in flight at once, most', String(rates.maxInFlight), '1 at most', rates.maxInFlight <= 1],
+        [
+          `sandbox confirms → receipt on screen, ${confirmations} buyers`,
+          `median ${ms(receipt.median)}, max ${ms(receipt.max)}`,
+          '— (bounded by the 10 s backoff cap)',
+          receipt.max <= 11_000,
+        ],
+      );
+    }
     const head = ['figure', 'measured', 'budget (design.md §7)', 'verdict'];
     const cells = rows.map(([figure, measured, budget, ok]) => [figure, measured, budget, ok ? 'PASS' : 'OVER']);
     const widths = head.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]?.length ?? 0)));
@@ -173,8 +243,11 @@ export async function benchTiming(options: TimingOptions = {}): Promise<boolean>
     console.log(line(head));
     console.log(widths.map((w) => '-'.repeat(w)).join('  '));
     for (const row of cells) console.log(line(row));
-    console.log(`requests before the first screen (first load): ${screen.firstLoad.join(', ')}`);
-    console.log(`receipt delays: ${receipt.all.map(ms).join(', ')}`);
+    console.log(`hosted page, requests before the first interactive screen (first load): ${screen.firstLoad.join(', ')}`);
+    console.log(`hosted page, requested after it: ${screen.later.join(', ') || 'nothing'}`);
+    console.log(`script-tag embed, requests before the first interactive screen: ${embed.firstLoad.join(', ')}`);
+    console.log(`script-tag embed, requested after it: ${embed.later.join(', ') || 'nothing'}`);
+    if (receipt) console.log(`receipt delays: ${receipt.all.map(ms).join(', ')}`);
     return rows.every(([, , , ok]) => ok);
   } finally {
     await browser.close();

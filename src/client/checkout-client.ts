@@ -7,7 +7,7 @@ import {
 } from '../contract/checkout.js';
 import type { CheckoutOrder, CheckoutOrderCreated, CheckoutOrderInput } from '../contract/checkout.js';
 import { OtpBodySchema } from '../contract/orders.js';
-import { CheckoutLinkClient } from './checkout-link.js';
+import { CheckoutLinkClient } from './link-client.js';
 import { checkRequest, pathId, pathText, requireText } from './http.js';
 import type { CallOptions } from './http.js';
 

@@ -1,31 +1,11 @@
 import { CheckoutLinkSchema } from '../contract/checkout-link.js';
 import type { CheckoutLink } from '../contract/checkout-link.js';
-import { HttpCore, readAnswer } from './http.js';
-import type { Answer, CallOptions, ClientOptions } from './http.js';
-import { linkPath } from './send.js';
+import { readAnswer } from './http.js';
+import type { Answer } from './http.js';
 
-/**
- * The buyer API's first call (design.md §3). `CheckoutClient` extends it with the order calls. The element
- * splits it in two: `send()` in its first script, `readLinkAnswer()` in the chunk that brings the schemas.
- */
-export class CheckoutLinkClient {
-  protected readonly http: HttpCore;
-
-  constructor(options: ClientOptions = {}) {
-    this.http = new HttpCore(options);
-  }
-
-  get baseUrl(): string {
-    return this.http.baseUrl;
-  }
-
-  /** Everything the first screen needs: store, amount (absent on dynamic links), gateways, document types. */
-  async getLink(hash: string, options: CallOptions = {}): Promise<CheckoutLink> {
-    return this.http.request({ method: 'GET', path: linkPath(hash), signal: options.signal, ...linkSpec });
-  }
-}
-
-const linkSpec = { schema: CheckoutLinkSchema, wrapper: 'data' } as const;
+// The chunk the element loads alongside its first call: only the reading of the link answer, not the client class
+// (link-client.ts), so nothing else rides with the schemas before the first interactive screen.
+export const linkSpec = { schema: CheckoutLinkSchema, wrapper: 'data' } as const;
 
 /** `GET /checkout/links/{hash}`'s answer read against the contract: the link, or the typed error. */
 export function readLinkAnswer(answer: Answer): CheckoutLink {

@@ -1,6 +1,6 @@
 /** Typed `fetch` clients of the service; every response is validated with the contract's schemas. */
 export { CheckoutClient } from './checkout-client.js';
-export { CheckoutLinkClient } from './checkout-link.js';
+export { CheckoutLinkClient } from './link-client.js';
 export { MerchantClient } from './merchant-client.js';
 export type { MerchantClientOptions, PartnerCredentials, CancelledOrder, OtpResult, RefundInput, DashboardStatsQuery } from './merchant-client.js';
 export { PartnerClient } from './partner-client.js';

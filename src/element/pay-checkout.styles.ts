@@ -14,6 +14,7 @@ export const payCheckoutStyles = css`
     --pay-color-danger: #b91c1c;
     --pay-color-success: #15803d;
     --pay-color-notice-bg: #f3f4f6;
+    --pay-color-icon-backdrop: transparent;
     --pay-radius: 10px;
     --pay-font: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
     --pay-space: 1rem;
@@ -41,6 +42,7 @@ export const payCheckoutStyles = css`
     --pay-color-danger: #fca5a5;
     --pay-color-success: #86efac;
     --pay-color-notice-bg: #1f2937;
+    --pay-color-icon-backdrop: #f9fafb;
     --pay-focus-ring: 3px solid #93c5fd;
   }
   @media (prefers-color-scheme: dark) {
@@ -56,6 +58,7 @@ export const payCheckoutStyles = css`
       --pay-color-danger: #fca5a5;
       --pay-color-success: #86efac;
       --pay-color-notice-bg: #1f2937;
+      --pay-color-icon-backdrop: #f9fafb;
       --pay-focus-ring: 3px solid #93c5fd;
       }
   }
@@ -83,6 +86,7 @@ export const payCheckoutStyles = css`
   }
   .amount {
     display: flex;
+    flex-wrap: wrap;
     justify-content: space-between;
     align-items: baseline;
     gap: 1rem;

@@ -1,16 +1,16 @@
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import type { ClientOptions, Environment } from '../client/send.js';
-import { beforeOrder, beforeOrderSteps, initialState } from '../flow/before-order.js';
-import { isOrderNotFound, isRetryable, toFlowError } from '../flow/errors.js';
-import { isNewRequest, orderOf } from '../flow/selectors.js';
+import { beforeOrderSteps, firstScreen, firstScreenSteps, initialState } from '../flow/first-screen.js';
+import { toFlowError } from '../flow/errors.js';
+import { isNewRequest, orderOf } from '../flow/order-of.js';
 import type { FlowError, FlowEvent, FlowRequest, FlowState, FlowStep } from '../flow/types.js';
 import { esFirst } from '../i18n/es-first.js';
-import { formatMoney } from '../i18n/format.js';
+import { formatMoney } from '../i18n/format-money.js';
 import { loadMessages, resolveLocale } from '../i18n/locale.js';
 import { isWholeCatalog } from '../i18n/messages.js';
 import type { FirstMessages, Locale, Messages } from '../i18n/messages.js';
-import { defaultStatusTimings, statusDelay } from './controllers/status-timings.js';
+import { defaultStatusTimings } from './controllers/status-timings.js';
 import type { StatusTimings } from './controllers/status-timings.js';
 import { payErrorEvent } from './events/pay-error.js';
 import type { PayErrorDetail } from './events/pay-error.js';
@@ -18,12 +18,12 @@ import { payReadyEvent } from './events/pay-ready.js';
 import type { PayStepEvent } from './events/pay-step.js';
 import type { PayAnnounceEvent } from './events/pay-announce.js';
 import type { PayHandoffEvent } from './events/pay-handoff.js';
-import { loadLinkCheck, requestLink } from './internal/link-request.js';
+import { requestLink } from './internal/link-request.js';
 import { defineSteps, loadLaterSteps } from './internal/steps.js';
 import type { LaterSteps } from './internal/steps.js';
 import type { OrderTracker } from './internal/order-tracker.js';
 import type { StepElement } from './internal/step-element.js';
-import { clearSavedOrder, hasKeptReceipt, readSavedOrder } from './session.js';
+import { hasKeptReceipt, readSavedOrder } from './session.js';
 import type { SavedOrder } from './session.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
 
@@ -34,6 +34,7 @@ const stepParts =
 /** What the later steps' chunk brings: the whole flow, and the tracker of the buyer's order. */
 interface Later {
   transition: LaterSteps['transition'];
+  resume: LaterSteps['resumeOrder'];
   template: LaterSteps['laterStepTemplate'];
   tracker: OrderTracker;
 }
@@ -94,6 +95,7 @@ interface Later {
  * @cssprop [--pay-color-danger=#b91c1c] - Errors.
  * @cssprop [--pay-color-success=#15803d] - The paid badge.
  * @cssprop [--pay-color-notice-bg=#f3f4f6] - Notices.
+ * @cssprop [--pay-color-icon-backdrop=transparent] - Behind payment-method icons (light in dark mode, so dark brand tiles show).
  * @cssprop [--pay-radius=10px] - Corner radius.
  * @cssprop [--pay-font=system-ui] - Font family.
  * @cssprop [--pay-space=1rem] - Base spacing.
@@ -160,10 +162,7 @@ export class PayCheckout extends LitElement {
   set merchantKey(value: string | null | undefined) {
     if (value === null || value === undefined || value === '') return;
     this.keyRefused = true;
-    console.error(
-      '<pay-checkout>: a merchant key was given to the element and has been ignored. It is a server secret: ' +
-        'remove it from the page and rotate it. The element only needs the link hash.',
-    );
+    console.error('<pay-checkout>: merchant key ignored. It is a server secret: remove it from the page and rotate it.');
   }
   get merchantKey(): string | undefined {
     return undefined;
@@ -189,6 +188,12 @@ export class PayCheckout extends LitElement {
   #wantedLocale: Locale = 'es';
   /** The later steps' chunk, once here. */
   #later: Later | undefined;
+  #wantLater: (() => void) | undefined;
+  /**
+   * Resolves when the later steps and the whole catalog are wanted: a frame after the first screen past loading is
+   * painted (nothing it does not need competes with it), or at once when a step past it needs them (a resumed order).
+   */
+  #laterWanted = new Promise<void>((resolve) => (this.#wantLater = resolve));
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -214,6 +219,13 @@ export class PayCheckout extends LitElement {
   }
 
   protected override updated(): void {
+    // Past the paint, not in the same task: nothing competes with the first interactive screen for the network.
+    const wantLater = this.#wantLater;
+    if (wantLater && this.#shown().step !== 'loading') {
+      this.#wantLater = undefined;
+      requestAnimationFrame(() => setTimeout(wantLater));
+      setTimeout(wantLater, 250); // a hidden tab runs no frames
+    }
     // Focus waits until the step is on screen (not the loading screen a lazy chunk may hold it on).
     if (!this.#focusPending || this.#shown() !== this.flow) return;
     this.#focusPending = false;
@@ -233,7 +245,7 @@ export class PayCheckout extends LitElement {
   override render() {
     const m = this.messages;
     return html`<section class="base" part="base" aria-label=${m.checkoutLabel} lang=${m.locale === 'es' ? 'es-CO' : 'en'}>
-      ${this.keyRefused ? html`<p class="config-error" part="config-error">${m.merchantKeyRefused}</p>` : nothing}
+      ${this.keyRefused && isWholeCatalog(m) ? html`<p class="config-error" part="config-error">${m.merchantKeyRefused}</p>` : nothing}
       ${this.#header()}
       <div part="step" @pay-step=${this.#onStep} @pay-announce=${this.#onAnnounce} @pay-handoff=${this.#onHandoff}>
         ${this.#step()}
@@ -264,7 +276,8 @@ export class PayCheckout extends LitElement {
    */
   #shown(): FlowState {
     const m = this.messages;
-    const first = beforeOrderSteps.includes(this.flow.step);
+    // A link that cannot be paid is rare: its screen and strings come with the later steps.
+    const first = beforeOrderSteps.includes(this.flow.step) && this.flow.step !== 'unavailable';
     const ready = m.locale === this.#wantedLocale && (first || (isWholeCatalog(m) && this.#later !== undefined));
     return ready ? this.flow : { step: 'loading', request: null };
   }
@@ -274,7 +287,6 @@ export class PayCheckout extends LitElement {
     const s = this.#shown();
     switch (s.step) {
       case 'loading':
-      case 'unavailable':
       case 'error':
         return html`<pay-step-status data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-status>`;
       case 'amount':
@@ -302,12 +314,9 @@ export class PayCheckout extends LitElement {
       this.#apply({ step: 'loading', request: null }, { type: 'link_failed', error: { category: 'service', status: 404 } });
       return;
     }
-    // The later steps, the whole flow and the order tracker follow the link's schemas (the first interactive screen
-    // needs only those, so nothing shares the line with them), long before the buyer leaves the first screen.
-    void loadLinkCheck()
-      .catch(() => undefined)
-      .then(() => this.#loadLater())
-      .catch(() => undefined);
+    // The later steps, the whole flow and the order tracker follow the first interactive screen (which needs none
+    // of them), long before the buyer leaves it; a resumed order asks for them at once.
+    void this.#laterWanted.then(() => this.#loadLater()).catch(() => undefined);
     if (this.flow.request) void this.#perform(this.flow.request, this.#run);
   }
 
@@ -320,10 +329,12 @@ export class PayCheckout extends LitElement {
 
   /** The later steps' chunk (memoized); the first call also makes the order tracker. */
   async #loadLater(): Promise<Later> {
+    this.#wantLater?.(); // whoever needs the later steps now needs the whole catalog too
     const later = await loadLaterSteps();
     if (this.#later) return this.#later;
     this.#later = {
       transition: later.transition,
+      resume: later.resumeOrder,
       template: later.laterStepTemplate,
       tracker: new later.OrderTracker(
         this,
@@ -344,38 +355,23 @@ export class PayCheckout extends LitElement {
     return this.#later;
   }
 
-  /**
-   * The saved order and its link, read together. Only ORDER_NOT_FOUND forgets the order. A failure that may pass (a
-   * 5xx burst on the return from the card page, offline) is retried quietly for a while, then shows the error screen
-   * whose retry resumes again: never "already paid" or a second order instead of the buyer's receipt.
-   */
-  async #resume(saved: SavedOrder, run: number, since = Date.now(), tries = 0): Promise<void> {
+  /** Resumes a saved order (a reload, the card page's return): the link at once, the rest with the later steps. */
+  async #resume(saved: SavedOrder, run: number): Promise<void> {
     const signal = this.#abort.signal;
-    const [link, order] = await Promise.allSettled([
-      requestLink(this.#clientOptions(), saved.hash, signal),
-      this.#loadLater().then(({ tracker }) => tracker.savedOrder(saved, signal)),
-    ]);
-    if (run !== this.#run || signal.aborted) return;
-    if (link.status === 'fulfilled' && order.status === 'fulfilled') {
-      this.#send({ type: 'resumed', link: link.value, order: order.value, orderToken: saved.order_token, returnedFromCard: saved.handed_off === true });
+    const current = () => run === this.#run && !signal.aborted;
+    const link = requestLink(this.#clientOptions(), saved.hash, signal);
+    link.catch(() => undefined); // read by resumeOrder, once the later steps are here
+    let later: Later;
+    try {
+      later = await this.#loadLater();
+    } catch (error) {
+      // The later steps could not be fetched (offline): the error screen, whose retry resumes again.
+      if (current()) this.#send({ type: 'resume_failed', error: toFlowError(error) });
       return;
     }
-    const orderError = order.status === 'rejected' ? toFlowError(order.reason) : null;
-    if (orderError && isOrderNotFound(orderError)) {
-      // The saved order is gone or not ours any more: forget it and start fresh.
-      clearSavedOrder(saved.hash);
-      void this.#perform({ kind: 'load_link' }, run);
-      return;
-    }
-    const error = link.status === 'rejected' ? toFlowError(link.reason) : (orderError as FlowError);
-    const timings = PayCheckout.statusTimings;
-    const delay = statusDelay(timings, tries);
-    if (isRetryable(error) && Date.now() + delay - since <= (timings.resumePatienceMs ?? 10_000)) {
-      const timer = setTimeout(() => void this.#resume(saved, run, since, tries + 1), delay);
-      signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
-      return;
-    }
-    this.#send(link.status === 'rejected' ? { type: 'link_failed', error } : { type: 'resume_failed', error });
+    if (!current()) return;
+    const hooks = { saved, signal, current, options: this.#clientOptions(), tracker: later.tracker, timings: PayCheckout.statusTimings };
+    void later.resume({ ...hooks, send: (event) => this.#send(event), loadLink: () => void this.#perform({ kind: 'load_link' }, run) }, link);
   }
 
   /** This device's receipt of the link, with the link: the receipt again, not a fresh form (the chunk reads it). */
@@ -399,7 +395,8 @@ export class PayCheckout extends LitElement {
   /** The flow's answer; undefined when the step is past the first screens and its chunk is not here yet. */
   #next(prev: FlowState, event: FlowEvent): FlowState | undefined {
     if (this.#later) return this.#later.transition(prev, event);
-    if (event.type !== 'resumed' && beforeOrderSteps.includes(prev.step)) return beforeOrder(prev, event) ?? prev;
+    // The amount and method screens' answers to the buyer arrive with the later steps (loaded once the first is on screen).
+    if (event.type !== 'resumed' && firstScreenSteps.includes(prev.step)) return firstScreen(prev, event) ?? prev;
     return undefined;
   }
 
@@ -419,8 +416,10 @@ export class PayCheckout extends LitElement {
     const stepChanged = prev.step !== next.step || orderOf(prev)?.id_order !== orderOf(next)?.id_order;
     // Focus follows the buyer's own progress, never the first screen after loading (the page owns focus then).
     if (stepChanged && prev.step !== 'loading') this.#focusPending = true;
-    // Normally here since the start; if that fetch failed (offline), the first screen is the moment to try again.
-    if (prev.step === 'loading' && next.step !== 'loading') void this.#loadLater().catch(() => undefined);
+    // Normally here since the first paint; if that fetch failed (offline), a new screen is the moment to try again.
+    if (prev.step === 'loading' && next.step !== 'loading') void this.#laterWanted.then(() => this.#loadLater()).catch(() => undefined);
+    // A link that cannot be paid shows with the later steps' chunk: fetch it now, not after a first screen.
+    if (next.step === 'unavailable') void this.#loadLater().catch(() => undefined);
     if (event.type === 'link_loaded' || event.type === 'resumed' || event.type === 'receipt_restored') this.dispatchEvent(payReadyEvent({ link: event.link }));
     // Order events, the saved order, the countdown and the status checks.
     this.#later?.tracker.after(next, event);
@@ -468,9 +467,9 @@ export class PayCheckout extends LitElement {
     const locale = resolveLocale(this.locale, this);
     this.#wantedLocale = locale;
     if (locale === this.messages.locale && isWholeCatalog(this.messages)) return;
-    // The whole catalog is a lazy chunk. The first screens' `es` strings are bundled, so `es`'s waits for the link's
-    // schemas like the later steps; another locale's is needed for the first screen and loads with the link.
-    const first = locale === esFirst.locale ? loadLinkCheck().catch(() => undefined) : Promise.resolve();
+    // The whole catalog is a lazy chunk. The first screens' `es` strings are bundled, so `es`'s waits for the first
+    // interactive screen like the later steps; another locale's is needed for the first screen and loads with the link.
+    const first = locale === esFirst.locale ? this.#laterWanted : Promise.resolve();
     void first.then(() => loadMessages(locale)).then(
       (messages) => {
         if (resolveLocale(this.locale, this) === messages.locale) this.messages = messages;

@@ -1,72 +1,21 @@
-import type { CheckoutLink } from '../contract/checkout-link.js';
-import { hasApiCode, isRetryable } from './errors.js';
-import { formatAmountInput, parseAmount } from './amount-rules.js';
-import { amountState, emptyFields, errorState, isDynamic, toDetails, toMethod } from './screens.js';
-import type { AmountState, ErrorState, FlowError, FlowEvent, FlowState, FlowStep, LoadingState, MethodState, UnavailableState } from './types.js';
-import type { DetailsFields } from './types.js';
+import { beforeOrderSteps, firstScreen, initialState } from './first-screen.js';
+import { amountState, isDynamic, toDetails } from './screens.js';
+import type { FlowEvent, FlowState, MethodState } from './types.js';
+
+export { beforeOrderSteps, initialState };
 
 /**
  * The flow up to choosing a method: loading, link unavailable, amount, method and the error screen. `transition()`
- * (machine.ts) runs these for those steps; the element's first script needs nothing more to reach the first screen.
+ * (machine.ts) runs these for those steps; the element's first script carries only first-screen.ts of it.
  */
-
-/** The steps `beforeOrder()` answers for (every event but `resumed`). */
-export const beforeOrderSteps: readonly FlowStep[] = ['loading', 'unavailable', 'amount', 'method', 'error'];
-
-/** Where every checkout starts: load the link. */
-export function initialState(): LoadingState {
-  return { step: 'loading', request: { kind: 'load_link' } };
-}
 
 /** The next state for a step of `beforeOrderSteps`, or undefined when the event does not apply. */
 export function beforeOrder(state: FlowState, event: FlowEvent): FlowState | undefined {
   switch (state.step) {
-    case 'loading':
-      if (event.type === 'link_loaded') return afterLink(event.link, emptyFields);
-      if (event.type === 'link_failed') return linkFailed(event.error);
-      // Always retryable: the order is still saved, and loading again resumes it.
-      if (event.type === 'resume_failed') return errorState(event.error, { kind: 'load_link' }, { step: 'loading', request: null }, null);
-      return undefined;
-    case 'amount':
-      return amountStep(state, event);
     case 'method':
       return methodStep(state, event);
-    case 'error':
-      return errorStep(state, event);
     default:
-      return undefined;
-  }
-}
-
-function afterLink(link: CheckoutLink, fields: DetailsFields): FlowState {
-  if (link.status === 'paid' || link.status === 'expired') return { step: 'unavailable', reason: link.status, link, request: null };
-  if (link.gateways.length === 0) return errorState({ category: 'config' }, null, { step: 'loading', request: null }, link, 'error.no_methods');
-  if (isDynamic(link)) return amountState(link, fields, null);
-  return toMethod(link, link.amount as number, fields, null);
-}
-
-function linkFailed(error: FlowError): FlowState {
-  const unavailable = (reason: UnavailableState['reason']): UnavailableState => ({ step: 'unavailable', reason, link: null, request: null });
-  const status = error.category === 'service' ? error.status : undefined;
-  if (hasApiCode(error, 'LINK_NOT_FOUND') || status === 404) return unavailable('not_found');
-  if (hasApiCode(error, 'LINK_EXPIRED') || status === 410) return unavailable('expired');
-  if (hasApiCode(error, 'LINK_ALREADY_PAID')) return unavailable('paid');
-  return errorState(error, isRetryable(error) ? { kind: 'load_link' } : null, { step: 'loading', request: null }, null);
-}
-
-function amountStep(state: AmountState, event: FlowEvent): FlowState | undefined {
-  switch (event.type) {
-    case 'amount_changed': {
-      const text = formatAmountInput(event.text);
-      return text === state.text && state.error === null ? undefined : { ...state, text, error: null };
-    }
-    case 'amount_submitted': {
-      const parsed = parseAmount(state.text, state.range);
-      if (!parsed.ok) return { ...state, error: parsed.error };
-      return toMethod(state.link, parsed.value, state.fields, state.gateway);
-    }
-    default:
-      return undefined;
+      return firstScreen(state, event);
   }
 }
 
@@ -83,16 +32,4 @@ function methodStep(state: MethodState, event: FlowEvent): FlowState | undefined
     default:
       return undefined;
   }
-}
-
-function errorStep(state: ErrorState, event: FlowEvent): FlowState | undefined {
-  const { retry, resume } = state;
-  if (event.type === 'retry' && retry) {
-    if (resume.step === 'loading') return { step: 'loading', request: { kind: 'load_link' } };
-    if (retry.kind !== 'create_order') return undefined;
-    // The same request object, so the same Idempotency-Key and body.
-    return { ...resume, submitting: true, request: retry, attempt: { idempotencyKey: retry.idempotencyKey, body: retry.body } };
-  }
-  if (event.type === 'back' && resume.step === 'details') return resume;
-  return undefined;
 }

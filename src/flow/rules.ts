@@ -51,6 +51,17 @@ export function validateOtp(text: string): RuleResult<string> {
   return /^\d{6}$/.test(compact) ? ok(compact) : fail('otp.invalid');
 }
 
+/**
+ * The code in a paste: the text's only run of exactly 6 digits ("Tu código Daviplata es 123456…"), else its digits
+ * (at most 6, for the buyer to complete); null when it holds none.
+ */
+export function otpFromText(text: string): string | null {
+  const codes = text.match(/(?<!\d)\d{6}(?!\d)/g) ?? [];
+  if (codes.length === 1) return codes[0] ?? null;
+  const digits = otpInput(text);
+  return digits === '' ? null : digits;
+}
+
 /** Keeps what an SMS-code input may hold: digits, at most 6. */
 export function otpInput(text: string): string {
   return text.replace(/\D/g, '').slice(0, 6);

@@ -1,16 +1,12 @@
-import type { CheckoutOrder } from '../contract/checkout.js';
-import type { FlowState, FlowStep, OrderState, WaitingState } from './types.js';
+import { hasOrder } from './order-of.js';
+import type { FlowState, FlowStep, WaitingState } from './types.js';
+
+export { hasOrder, isNewRequest, orderOf } from './order-of.js';
 
 /** Reading a state, for the host: what to render, whether to poll, what to save. */
 
 export function stepOf(state: FlowState): FlowStep {
   return state.step;
-}
-
-const orderSteps: readonly FlowStep[] = ['push', 'otp', 'transfer', 'redirect', 'processing', 'paid', 'declined', 'cancelled', 'expired'];
-
-export function hasOrder(state: FlowState): state is OrderState {
-  return orderSteps.includes(state.step);
 }
 
 export function isWaitingStep(state: FlowState): state is WaitingState {
@@ -35,11 +31,6 @@ export function isWaiting(state: FlowState): boolean {
   }
 }
 
-/** The order on screen, if any. */
-export function orderOf(state: FlowState): CheckoutOrder | null {
-  return hasOrder(state) ? state.order : null;
-}
-
 /** What to keep in sessionStorage by link hash so a reload resumes the order; null: clear it. */
 export function savedOrderOf(state: FlowState): { id_order: number; order_token: string } | null {
   return hasOrder(state) ? { id_order: state.order.id_order, order_token: state.orderToken } : null;
@@ -49,9 +40,4 @@ export function savedOrderOf(state: FlowState): { id_order: number; order_token:
 export function expiresAtOf(state: FlowState): string | null {
   if (state.step === 'push' || state.step === 'otp' || state.step === 'transfer') return state.action.expires_at;
   return null;
-}
-
-/** Whether `next` asks for I/O the host has not started yet (requests are compared by identity). */
-export function isNewRequest(prev: FlowState, next: FlowState): boolean {
-  return next.request !== null && next.request !== prev.request;
 }

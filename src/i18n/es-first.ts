@@ -8,8 +8,6 @@ export const esFirst: FirstMessages = {
   total: 'Total a pagar',
   back: 'Volver',
   continue: 'Continuar',
-  merchantKeyRefused:
-    'Este pago está mal configurado: la página incluye una llave secreta del comercio. No se usó. Avisa al comercio.',
   amount: {
     title: '¿Cuánto vas a pagar?',
     label: 'Valor en pesos',
@@ -18,15 +16,13 @@ export const esFirst: FirstMessages = {
   method: {
     title: 'Elige cómo pagar',
     legend: 'Medio de pago',
-    none: 'Este enlace no tiene medios de pago disponibles.',
-  },
-  link: {
-    notFoundTitle: 'No encontramos este enlace de pago',
-    notFoundBody: 'Revisa la dirección o pide al comercio un enlace nuevo.',
-    paidTitle: 'Este enlace ya fue pagado',
-    paidBody: 'No necesitas pagar otra vez. Si tienes dudas, contacta al comercio.',
-    expiredTitle: 'Este enlace de pago venció',
-    expiredBody: 'Pide al comercio un enlace nuevo.',
+    noneForAmount: (amount) => `Ningún medio de pago de este enlace acepta ${amount}. Pide al comercio otro enlace.`,
+    kinds: {
+      push: (name) => `Aprueba el pago en la app ${name}`,
+      otp: (name) => `Confirma con un código que ${name} te envía por SMS`,
+      transfer: (name) => `Transferencia inmediata desde cualquier banco con ${name}`,
+      card: () => 'Crédito o débito',
+    },
   },
   error: {
     title: 'Algo salió mal',

@@ -1,3 +1,4 @@
+import type { GatewayKind } from '../contract/gateways.js';
 import type { BeforeOrderMessageKey, MessageKey } from '../flow/types.js';
 
 /** The catalogs this package ships; `es` (Colombian Spanish) is the default. */
@@ -16,7 +17,7 @@ export interface RuleParams {
 export type FirstMessageKey = BeforeOrderMessageKey;
 
 /**
- * The strings of the first screens (loading, link unavailable, error, amount, method) and the frame: what the
+ * The strings of the first screens (loading, error, amount, method) and the frame: what the
  * element's first script carries. `Messages` adds the later screens; `es` ships them in the later steps' chunk.
  */
 export interface FirstMessages {
@@ -27,7 +28,6 @@ export interface FirstMessages {
   total: string;
   back: string;
   continue: string;
-  merchantKeyRefused: string;
   amount: {
     title: string;
     label: string;
@@ -36,15 +36,10 @@ export interface FirstMessages {
   method: {
     title: string;
     legend: string;
-    none: string;
-  };
-  link: {
-    notFoundTitle: string;
-    notFoundBody: string;
-    paidTitle: string;
-    paidBody: string;
-    expiredTitle: string;
-    expiredBody: string;
+    /** When the link has methods but none takes the amount (a link with none is the error screen). */
+    noneForAmount: (amount: string) => string;
+    /** What each kind of method is, under its name (`name`: the gateway's, e.g. Nequi, Bre-B). */
+    kinds: Record<GatewayKind, (name: string) => string>;
   };
   error: {
     title: string;
@@ -58,6 +53,19 @@ export interface FirstMessages {
  * parameters and plurals are functions, so word order stays each language's own.
  */
 export interface Messages extends FirstMessages {
+  /** Shown once the whole catalog is here (a moment after the first screen): the page passed a merchant key. */
+  merchantKeyRefused: string;
+  /** A link that cannot be paid (not found, already paid, expired): a rare screen, so not in the first script. */
+  link: {
+    /** Back to the merchant's site from a link that cannot be paid (`store-url`, else the link's `redirect_link`). */
+    backToStore: (store: string | null) => string;
+    notFoundTitle: string;
+    notFoundBody: string;
+    paidTitle: string;
+    paidBody: string;
+    expiredTitle: string;
+    expiredBody: string;
+  };
   /** The pay button, with the formatted amount. */
   pay: (amount: string) => string;
   creatingOrder: string;
@@ -71,7 +79,8 @@ export interface Messages extends FirstMessages {
     idNumber: string;
     idNumberHint: string;
     phone: string;
-    phoneHint: string;
+    /** Names the wallet (the gateway's name): the phone registered in it. */
+    phoneHint: (wallet: string) => string;
     errorSummary: (count: number) => string;
     firstName: string;
     lastName: string;
@@ -79,29 +88,32 @@ export interface Messages extends FirstMessages {
     changeMethod: string;
   };
   push: {
-    title: string;
-    steps: readonly [string, string, string];
+    /** Push approval names the wallet (the gateway's name), and says "celular"/"phone" only. */
+    title: (wallet: string) => string;
+    steps: (wallet: string) => readonly [string, string, string];
     sentTo: (maskedPhone: string) => string;
     changeNumber: string;
   };
   otp: {
     title: string;
-    steps: readonly [string, string, string];
+    steps: (wallet: string) => readonly [string, string, string];
     label: string;
-    hint: string;
+    hint: (wallet: string) => string;
     submit: string;
     submitting: string;
     attemptsLeft: (count: number) => string;
     newCode: string;
   };
   transfer: {
-    title: string;
+    /** Names the transfer network (the gateway's name, e.g. Bre-B). */
+    title: (network: string) => string;
     instructions: string;
     keyLabel: string;
     copy: string;
     copied: string;
     copyFailed: string;
-    qrAlt: (key: string) => string;
+    /** The QR's text alternative: names the network; the key is on screen beside it, not repeated. */
+    qrAlt: (network: string) => string;
     qrLoading: string;
     qrUnavailable: string;
   };

@@ -1,4 +1,4 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { mount, resetSandbox, toPush, waitForStep } from './support/checkout.js';
 import type { PayCheckout } from '../../src/index.js';
 
@@ -25,6 +25,8 @@ describe('<pay-checkout> refuses a merchant key', () => {
       await waitForStep(el, 'method');
       expect(errors.length).to.be.at.least(1);
       expect(String(errors[0]?.[0])).to.include('merchant key');
+      // The message comes with the whole catalog, a moment after the first screen (it is not in the first script).
+      await waitUntil(() => el.shadowRoot?.querySelector('[part="config-error"]'), 'no config-error message', { timeout: 5000 });
       const message = el.shadowRoot?.querySelector('[part="config-error"]');
       expect(message?.textContent).to.include('llave secreta');
       expect(el.merchantKey).to.equal(undefined);

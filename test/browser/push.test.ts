@@ -25,10 +25,10 @@ describe('<pay-checkout> push (Nequi)', () => {
     await expect(el).to.be.accessible();
     await toPush(el);
     await expect(el).to.be.accessible();
-    expect(heading(el)).to.equal('Acepta el cobro en tu celular');
+    expect(heading(el)).to.equal('Acepta el pago en la app Nequi');
     const text = screenRoot(el).textContent ?? '';
-    expect(text).to.include('Recibirás una notificación push en tu teléfono');
-    expect(text).to.include('Revisa los datos y acepta el cobro');
+    expect(text).to.include('Abre la notificación de Nequi que llegó a tu celular');
+    expect(text).to.include('Revisa los datos y acepta el pago');
     expect(text).to.match(/Tiempo restante: \d:\d\d/);
     const id = await latestOrderId();
     await control(`/orders/${id}/approve`, {});

@@ -28,14 +28,14 @@ describe('<pay-checkout> transfer (Bre-B)', () => {
     const el = await mount();
     const events = recordEvents(el, ['pay-paid']);
     await toTransfer(el);
-    expect(heading(el)).to.equal('Paga con transferencia');
+    expect(heading(el)).to.equal('Paga con Bre-B');
     const key = (await sandboxOrder(await latestOrderId())).transfer_key ?? '';
     expect(key).to.not.equal('');
-    expect(screenRoot(el).querySelector('output')?.textContent?.trim()).to.equal(key);
+    expect(screenRoot(el).querySelector('.key .value')?.textContent?.trim()).to.equal(key);
     await waitUntil(() => screenRoot(el).querySelector('.qr img'), 'QR not drawn', { timeout: 4000 });
     const img = screenRoot(el).querySelector<HTMLImageElement>('.qr img');
     expect(img?.src.startsWith('data:image/png;base64,')).to.equal(true);
-    expect(img?.alt).to.include(key);
+    expect(img?.alt).to.equal('Código QR para pagar con Bre-B');
     await expect(el).to.be.accessible();
     await control(`/orders/${await latestOrderId()}/pay`, {});
     await waitForStep(el, 'paid');
@@ -55,7 +55,7 @@ describe('<pay-checkout> transfer (Bre-B)', () => {
     try {
       await click(el, 'Copiar llave');
       await waitUntil(() => screenRoot(el).textContent?.includes('Copiado'), 'no "Copiado"');
-      expect(writes).to.deep.equal([screenRoot(el).querySelector('output')?.textContent?.trim()]);
+      expect(writes).to.deep.equal([screenRoot(el).querySelector('.key .value')?.textContent?.trim()]);
       const live = el.shadowRoot?.querySelector('[aria-live="polite"]');
       await waitUntil(() => live?.textContent?.includes('Copiado'), 'live region silent');
       expect(el.shadowRoot?.querySelectorAll('[aria-live]')).to.have.length(1);

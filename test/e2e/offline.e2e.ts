@@ -21,7 +21,8 @@ describe('offline, then online', () => {
         const order = await onlyOrder(world, 'demo-fixed');
         await buyer.context.setOffline(true);
         // Status checks fail while offline: the screen stays, with a plain notice, and never claims an outcome.
-        await buyer.page.getByText('No pudimos consultar el estado del pago').waitFor({ timeout: settleMs });
+        // On screen in the notice (the live region says it too).
+        await buyer.page.locator('[part="notice"]').getByText('No pudimos consultar el estado del pago').waitFor({ timeout: settleMs });
         await completeOutside(world, order);
         await buyer.page.waitForTimeout(600); // a few (failing) check intervals while offline
         assert.equal(await buyer.step(), gateway.waitingStep, 'still waiting while offline');

@@ -32,11 +32,11 @@ describe('the script-tag build: first screen and later steps', () => {
 
   it('the first script holds the first screens, and only them', () => {
     const first = moduleOf(files.find((f) => f.fileName === 'pay-checkout.js') as BuiltFile);
-    for (const part of ['src/flow/before-order.ts', 'src/client/send.ts', 'src/element/internal/link-request.ts', 'src/i18n/es-first.ts', 'src/element/internal/pay-step-method.ts']) {
+    for (const part of ['src/flow/first-screen.ts', 'src/client/send.ts', 'src/element/internal/link-request.ts', 'src/i18n/es-first.ts', 'src/element/internal/pay-step-method.ts']) {
       assert.ok(first.some((id) => id.endsWith(part)), `${part} is missing from the first script`);
     }
     assert.ok(!first.some((id) => id.includes('/node_modules/zod/')), 'zod is in the first script');
-    for (const part of ['src/client/checkout-link.ts', 'src/contract/checkout-link.ts', 'src/client/http.ts', 'src/flow/machine.ts', 'src/flow/waiting.ts', 'src/client/checkout-client.ts', 'src/element/internal/order-tracker.ts', 'src/i18n/es.ts', 'src/element/internal/pay-step-details.ts', 'src/element/controllers/status-controller.ts']) {
+    for (const part of ['src/client/checkout-link.ts', 'src/contract/checkout-link.ts', 'src/client/http.ts', 'src/flow/machine.ts', 'src/flow/before-order.ts', 'src/element/internal/resume-order.ts', 'src/flow/waiting.ts', 'src/client/checkout-client.ts', 'src/element/internal/order-tracker.ts', 'src/i18n/es.ts', 'src/element/internal/pay-step-details.ts', 'src/element/controllers/status-controller.ts']) {
       assert.ok(!first.some((id) => id.endsWith(part)), `${part} is in the first script`);
     }
     assert.ok(entry.includes('Elige cómo pagar') && !entry.includes('Confirmar pago'), 'the first screens’ strings only');
@@ -50,7 +50,7 @@ describe('the script-tag build: first screen and later steps', () => {
     }
   });
 
-  it('the first script starts the link schemas’ and the later steps’ chunks itself, relative to its own URL', () => {
+  it('the first script starts the link schemas’ and (after its first screen) the later steps’ chunks, relative to its URL', () => {
     const first = files.find((f) => f.fileName === 'pay-checkout.js') as BuiltFile;
     assert.ok(first.dynamicImports.some((name) => name.startsWith('pay-checkout.later-steps-')));
     assert.ok(first.dynamicImports.includes(schemas?.fileName ?? '?'));
@@ -59,15 +59,17 @@ describe('the script-tag build: first screen and later steps', () => {
     assert.ok(entry.includes('/checkout/links/'), 'the link request is not in the first script');
   });
 
-  it('the link schemas’ chunk holds zod and the link’s schema, and the later steps reuse it', () => {
+  it('the link schemas’ chunk holds zod and the link’s schema only; the later steps bring their own', () => {
     const held = moduleOf(schemas as BuiltFile);
     assert.ok(held.some((id) => id.endsWith('src/contract/checkout-link.ts')), 'the link schema is not in the chunk');
     assert.ok(held.some((id) => id.includes('/node_modules/zod/')), 'zod is not in the chunk');
     // It imports only the first script (already running), so the first interactive screen needs one chunk, not a chain.
     assert.deepEqual(schemas?.imports.filter((name) => name !== 'pay-checkout.js'), []);
+    // The order schemas' zod types (unions, URLs, e-mails) and the order client stay out of it.
+    assert.ok(!held.some((id) => /src\/(contract\/checkout|contract\/orders|client\/checkout-client|client\/link-client)\.ts/.test(id)), 'order schemas ride with the link');
     const laterFile = files.find((f) => f.fileName.startsWith('pay-checkout.later-steps-')) as BuiltFile;
-    assert.ok(laterFile.imports.includes(schemas?.fileName ?? '?'), 'the later steps bundle a second copy of the schemas');
-    assert.ok(!moduleOf(laterFile).some((id) => id.includes('/node_modules/zod/v4/core/schemas')), 'zod core in the later chunk too');
+    assert.ok(!laterFile.imports.includes(schemas?.fileName ?? '?'), 'the later steps fetch the link schemas’ chunk');
+    assert.ok(moduleOf(laterFile).some((id) => id.includes('/node_modules/zod/v4/core/schemas')), 'the later steps have no zod of their own');
   });
 
   it('templates lose their indentation, and unused contract schemas stay out of the later chunk', () => {

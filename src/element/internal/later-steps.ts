@@ -10,9 +10,11 @@ import { PayStepReceipt } from './pay-step-receipt.js';
 import { PayStepPush } from './pay-step-push.js';
 import { PayStepResult } from './pay-step-result.js';
 import { PayStepTransfer } from './pay-step-transfer.js';
+import { PayStepUnavailable } from './pay-step-unavailable.js';
 
 export { transition } from '../../flow/machine.js';
 export { OrderTracker } from './order-tracker.js';
+export { resumeOrder } from './resume-order.js';
 
 /**
  * The steps after the first screen, the whole flow and the order tracker: one lazy chunk (see `loadLaterSteps`),
@@ -27,14 +29,17 @@ export const laterSteps = {
   'pay-step-processing': PayStepProcessing,
   'pay-step-result': PayStepResult,
   'pay-step-receipt': PayStepReceipt,
+  'pay-step-unavailable': PayStepUnavailable,
 } as const;
 
 /** A step after the first screens. */
-export type LaterState = Exclude<FlowState, { step: 'loading' | 'unavailable' | 'error' | 'amount' | 'method' }>;
+export type LaterState = Exclude<FlowState, { step: 'loading' | 'error' | 'amount' | 'method' }>;
 
 /** The element of a later step, as `<pay-checkout>` renders it (`parts`: the parts it forwards; `storeUrl`: `store-url`). */
 export function laterStepTemplate(s: LaterState, m: Messages, parts: string, remainingMs: number | null, storeUrl?: string): TemplateResult {
   switch (s.step) {
+    case 'unavailable':
+      return html`<pay-step-unavailable data-step exportparts=${parts} .state=${s} .messages=${m} .storeUrl=${storeUrl}></pay-step-unavailable>`;
     case 'details':
       return html`<pay-step-details data-step exportparts=${parts} .state=${s} .messages=${m}></pay-step-details>`;
     case 'processing':

@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import type { AmountState } from '../../flow/types.js';
 import type { FirstMessages } from '../../i18n/messages.js';
-import { formatMoney } from '../../i18n/format.js';
+import { formatMoney } from '../../i18n/format-money.js';
 import { StepElement } from './step-element.js';
 import { sharedStyles } from './shared.styles.js';
 import { stepAmountStyles } from './pay-step-amount.styles.js';

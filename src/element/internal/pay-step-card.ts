@@ -1,20 +1,19 @@
 import { html, nothing } from 'lit';
 import type { RedirectState } from '../../flow/types.js';
-import { StepElement } from './step-element.js';
-import { noticeTemplate, waitingActions } from './waiting-parts.js';
+import { WaitingStep, noticeTemplate } from './waiting-parts.js';
 import { sharedStyles } from './shared.styles.js';
 import { laterStyles } from './later.styles.js';
 import { stepCardStyles } from './pay-step-card.styles.js';
 import { payHandoffEvent } from '../events/pay-handoff.js';
 
 /** @internal Card: hand the buyer to the provider's page; once back, wait for the outcome. */
-export class PayStepCard extends StepElement<RedirectState> {
+export class PayStepCard extends WaitingStep<RedirectState> {
   static override styles = [sharedStyles, laterStyles, stepCardStyles];
 
   override render() {
     const m = this.messages;
     const s = this.state;
-    const actions = waitingActions(m, s, s.cancelling, (e) => this.send(e));
+    const actions = this.waitingActions();
     if (s.returning) {
       // Back without paying must never trap the buyer: once the check is in, say so and offer every way out.
       const checking = s.request?.kind === 'check_status';

@@ -16,6 +16,10 @@ export const stepDetailsStyles = css`
     padding-inline-start: 1.25rem;
   }
   .summary a {
+    /* A target at least 24 px tall (WCAG 2.5.8). */
+    display: inline-flex;
+    align-items: center;
+    min-height: 24px;
     color: var(--pay-color-danger);
     font-weight: 600;
   }
@@ -28,5 +32,8 @@ export const stepDetailsStyles = css`
   .chosen img {
     width: 24px;
     height: 24px;
+    padding: 1px;
+    border-radius: 6px;
+    background: var(--pay-color-icon-backdrop);
   }
 `;

@@ -127,7 +127,7 @@ export class PayStepDetails extends StepElement<DetailsState> {
     const s = this.state;
     const labels: Record<typeof field, [string, string | null]> = {
       id_number: [m.details.idNumber, m.details.idNumberHint],
-      phone_number: [m.details.phone, m.details.phoneHint],
+      phone_number: [m.details.phone, m.details.phoneHint(s.gateway.name)],
       first_name: [m.details.firstName, null],
       last_name: [m.details.lastName, null],
       email: [m.details.email, null],
@@ -139,7 +139,6 @@ export class PayStepDetails extends StepElement<DetailsState> {
     const inputmode: InputHints['inputmode'] = field === 'id_number' && idCode !== 'CE' ? 'numeric' : hints.inputmode;
     return html`<div class="field">
       <label for=${field}>${label}</label>
-      ${hint ? html`<p id="${field}-hint" class="hint">${hint}</p>` : nothing}
       <input
         id=${field}
         name=${field}
@@ -152,7 +151,7 @@ export class PayStepDetails extends StepElement<DetailsState> {
         aria-describedby=${this.#describedBy(field, hint !== null)}
         @input=${(e: Event) => this.#changed(field, e)}
       />
-      ${this.#errorLine(field)}
+      ${hint ? html`<p id="${field}-hint" class="hint">${hint}</p>` : nothing} ${this.#errorLine(field)}
     </div>`;
   }
 

@@ -25,6 +25,10 @@ export const stepMethodStyles = css`
     height: 32px;
     object-fit: contain;
     flex: none;
+    /* A light frame in dark mode: a dark brand tile (Nequi's) stays visible. */
+    padding: 1px;
+    border-radius: 8px;
+    background: var(--pay-color-icon-backdrop);
   }
   .method .name {
     display: grid;

@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import type { MethodState } from '../../flow/types.js';
 import type { FirstMessages } from '../../i18n/messages.js';
-import { formatMoney } from '../../i18n/format.js';
+import { formatMoney } from '../../i18n/format-money.js';
 import { StepElement } from './step-element.js';
 import { sharedStyles, hideBrokenImage } from './shared.styles.js';
 import { stepMethodStyles } from './pay-step-method.styles.js';
@@ -18,9 +18,11 @@ export class PayStepMethod extends StepElement<MethodState, FirstMessages> {
     const s = this.state;
     const money = (n: number) => formatMoney(n, s.link.currency, m.locale);
     const dynamic = s.link.amount === undefined || s.link.amount === null;
+    // Methods, but none takes this amount: say so, rather than a list of disabled buttons.
+    const noneTakes = s.choices.length > 0 && s.choices.every((c) => !c.available);
     return html`
       <h2 tabindex="-1" part="heading">${m.method.title}</h2>
-      ${s.choices.length === 0 ? html`<p>${m.method.none}</p>` : nothing}
+      ${noneTakes ? html`<p class="error" part="error">${m.method.noneForAmount(money(s.amount))}</p>` : nothing}
       <ul aria-label=${m.method.legend}>
         ${s.choices.map(({ gateway, available, reason }) => {
           const why = reason ? m.rules[reason]({ min: money(gateway.min_amount), max: money(gateway.max_amount) }) : '';
@@ -34,7 +36,11 @@ export class PayStepMethod extends StepElement<MethodState, FirstMessages> {
               @click=${() => this.send({ type: 'method_chosen', id_payment_gateway: gateway.id_payment_gateway })}
             >
               ${gateway.icon ? html`<img src=${gateway.icon} alt="" width="32" height="32" @error=${hideBrokenImage} />` : nothing}
-              <span class="name"><span>${gateway.name}</span>${why ? html`<span class="why">${why}</span>` : nothing}</span>
+              <span class="name"
+                ><span>${gateway.name}</span><span class="why">${m.method.kinds[gateway.kind](gateway.name)}</span>${why
+                  ? html`<span class="why">${why}</span>`
+                  : nothing}</span
+              >
             </button>
           </li>`;
         })}

@@ -5,7 +5,6 @@ export const stepOtpStyles = css`
     font-size: 1.75rem;
     letter-spacing: 0.5em;
     font-variant-numeric: tabular-nums;
-    max-width: 16rem;
     text-align: center;
   }
 `;

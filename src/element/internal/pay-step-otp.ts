@@ -1,15 +1,15 @@
 import { html, nothing } from 'lit';
+import type { PropertyValues } from 'lit';
 import type { OtpState } from '../../flow/types.js';
-import { otpInput, validateOtp } from '../../flow/rules.js';
-import { StepElement } from './step-element.js';
-import { countdownTemplate, noticeTemplate, waitingActions } from './waiting-parts.js';
+import { otpFromText, otpInput, validateOtp } from '../../flow/rules.js';
+import { WaitingStep, countdownTemplate, noticeTemplate } from './waiting-parts.js';
 import { newIdempotencyKey } from './idempotency-key.js';
 import { sharedStyles } from './shared.styles.js';
 import { laterStyles } from './later.styles.js';
 import { stepOtpStyles } from './pay-step-otp.styles.js';
 
 /** @internal The SMS code: one 6-digit field; a pasted code fills and submits; attempts left; new code. */
-export class PayStepOtp extends StepElement<OtpState> {
+export class PayStepOtp extends WaitingStep<OtpState> {
   static override styles = [sharedStyles, laterStyles, stepOtpStyles];
 
   static override properties = { remainingMs: { attribute: false } };
@@ -28,12 +28,11 @@ export class PayStepOtp extends StepElement<OtpState> {
     return html`
       <h2 tabindex="-1" part="heading">${m.otp.title}</h2>
       <ol class="steps">
-        ${m.otp.steps.map((line) => html`<li>${line}</li>`)}
+        ${m.otp.steps(s.order.gateway.name).map((line) => html`<li>${line}</li>`)}
       </ol>
       <form novalidate @submit=${this.#submit}>
         <div class="field">
           <label for="code">${m.otp.label}</label>
-          <p id="code-hint" class="hint">${m.otp.hint}</p>
           <input
             id="code"
             name="code"
@@ -51,6 +50,7 @@ export class PayStepOtp extends StepElement<OtpState> {
             @input=${this.#input}
             @paste=${this.#paste}
           />
+          <p id="code-hint" class="hint">${m.otp.hint(s.order.gateway.name)}</p>
           ${s.error ? html`<p id="code-error" class="error" part="error">${m.rules[s.error]({})}</p>` : nothing}
           <p id="code-attempts" class="hint">${m.otp.attemptsLeft(s.attemptsLeft)}</p>
         </div>
@@ -63,12 +63,13 @@ export class PayStepOtp extends StepElement<OtpState> {
         <button type="button" class="secondary" part="button-secondary" ?disabled=${busy} @click=${this.#newCode}>
           ${m.otp.newCode}
         </button>
-        ${waitingActions(m, s, busy, (e) => this.send(e))}
+        ${this.waitingActions(busy)}
       </div>
     `;
   }
 
-  override updated(): void {
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
     const s = this.state;
     if (!this.#awaiting || s.submitting) return;
     this.#awaiting = false;
@@ -98,11 +99,13 @@ export class PayStepOtp extends StepElement<OtpState> {
   };
 
   #paste = (e: ClipboardEvent) => {
-    const pasted = validateOtp(e.clipboardData?.getData('text') ?? '');
-    if (!pasted.ok) return;
+    // The code is read from the pasted text before `maxlength` would cut it: a whole SMS fills the field too.
     e.preventDefault();
-    this.send({ type: 'otp_changed', code: pasted.value });
-    this.#sending(pasted.value);
+    const pasted = otpFromText(e.clipboardData?.getData('text') ?? '');
+    if (pasted === null) return;
+    const code = validateOtp(pasted);
+    this.send({ type: 'otp_changed', code: pasted });
+    if (code.ok) this.#sending(code.value);
   };
 
   #submit = (e: Event) => {

@@ -1,13 +1,12 @@
 import { html } from 'lit';
 import type { PushState } from '../../flow/types.js';
-import { StepElement } from './step-element.js';
-import { countdownTemplate, noticeTemplate, waitingActions } from './waiting-parts.js';
+import { WaitingStep, countdownTemplate, noticeTemplate } from './waiting-parts.js';
 import { sharedStyles } from './shared.styles.js';
 import { laterStyles } from './later.styles.js';
 import { stepPushStyles } from './pay-step-push.styles.js';
 
 /** @internal Push approval: what to do on the phone, the masked phone, a countdown, cancel, change number. */
-export class PayStepPush extends StepElement<PushState> {
+export class PayStepPush extends WaitingStep<PushState> {
   static override styles = [sharedStyles, laterStyles, stepPushStyles];
 
   static override properties = { remainingMs: { attribute: false } };
@@ -19,10 +18,10 @@ export class PayStepPush extends StepElement<PushState> {
     const m = this.messages;
     const s = this.state;
     return html`
-      <h2 tabindex="-1" part="heading">${m.push.title}</h2>
+      <h2 tabindex="-1" part="heading">${m.push.title(s.order.gateway.name)}</h2>
       <p class="phone">${m.push.sentTo(s.action.phone_hint)}</p>
       <ol class="steps">
-        ${m.push.steps.map((line) => html`<li>${line}</li>`)}
+        ${m.push.steps(s.order.gateway.name).map((line) => html`<li>${line}</li>`)}
       </ol>
       <div class="waiting"><div class="spinner" aria-hidden="true"></div><span>${m.waiting}</span></div>
       ${countdownTemplate(m, this.remainingMs)} ${noticeTemplate(m, s.notice, () => this.send({ type: 'retry' }))}
@@ -30,7 +29,7 @@ export class PayStepPush extends StepElement<PushState> {
         <button type="button" class="secondary" part="button-secondary" ?disabled=${s.cancelling} @click=${() => this.send({ type: 'change_number' })}>
           ${m.push.changeNumber}
         </button>
-        ${waitingActions(m, s, s.cancelling, (e) => this.send(e))}
+        ${this.waitingActions()}
       </div>
     `;
   }

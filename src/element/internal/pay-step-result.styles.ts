@@ -19,12 +19,17 @@ export const stepResultStyles = css`
   }
   dl {
     display: grid;
-    grid-template-columns: auto 1fr;
+    /* Both columns may shrink: at 200% text on a phone a long value wraps instead of pushing the page sideways. */
+    grid-template-columns: minmax(0, max-content) minmax(0, 1fr);
     gap: 0.5rem 1rem;
     margin: 0 0 var(--pay-space, 1rem);
     padding: var(--pay-space, 1rem);
     border: 1px solid var(--pay-color-border);
     border-radius: var(--pay-radius);
+  }
+  dt,
+  dd {
+    overflow-wrap: anywhere;
   }
   dt {
     color: var(--pay-color-muted);

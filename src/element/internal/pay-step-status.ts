@@ -1,15 +1,15 @@
 import { html, nothing } from 'lit';
-import type { ErrorState, LoadingState, UnavailableState } from '../../flow/types.js';
+import type { ErrorState, LoadingState } from '../../flow/types.js';
 import type { FirstMessages } from '../../i18n/messages.js';
 import { StepElement } from './step-element.js';
 import { sharedStyles } from './shared.styles.js';
 import { stepStatusStyles } from './pay-step-status.styles.js';
 
-export type StatusScreenState = LoadingState | UnavailableState | ErrorState;
+export type StatusScreenState = LoadingState | ErrorState;
 
 /**
- * @internal Loading, link unavailable (not found, already paid, expired), and the error
- * screen with "try again". "Processing" is `pay-step-processing`, with the later steps.
+ * @internal Loading, and the error screen with "try again". A link that cannot be paid is `pay-step-unavailable`,
+ * and "processing" `pay-step-processing`, both with the later steps.
  */
 export class PayStepStatus extends StepElement<StatusScreenState, FirstMessages> {
   static override styles = [sharedStyles, stepStatusStyles];
@@ -26,18 +26,6 @@ export class PayStepStatus extends StepElement<StatusScreenState, FirstMessages>
           <div class="spinner" aria-hidden="true"></div>
           <h2 tabindex="-1" part="heading">${m.loading}</h2>
         </div>`;
-      case 'unavailable': {
-        const [title, body] =
-          s.reason === 'paid'
-            ? [m.link.paidTitle, m.link.paidBody]
-            : s.reason === 'expired'
-              ? [m.link.expiredTitle, m.link.expiredBody]
-              : [m.link.notFoundTitle, m.link.notFoundBody];
-        return html`<div class="center" part="unavailable" data-reason=${s.reason}>
-          <h2 tabindex="-1" part="heading">${title}</h2>
-          <p class="muted">${body}</p>
-        </div>`;
-      }
       case 'error':
         return html`<div class="center" part="error">
           <h2 tabindex="-1" part="heading">${m.error.title}</h2>

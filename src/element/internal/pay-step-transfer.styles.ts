@@ -10,7 +10,7 @@ export const stepTransferStyles = css`
     display: grid;
     gap: 0.5rem;
   }
-  .key output {
+  .key .value {
     display: block;
     padding: 0.75rem;
     border: 1px dashed var(--pay-color-border-strong);

@@ -1,8 +1,7 @@
 import { html, nothing } from 'lit';
 import type { PropertyValues } from 'lit';
 import type { TransferState } from '../../flow/types.js';
-import { StepElement } from './step-element.js';
-import { countdownTemplate, noticeTemplate, waitingActions } from './waiting-parts.js';
+import { WaitingStep, countdownTemplate, noticeTemplate } from './waiting-parts.js';
 import { sharedStyles } from './shared.styles.js';
 import { laterStyles } from './later.styles.js';
 import { stepTransferStyles } from './pay-step-transfer.styles.js';
@@ -18,7 +17,7 @@ async function qrDataUrl(payload: string): Promise<string> {
  * @internal Transfer: the key as selectable text with a copy button, the QR drawn
  * locally from `qr_data` (or the service's PNG), and a countdown.
  */
-export class PayStepTransfer extends StepElement<TransferState> {
+export class PayStepTransfer extends WaitingStep<TransferState> {
   static override styles = [sharedStyles, laterStyles, stepTransferStyles];
 
   static override properties = {
@@ -51,12 +50,12 @@ export class PayStepTransfer extends StepElement<TransferState> {
     const m = this.messages;
     const s = this.state;
     return html`
-      <h2 tabindex="-1" part="heading">${m.transfer.title}</h2>
+      <h2 tabindex="-1" part="heading">${m.transfer.title(s.order.gateway.name)}</h2>
       <p>${m.transfer.instructions}</p>
       <div class="layout">
         <div class="key" part="transfer-key">
-          <span id="key-label" class="hint">${m.transfer.keyLabel}</span>
-          <output aria-labelledby="key-label">${s.action.key}</output>
+          <span class="hint">${m.transfer.keyLabel}</span>
+          <span class="value">${s.action.key}</span>
           <button type="button" class="secondary" part="button-secondary copy-button" @click=${this.#copy}>
             ${this.copied === 'yes' ? m.transfer.copied : m.transfer.copy}
           </button>
@@ -64,7 +63,7 @@ export class PayStepTransfer extends StepElement<TransferState> {
         </div>
         <div class="qr" part="qr">
           ${this.qrSrc
-            ? html`<img src=${this.qrSrc} alt=${m.transfer.qrAlt(s.action.key)} width="208" height="208" />`
+            ? html`<img src=${this.qrSrc} alt=${m.transfer.qrAlt(s.order.gateway.name)} width="208" height="208" />`
             : this.qrFailed
               ? html`<p class="hint">${m.transfer.qrUnavailable}</p>`
               : html`<p class="hint">${m.transfer.qrLoading}</p>`}
@@ -72,7 +71,7 @@ export class PayStepTransfer extends StepElement<TransferState> {
       </div>
       ${countdownTemplate(m, this.remainingMs)} ${noticeTemplate(m, s.notice, () => this.send({ type: 'retry' }))}
       <div class="actions">
-        ${waitingActions(m, s, s.cancelling, (e) => this.send(e))}
+        ${this.waitingActions()}
       </div>
     `;
   }
@@ -112,8 +111,8 @@ export class PayStepTransfer extends StepElement<TransferState> {
     } catch {
       this.copied = 'failed';
       // Select the key so the buyer can copy it by hand.
-      const output = this.renderRoot.querySelector('output');
-      if (output) getSelection()?.selectAllChildren(output);
+      const value = this.renderRoot.querySelector('.key .value');
+      if (value) getSelection()?.selectAllChildren(value);
     }
     this.#copiedTimer = setTimeout(() => (this.copied = null), 4000);
   };

@@ -64,7 +64,8 @@ export const sharedStyles = css`
   .button.secondary {
     background: transparent;
     color: var(--pay-color-primary);
-    border-color: var(--pay-color-border);
+    /* At least 3:1 against the background (WCAG 1.4.11), light and dark. */
+    border-color: var(--pay-color-border-strong);
   }
   button:disabled {
     cursor: not-allowed;

@@ -1,8 +1,28 @@
 import { html, nothing } from 'lit';
-import type { TemplateResult } from 'lit';
+import type { PropertyValues, TemplateResult } from 'lit';
 import type { Messages } from '../../i18n/messages.js';
 import type { FlowEvent, MessageKey, WaitingState } from '../../flow/types.js';
 import { formatCountdown } from '../../i18n/format.js';
+import { StepElement } from './step-element.js';
+
+/**
+ * @internal Base of the waiting screens (push, SMS code, transfer, card). Its passing notice ("we could not check the
+ * status…") appears without focus moving, so the host's live region says it once when it appears; and every one offers
+ * the same ways out (`waitingActions`).
+ */
+export abstract class WaitingStep<S extends WaitingState> extends StepElement<S> {
+  protected override updated(changed: PropertyValues<this>): void {
+    if (!changed.has('state')) return;
+    const previous = changed.get('state') as S | undefined;
+    const notice = this.state.notice;
+    if (notice && notice !== previous?.notice) this.announce(this.messages.rules[notice]({}));
+  }
+
+  /** Another method, or cancel (see `waitingActions`); `busy` defaults to a cancel under way. */
+  protected waitingActions(busy: boolean = this.state.cancelling): TemplateResult {
+    return waitingActions(this.messages, this.state, busy, (e) => this.send(e));
+  }
+}
 
 /**
  * The visible countdown. `role="timer"` is not live, so it is never read every
@@ -20,7 +40,7 @@ export function countdownTemplate(m: Messages, remainingMs: number | null): Temp
  * then shows the receipt if the service says it was already paid. `aria-disabled`, not `disabled`, while busy: focus
  * stays on the button pressed (a disabled one drops it to <body>), and the flow ignores a second press.
  */
-export function waitingActions(m: Messages, s: WaitingState, busy: boolean, send: (event: FlowEvent) => void): TemplateResult {
+function waitingActions(m: Messages, s: WaitingState, busy: boolean, send: (event: FlowEvent) => void): TemplateResult {
   const disabled = busy ? 'true' : 'false';
   return html`<button type="button" class="secondary" part="button-secondary change-method-button" aria-disabled=${disabled} @click=${() => send({ type: 'change_method' })}>
       ${s.cancelling && s.after?.kind === 'change_method' ? m.cancelling : m.details.changeMethod}

@@ -1,0 +1,59 @@
+import type { ClientOptions } from '../../client/send.js';
+import type { CheckoutLink } from '../../contract/checkout-link.js';
+import { isOrderNotFound, isRetryable, toFlowError } from '../../flow/errors.js';
+import type { FlowError, FlowEvent } from '../../flow/types.js';
+import { statusDelay } from '../controllers/status-timings.js';
+import type { StatusTimings } from '../controllers/status-timings.js';
+import { clearSavedOrder } from '../session.js';
+import type { SavedOrder } from '../session.js';
+import { requestLink } from './link-request.js';
+import type { OrderTracker } from './order-tracker.js';
+
+/** What `<pay-checkout>` lends a resume: the saved order, its run, and the ways back into the flow. */
+export interface ResumeContext {
+  saved: SavedOrder;
+  signal: AbortSignal;
+  /** Whether this run is still the element's (a restart drops older answers). */
+  current(): boolean;
+  options: ClientOptions;
+  tracker: OrderTracker;
+  timings: StatusTimings;
+  send(event: FlowEvent): void;
+  /** Loads the link afresh (the saved order is gone). */
+  loadLink(): void;
+}
+
+/**
+ * The saved order and its link, read together. Only ORDER_NOT_FOUND forgets the order. A failure that may pass (a
+ * 5xx burst on the return from the card page, offline) is retried quietly for a while, then shows the error screen
+ * whose retry resumes again: never "already paid" or a second order instead of the buyer's receipt. Arrives with
+ * the later steps: a fresh load needs none of it before its first screen.
+ */
+export async function resumeOrder(ctx: ResumeContext, link: Promise<CheckoutLink>, since = Date.now(), tries = 0): Promise<void> {
+  const { saved, signal } = ctx;
+  const [linkAnswer, order] = await Promise.allSettled([link, ctx.tracker.savedOrder(saved, signal)]);
+  if (!ctx.current()) return;
+  if (linkAnswer.status === 'fulfilled' && order.status === 'fulfilled') {
+    ctx.send({ type: 'resumed', link: linkAnswer.value, order: order.value, orderToken: saved.order_token, returnedFromCard: saved.handed_off === true });
+    return;
+  }
+  const orderError = order.status === 'rejected' ? toFlowError(order.reason) : null;
+  if (orderError && isOrderNotFound(orderError)) {
+    // The saved order is gone or not ours any more: forget it and start fresh.
+    clearSavedOrder(saved.hash);
+    ctx.loadLink();
+    return;
+  }
+  const error = linkAnswer.status === 'rejected' ? toFlowError(linkAnswer.reason) : (orderError as FlowError);
+  const delay = statusDelay(ctx.timings, tries);
+  if (isRetryable(error) && Date.now() + delay - since <= (ctx.timings.resumePatienceMs ?? 10_000)) {
+    const again = () => {
+      const next = requestLink(ctx.options, saved.hash, signal);
+      void resumeOrder(ctx, next, since, tries + 1);
+    };
+    const timer = setTimeout(again, delay);
+    signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+    return;
+  }
+  ctx.send(linkAnswer.status === 'rejected' ? { type: 'link_failed', error } : { type: 'resume_failed', error });
+}
