@@ -35,6 +35,7 @@ const stepParts =
 interface Later {
   transition: LaterSteps['transition'];
   resume: LaterSteps['resumeOrder'];
+  restoreReceipt: LaterSteps['restoreReceipt'];
   template: LaterSteps['laterStepTemplate'];
   tracker: OrderTracker;
 }
@@ -335,6 +336,7 @@ export class PayCheckout extends LitElement {
     this.#later = {
       transition: later.transition,
       resume: later.resumeOrder,
+      restoreReceipt: later.restoreReceipt,
       template: later.laterStepTemplate,
       tracker: new later.OrderTracker(
         this,
@@ -355,12 +357,15 @@ export class PayCheckout extends LitElement {
     return this.#later;
   }
 
-  /** Resumes a saved order (a reload, the card page's return): the link at once, the rest with the later steps. */
-  async #resume(saved: SavedOrder, run: number): Promise<void> {
+  /**
+   * Resumes a saved order (a reload, the card page's return), or shows this device's receipt of the link again (a
+   * reload after paying): the link at once, the rest with the later steps.
+   */
+  async #resume(saved: SavedOrder | null, run: number): Promise<void> {
     const signal = this.#abort.signal;
     const current = () => run === this.#run && !signal.aborted;
-    const link = requestLink(this.#clientOptions(), saved.hash, signal);
-    link.catch(() => undefined); // read by resumeOrder, once the later steps are here
+    const link = requestLink(this.#clientOptions(), this.link, signal);
+    link.catch(() => undefined); // read by the later steps, once here
     let later: Later;
     try {
       later = await this.#loadLater();
@@ -370,21 +375,9 @@ export class PayCheckout extends LitElement {
       return;
     }
     if (!current()) return;
-    const hooks = { saved, signal, current, options: this.#clientOptions(), tracker: later.tracker, timings: PayCheckout.statusTimings };
-    void later.resume({ ...hooks, send: (event) => this.#send(event), loadLink: () => void this.#perform({ kind: 'load_link' }, run) }, link);
-  }
-
-  /** This device's receipt of the link, with the link: the receipt again, not a fresh form (the chunk reads it). */
-  async #restoreReceipt(run: number): Promise<void> {
-    const signal = this.#abort.signal;
-    const [link, receipt] = await Promise.allSettled([
-      requestLink(this.#clientOptions(), this.link, signal),
-      this.#loadLater().then(({ tracker }) => tracker.keptReceipt()),
-    ]);
-    if (run !== this.#run || signal.aborted) return;
-    if (link.status === 'rejected') return this.#send({ type: 'link_failed', error: toFlowError(link.reason) });
-    const order = receipt.status === 'fulfilled' ? receipt.value : null;
-    this.#send(order ? { type: 'receipt_restored', link: link.value, order } : { type: 'link_loaded', link: link.value });
+    const hooks = { signal, current, options: this.#clientOptions(), tracker: later.tracker, timings: PayCheckout.statusTimings };
+    const context = { ...hooks, send: (event: FlowEvent) => this.#send(event), loadLink: () => void this.#perform({ kind: 'load_link' }, run) };
+    void (saved ? later.resume({ ...context, saved }, link) : later.restoreReceipt(context, link));
   }
 
   /** Hands an event to the flow and carries out what the new state asks for. */
@@ -435,8 +428,7 @@ export class PayCheckout extends LitElement {
     if (request.kind === 'load_link') {
       // A saved order for this link (a reload, the card page's return, a retry after a failed resume): resume it.
       const saved = readSavedOrder(this.link);
-      if (saved) return this.#resume(saved, run);
-      if (hasKeptReceipt(this.link)) return this.#restoreReceipt(run);
+      if (saved || hasKeptReceipt(this.link)) return this.#resume(saved, run);
       return requestLink(this.#clientOptions(), this.link, signal).then(
         (link) => answer({ type: 'link_loaded', link }),
         (e: unknown) => {

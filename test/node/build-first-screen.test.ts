@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildWith, scratchDir, type BuiltFile } from './build-helpers.js';
+import { withoutMark } from '../../scripts/own-order-schemas.js';
 
 describe('the script-tag build: first screen and later steps', () => {
   const scratch = scratchDir('first-screen');
@@ -16,7 +17,7 @@ describe('the script-tag build: first screen and later steps', () => {
   let entry = '';
   let later = '';
   let schemas: BuiltFile | undefined;
-  const moduleOf = (file: BuiltFile) => file.moduleIds.map((id) => id.replace(/\\/g, '/'));
+  const moduleOf = (file: BuiltFile) => file.moduleIds.map((id) => withoutMark(id).replace(/\\/g, '/'));
 
   before(async () => {
     files = await buildWith('vite.script.config.ts', scratch.dir);

@@ -57,3 +57,15 @@ export async function resumeOrder(ctx: ResumeContext, link: Promise<CheckoutLink
   }
   ctx.send(linkAnswer.status === 'rejected' ? { type: 'link_failed', error } : { type: 'resume_failed', error });
 }
+
+/**
+ * No order in progress, but this device kept the receipt of the link (a reload after paying): the receipt again with
+ * the link, not a fresh form. A receipt that lapsed or does not check out is forgotten: the link's first screen.
+ */
+export async function restoreReceipt(ctx: Pick<ResumeContext, 'current' | 'tracker' | 'send'>, link: Promise<CheckoutLink>): Promise<void> {
+  const answer = await link.then((value) => ({ ok: true as const, value }), (reason: unknown) => ({ ok: false as const, reason }));
+  if (!ctx.current()) return;
+  if (!answer.ok) return ctx.send({ type: 'link_failed', error: toFlowError(answer.reason) });
+  const order = ctx.tracker.keptReceipt();
+  ctx.send(order ? { type: 'receipt_restored', link: answer.value, order } : { type: 'link_loaded', link: answer.value });
+}
