@@ -103,7 +103,6 @@ export const en: Messages = {
     totalPaid: 'Total paid',
     serviceReference: 'Payment reference',
     dateTime: 'Date and time (Colombia)',
-    backToStore: (store) => `Back to ${store}`,
     print: 'Print or save as PDF',
     newPayment: 'Make another payment',
   },

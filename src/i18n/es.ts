@@ -95,7 +95,6 @@ export const es: Messages = {
     totalPaid: 'Total pagado',
     serviceReference: 'Referencia del pago',
     dateTime: 'Fecha y hora (Colombia)',
-    backToStore: (store) => `Volver a ${store}`,
     print: 'Imprimir o guardar en PDF',
     newPayment: 'Hacer otro pago',
   },

@@ -139,7 +139,6 @@ export interface Messages extends FirstMessages {
     /** The service's own reference of the payment, when it gives one. */
     serviceReference: string;
     dateTime: string;
-    backToStore: (store: string) => string;
     print: string;
     /** Dynamic links only: pay the link again, deliberately. */
     newPayment: string;

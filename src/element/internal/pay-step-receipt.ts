@@ -3,21 +3,11 @@ import type { PaidState } from '../../flow/types.js';
 import { formatDateTime, formatMoney } from '../../i18n/format.js';
 import { isDynamic } from '../../flow/screens.js';
 import { StepElement } from './step-element.js';
+import { storeHref } from './store-href.js';
 import { sharedStyles } from './shared.styles.js';
 import { laterStyles } from './later.styles.js';
 import { stepResultStyles } from './pay-step-result.styles.js';
 import { stepReceiptStyles } from './pay-step-receipt.styles.js';
-
-/** An http(s) address to go back to the store, or null: never a `javascript:` URL from a page or a service. */
-export function storeHref(raw: string | null | undefined, base: string): string | null {
-  if (!raw) return null;
-  try {
-    const url = new URL(raw, base);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * @internal The paid receipt: what was paid, to whom, how, when (Bogotá time) and its references; a way back to the
@@ -55,7 +45,7 @@ export class PayStepReceipt extends StepElement<PaidState> {
         <dd>${formatDateTime(date, m.locale)}</dd>
       </dl>
       <div class="actions">
-        ${back ? html`<a class="button" part="button store-link" href=${back}>${m.receipt.backToStore(link.store_name)}</a>` : nothing}
+        ${back ? html`<a class="button" part="button store-link" href=${back}>${m.link.backToStore(link.store_name)}</a>` : nothing}
         <button type="button" class="secondary" part="button-secondary print-button" @click=${() => PayStepReceipt.print()}>${m.receipt.print}</button>
         ${isDynamic(link)
           ? html`<button type="button" class="secondary" part="button-secondary" @click=${() => this.send({ type: 'new_payment' })}>${m.receipt.newPayment}</button>`

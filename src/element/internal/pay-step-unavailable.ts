@@ -1,8 +1,8 @@
 import { css, html, nothing } from 'lit';
-import type { CheckoutLink } from '../../contract/checkout-link.js';
 import type { UnavailableState } from '../../flow/types.js';
 import { formatMoney } from '../../i18n/format-money.js';
 import { StepElement } from './step-element.js';
+import { storeHref } from './store-href.js';
 import { sharedStyles } from './shared.styles.js';
 import { stepStatusStyles } from './pay-step-status.styles.js';
 
@@ -34,7 +34,8 @@ export class PayStepUnavailable extends StepElement<UnavailableState> {
           ? [m.link.expiredTitle, m.link.expiredBody]
           : [m.link.notFoundTitle, m.link.notFoundBody];
     const link = s.link;
-    const back = storeLink(this.storeUrl, link);
+    // `store-url`, else the link's `redirect_link` (when the service sends one).
+    const back = storeHref(this.storeUrl || link?.redirect_link, location.href);
     return html`<div class="center" part="unavailable" data-reason=${s.reason}>
       <h2 tabindex="-1" part="heading">${title}</h2>
       ${link
@@ -49,18 +50,6 @@ export class PayStepUnavailable extends StepElement<UnavailableState> {
         ? html`<div class="actions"><a class="button" part="button store-link" href=${back}>${m.link.backToStore(link?.store_name ?? null)}</a></div>`
         : nothing}
     </div>`;
-  }
-}
-
-/** `store-url`, else the link's `redirect_link` (when the service sends one); only an http(s) address is offered. */
-function storeLink(storeUrl: string | undefined, link: CheckoutLink | null): string | null {
-  const given = storeUrl || (link as { redirect_link?: unknown } | null)?.redirect_link;
-  if (typeof given !== 'string' || given === '') return null;
-  try {
-    const url = new URL(given, location.href);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
-  } catch {
-    return null;
   }
 }
 
