@@ -64,7 +64,8 @@ describe('offline, then online', () => {
       assert.ok(order.otp);
       await buyer.context.setOffline(true);
       await buyer.enterOtp(order.otp);
-      await buyer.page.getByText('No pudimos conectarnos').waitFor();
+      // On screen under the field (the live region says it too).
+      await buyer.page.locator('[part="error"]').getByText('No pudimos conectarnos').waitFor();
       assert.equal(await buyer.step(), 'otp');
       assert.equal((await onlyOrder(world, 'demo-fixed')).status, 'processing');
       await buyer.context.setOffline(false);
