@@ -23,6 +23,8 @@ const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')
   sideEffects: string[];
   files: string[];
   customElements: string;
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
 };
 
 /** Subpath → its source entry (design.md §2). */
@@ -81,13 +83,27 @@ describe('package.json exports', () => {
   });
 
   it('leaves dependencies and peers to the bundler: imported, never inlined', () => {
-    const external = /[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit|zod|qrcode|dijkstrajs|hono|@hono|react)[\\/]/;
+    const external = /[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit\/reactive-element|zod|qrcode|dijkstrajs|react)[\\/]/;
     const inlined = library.flatMap((file) => file.moduleIds.filter((id) => external.test(id)).map((id) => `${file.fileName}: ${id}`));
     assert.deepEqual(inlined, []);
     const imported = new Set(library.flatMap((file) => file.imports));
-    for (const name of ['lit', 'zod/mini', 'hono', 'react', '@lit/react']) assert.ok(imported.has(name), `no chunk imports ${name}`);
+    for (const name of ['lit', 'zod/mini', 'react']) assert.ok(imported.has(name), `no chunk imports ${name}`);
+    for (const name of Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies })) {
+      assert.ok([...imported].some((id) => id === name || id.startsWith(`${name}/`)) || name === 'qrcode', `${name} is declared but never imported`);
+    }
     // qrcode stays a dynamic import, so a merchant's bundler splits it out as well.
     assert.ok(library.some((file) => file.dynamicImports.includes('qrcode')), 'qrcode is not dynamically imported');
+  });
+
+  it('bundles the sandbox server stack into the sandbox only, and @lit/react into pay-checkout/react only', () => {
+    const bundledIn = (name: RegExp) => library.filter((file) => file.moduleIds.some((id) => name.test(id))).map((file) => file.fileName);
+    const sandboxFiles = bundledIn(/[\\/]src[\\/]sandbox[\\/]app\.ts$/);
+    assert.equal(sandboxFiles.length, 1, 'the sandbox lives in one file');
+    assert.deepEqual(bundledIn(/[\\/]node_modules[\\/](hono|@hono[\\/]node-server)[\\/]/), sandboxFiles);
+    assert.deepEqual(bundledIn(/[\\/]node_modules[\\/]@lit[\\/]react[\\/]/), ['react.js']);
+    for (const name of ['hono', '@hono/node-server', '@lit/react']) {
+      assert.ok(!(name in pkg.dependencies) && !(name in pkg.peerDependencies), `${name} is bundled, so no install needs it`);
+    }
   });
 });
 

@@ -10,7 +10,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('sandbox CLI', () => {
   test('--port 0 prints base_url, checkout_url, onboarding_url, control_url and the fixtures, then serves them', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let out = '';
       child.stdout.setEncoding('utf8');
@@ -41,7 +41,7 @@ describe('sandbox CLI', () => {
   });
 
   test('a bad --port exits with an error', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', 'abc'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', 'abc'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     const [code] = (await once(child, 'exit')) as [number];
     assert.equal(code, 2);
   });
