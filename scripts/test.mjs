@@ -2,7 +2,7 @@
 // `npm test`: every check the project has, in order, with real counts. Plain ESM, no dependencies.
 // Each step prints a header and streams its output; a summary table follows, and the very last line
 // is always `N passed, N failed` over all steps. Exit code 1 if anything failed.
-// `npm test -- node browser` runs only the named steps: typecheck, lint, lit, node, browser, e2e, size.
+// `npm test -- node browser` runs only the named steps: typecheck, lint, lit, node, browser, e2e, size, pack.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'pay-checkout-test-'));
 const EXTRA_STEPS = [
   { key: 'e2e', name: 'End-to-end (Playwright)', file: 'test/e2e/run.mjs' },
   { key: 'size', name: 'Bundle size', file: 'scripts/size-check.mjs' },
+  { key: 'pack', name: 'Packaging (publint, attw, the tarball in throwaway projects)', file: 'scripts/pack-check.mjs' },
 ];
 
 /** @type {{ name: string, passed: number, failed: number, skipped: number, note: string, ms: number }[]} */

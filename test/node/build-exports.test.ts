@@ -78,7 +78,7 @@ describe('package.json exports', () => {
     assert.equal(pkg.main, runtimeFile(targetOf('.')));
     assert.equal(pkg.module, runtimeFile(targetOf('.')));
     assert.equal(pkg.types, targetOf('.').types);
-    assert.equal(pkg.exports['./pay-checkout.js'], './dist/pay-checkout.js');
+    assert.deepEqual(pkg.exports['./pay-checkout.js'], { types: './dist/types/define.d.ts', default: './dist/pay-checkout.js' });
     assert.ok(pkg.files.includes('dist') && pkg.files.includes(pkg.customElements));
   });
 
