@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The packaging check (a step of `npm test`): build, `npm pack`, publint and attw on the tarball, then the tarball
 // installed into throwaway projects (test/pack/projects/, copied to a temp dir, one shared install) that build,
-// type-check and run as a user would: vanilla Vite + TypeScript, React + Vite, Vue + Vite, a Node server with
+// type-check and run as a user would: vanilla Vite + TypeScript, React + Vite, Vue + Vite, Svelte + Vite, a Node server with
 // pay-checkout/server and pay-checkout/webhooks, the `bin`, and the script tag on a page from another origin in
 // Debian's Chromium. Last line: `N passed, N failed`; exit 1 on any failure.
 // `node scripts/pack-check.mjs --no-build` packs dist/ as it is; `--keep` leaves the temp dir for a look.
@@ -144,6 +144,20 @@ try {
     for (const name of ['hono', '@hono']) if (installed.includes(name)) throw new Error(`a browser project got ${name}`);
   });
 
+  await check('custom-elements.json and the editor data point at shipped files', async () => {
+    const pkgDir = path.join(app, 'node_modules', 'pay-checkout');
+    const pkg = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(path.join(pkgDir, pkg.customElements), 'utf8'));
+    const paths = manifest.modules.flatMap((module) => [module.path, ...(module.exports ?? []).map((entry) => entry.declaration?.module)]).filter(Boolean);
+    for (const file of paths) if (!existsSync(path.join(pkgDir, file))) throw new Error(`custom-elements.json names ${file}, which the package does not ship`);
+    const webTypes = JSON.parse(readFileSync(path.join(pkgDir, pkg['web-types']), 'utf8'));
+    const vscode = JSON.parse(readFileSync(path.join(pkgDir, 'dist', 'frameworks', 'vscode.html-custom-data.json'), 'utf8'));
+    const attributes = [webTypes.contributions.html.elements, vscode.tags].map((list) => list.find((tag) => tag.name === 'pay-checkout')?.attributes?.map((a) => a.name));
+    for (const names of attributes) {
+      if (!names?.includes('link') || names.includes('merchant-key')) throw new Error(`editor data attributes: ${names}`);
+    }
+  });
+
   await check('vanilla Vite + TypeScript: tsc, vite build', async () => {
     await must(appBin('tsc'), ['-p', 'vanilla'], { cwd: app });
     await must(appBin('vite'), ['build', '--logLevel', 'warn'], { cwd: path.join(app, 'vanilla') });
@@ -157,6 +171,14 @@ try {
   await check('Vue + Vite: vue-tsc, vite build', async () => {
     await must(appBin('vue-tsc'), ['-p', 'vue'], { cwd: app });
     await must(appBin('vite'), ['build', '--logLevel', 'warn'], { cwd: path.join(app, 'vue') });
+  });
+
+  await check('Svelte + Vite: svelte-check, vite build', async () => {
+    const { output } = await run(appBin('svelte-check'), ['--tsconfig', './tsconfig.json', '--output', 'machine'], { cwd: path.join(app, 'svelte'), quiet: true });
+    // Wrong.svelte holds one deliberate error (theme="purple"); any other error, or none, fails the check.
+    const errors = output.split('\n').filter((line) => /^\d+ ERROR /.test(line));
+    if (errors.length !== 1 || !/Wrong\.svelte.*purple/.test(errors[0] ?? '')) throw new Error(`expected only Wrong.svelte's theme error:\n${output}`);
+    await must(appBin('vite'), ['build', '--logLevel', 'warn'], { cwd: path.join(app, 'svelte') });
   });
 
   await check('bin: npx pay-checkout --help', async () => {
