@@ -1,6 +1,7 @@
 // `npm run analyze`: custom-elements.json for editors, Storybook-like tools and the README's API tables, and from it
 // the framework typings and editor data in dist/frameworks/ (React 19 JSX, Vue 3, Svelte, VS Code, JetBrains).
 // Only the public tag is documented: internal step elements, private members and helpers stay out.
+import path from 'node:path';
 import { customElementJetBrainsPlugin } from 'custom-element-jet-brains-integration';
 import { customElementJsxPlugin } from 'custom-element-jsx-integration';
 import { customElementSveltePlugin } from 'custom-element-svelte-integration';
@@ -8,8 +9,9 @@ import { customElementVsCodePlugin } from 'custom-element-vs-code-integration';
 import { customElementVuejsPlugin } from 'custom-element-vuejs-integration';
 
 const publicTag = 'pay-checkout';
-/** Where the generated files go; type paths in them are relative to it. */
-const frameworks = 'dist/frameworks';
+/** Where the generated files go (under `cem analyze --outdir`, so a test's scratch run writes nothing here). */
+const outdirFlag = process.argv.indexOf('--outdir');
+const frameworks = path.join(outdirFlag > 0 ? (process.argv[outdirFlag + 1] ?? '.') : '.', 'dist', 'frameworks');
 const quiet = { hideLogs: true, globalTypePath: '../types/index.js' };
 
 /** Each documented source module → the shipped file that exports the same thing (the package carries no src/). */

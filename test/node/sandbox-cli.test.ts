@@ -40,6 +40,26 @@ describe('sandbox CLI', () => {
     }
   });
 
+  test('--help prints the usage and exits 0; no command or an unknown one exits 2 with the usage', async () => {
+    const runCli = async (...args: string[]) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+      const [code] = (await once(child, 'exit')) as [number];
+      return { code, out };
+    };
+    const help = await runCli('--help');
+    assert.equal(help.code, 0);
+    for (const option of ['sandbox', '--port', '--host', '--no-order-key-dedupe']) assert.ok(help.out.includes(option), option);
+    const none = await runCli();
+    assert.equal(none.code, 2);
+    assert.match(none.out, /Usage: pay-checkout/);
+    const unknown = await runCli('serve');
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.out, /unknown command "serve"/);
+  });
+
   test('a bad --port exits with an error', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', 'abc'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     const [code] = (await once(child, 'exit')) as [number];
