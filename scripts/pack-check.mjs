@@ -169,7 +169,10 @@ try {
   });
 
   await check('Vue + Vite: vue-tsc, vite build', async () => {
-    await must(appBin('vue-tsc'), ['-p', 'vue'], { cwd: app });
+    // Wrong.vue holds one deliberate error (theme="purple"); any other error, or none, fails the check.
+    const { output } = await run(appBin('vue-tsc'), ['-p', 'vue', '--pretty', 'false'], { cwd: app, quiet: true });
+    const errors = output.split('\n').filter((line) => /error TS\d+/.test(line));
+    if (errors.length !== 1 || !/Wrong\.vue.*purple/.test(errors[0] ?? '')) throw new Error(`expected only Wrong.vue's theme error:\n${output}`);
     await must(appBin('vite'), ['build', '--logLevel', 'warn'], { cwd: path.join(app, 'vue') });
   });
 

@@ -1,3 +1,0 @@
-/// <reference types="vite/client" />
-// README "Vue": pay-checkout/vue types <pay-checkout> in templates (vue-tsc).
-import 'pay-checkout/vue';
