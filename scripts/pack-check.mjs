@@ -210,6 +210,22 @@ try {
     if (!/javascript/.test(asset.headers.get('content-type') ?? '')) throw new Error(`${script} is not JavaScript`);
   });
 
+  await check('Vite plugin: paySandbox() serves /v1 on the dev server', async () => {
+    const started = await startChild(appBin('vite'), ['--port', '0', '--host', '127.0.0.1'], {
+      cwd: path.join(app, 'vite-plugin'),
+      pattern: /base_url: (http:\/\/\S+)\/v1/,
+    });
+    try {
+      const origin = started.match[1];
+      const link = await (await expectStatus(`${origin}/v1/checkout/links/demo-fixed`, 200)).json();
+      if (link.data?.hash !== 'demo-fixed') throw new Error(`unexpected link ${JSON.stringify(link)}`);
+      const page = await (await expectStatus(`${origin}/`, 200)).text();
+      if (!page.includes('<pay-checkout link="demo-fixed"')) throw new Error('the dev server does not serve the page');
+    } finally {
+      stop(started.child);
+    }
+  });
+
   await check('Node server: pay-checkout/server and pay-checkout/webhooks, over HTTP', async () => {
     if (!sandbox) throw new Error('needs the sandbox from the bin check');
     await must(appBin('tsc'), ['-p', 'node-server'], { cwd: app });
