@@ -47,15 +47,15 @@ function parse(argv: string[]) {
 async function sandbox(values: ReturnType<typeof parse>['values']) {
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port) || port > 65535) fail(`--port must be 0..65535, got ${values.port}`);
-  // COORDINATOR: w11a adds the sandbox's `orderKeyDedupe` option; until it lands the flag is parsed and passed
-  // through as this extra property (drop the intersection once `StartSandboxOptions` has it).
+  // COORDINATOR: `orderKeyDedupe` is w11a's sandbox option; once it is in `StartSandboxOptions`, drop the intersection.
   const options: StartSandboxOptions & { orderKeyDedupe?: boolean } = {
     port,
     host: values.host,
     publicUrl: values['public-url'],
-    ...(values['no-order-key-dedupe'] ? { orderKeyDedupe: false } : {}),
+    orderKeyDedupe: !values['no-order-key-dedupe'],
   };
   const running = await startSandbox(options);
+  if (values['no-order-key-dedupe']) console.log('order_key dedupe is OFF: every POST /v1/orders makes a new order.');
   console.log(sandboxBanner(running.sandbox, running.baseUrl.replace(/\/v1$/, '')));
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
