@@ -113,6 +113,32 @@ async function waitFor(what, probe, timeoutMs = 30_000) {
   }
 }
 
+const contentTypes = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+
+/** Serves `dir` on its own origin (a shop's static host), opens `url` in Chromium and runs `body`; page errors fail. */
+async function inChromium(dir, url, body) {
+  const shop = http.createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = path.join(dir, pathname === '/' ? 'index.html' : pathname);
+    if (!file.startsWith(dir) || !existsSync(file)) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': contentTypes[path.extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  await new Promise((resolve) => shop.listen(0, '127.0.0.1', resolve));
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`http://127.0.0.1:${shop.address().port}${url}`);
+    await body(page);
+    if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
+  } finally {
+    await browser.close();
+    shop.close();
+  }
+}
+
 let tarball = '';
 let sandbox = null; // { origin, child }
 
@@ -276,27 +302,19 @@ try {
     const pageDir = path.join(app, 'page');
     for (const file of readdirSync(dist).filter((name) => /^pay-checkout(\.[\w-]+)?\.js$/.test(name))) cpSync(path.join(dist, file), path.join(pageDir, file));
     const html = readFileSync(path.join(pageDir, 'index.html'), 'utf8').replace('SANDBOX_ORIGIN', sandbox.origin);
-    const shop = http.createServer((req, res) => {
-      const file = req.url === '/' ? null : path.join(pageDir, path.basename(new URL(req.url ?? '/', 'http://x').pathname));
-      if (!file) return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-      if (!existsSync(file)) return res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(file));
-    });
-    await new Promise((resolve) => shop.listen(0, '127.0.0.1', resolve));
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch(chromiumLaunchOptions());
-    try {
-      const page = await browser.newPage();
-      const errors = [];
-      page.on('pageerror', (error) => errors.push(error.message));
-      await page.goto(`http://127.0.0.1:${shop.address().port}/`);
+    writeFileSync(path.join(pageDir, 'index.html'), html);
+    await inChromium(pageDir, '/', async (page) => {
       // The first screen shows the link's store from the sandbox, inside the element's shadow root.
       await page.locator('pay-checkout').getByText('Tienda Demo').first().waitFor({ timeout: 30_000 });
-      if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
-    } finally {
-      await browser.close();
-      shop.close();
-    }
+    });
+  });
+
+  await check('React build runs: the wrapper and the native element load the sandbox links (Chromium)', async () => {
+    if (!sandbox) throw new Error('needs the sandbox from the bin check');
+    await inChromium(path.join(app, 'react', 'dist'), `/?api=${encodeURIComponent(`${sandbox.origin}/v1`)}`, async (page) => {
+      await page.locator('#ready', { hasText: 'native:demo-dynamic wrapper:demo-fixed' }).waitFor({ timeout: 30_000 });
+      await page.locator('pay-checkout').first().getByText('Tienda Demo').first().waitFor({ timeout: 30_000 });
+    });
   });
 } catch (error) {
   console.log(`✘ ${error instanceof Error ? error.message : error}`);
