@@ -309,6 +309,15 @@ try {
     });
   });
 
+  for (const project of ['vanilla', 'vue', 'svelte']) {
+    await check(`${project} build runs: the element loads the sandbox link (Chromium)`, async () => {
+      if (!sandbox) throw new Error('needs the sandbox from the bin check');
+      await inChromium(path.join(app, project, 'dist'), `/?api=${encodeURIComponent(`${sandbox.origin}/v1`)}`, async (page) => {
+        await page.locator('pay-checkout').first().getByText('Tienda Demo').first().waitFor({ timeout: 30_000 });
+      });
+    });
+  }
+
   await check('React build runs: the wrapper and the native element load the sandbox links (Chromium)', async () => {
     if (!sandbox) throw new Error('needs the sandbox from the bin check');
     await inChromium(path.join(app, 'react', 'dist'), `/?api=${encodeURIComponent(`${sandbox.origin}/v1`)}`, async (page) => {
