@@ -54,7 +54,11 @@ async function sandbox(values: ReturnType<typeof parse>['values']) {
     publicUrl: values['public-url'],
     orderKeyDedupe: !values['no-order-key-dedupe'],
   };
-  const running = await startSandbox(options);
+  const running = await startSandbox(options).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES' && error.code !== 'EADDRNOTAVAIL') throw error;
+    console.error(`pay-checkout: cannot listen on ${values.host}:${port} (${error.code}); pick another --port (0 for a free one) or --host.`);
+    process.exit(1);
+  });
   if (values['no-order-key-dedupe']) console.log('order_key dedupe is OFF: every POST /v1/orders makes a new order.');
   console.log(sandboxBanner(running.sandbox, running.baseUrl.replace(/\/v1$/, '')));
   let closing = false;

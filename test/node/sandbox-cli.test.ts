@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { startViteWithSandbox } from './sandbox-harness.js';
@@ -58,6 +59,23 @@ describe('sandbox CLI', () => {
     const unknown = await runCli('serve');
     assert.equal(unknown.code, 2);
     assert.match(unknown.out, /unknown command "serve"/);
+  });
+
+  test('a port in use exits 1 with a plain sentence, not a stack trace', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', String(port)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+      const [code] = (await once(child, 'exit')) as [number];
+      assert.equal(code, 1);
+      assert.match(err, /cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/);
+      assert.doesNotMatch(err, /\n\s+at /);
+    } finally {
+      taken.close();
+    }
   });
 
   test('a bad --port exits with an error', async () => {
