@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: prints measured figures against design.md §7's budgets. A script, not a test:
  * each section lives in `scripts/bench/*.ts` and returns whether it met its budget.
- * Options: `--duration SECONDS` (per measured run, default 5), `--concurrency N` (default 32), `--only NAME`.
+ * Options: `--duration SECONDS` (per measured run, default 5), `--concurrency N` (default 32), `--only NAME`
+ * (sandbox, size, timing, package).
  */
 import { parseArgs } from 'node:util';
 import { benchSandbox } from './bench/sandbox.js';
@@ -23,6 +24,7 @@ const sections: [string, () => Promise<boolean>][] = [
   ['handler', async () => (await import('./bench/handler.js')).benchHandler({ durationMs, concurrency, warmupMs: 500 })],
   ['size', async () => (await import('./bench/size.js')).benchSize()],
   ['timing', async () => (await import('./bench/timing.js')).benchTiming()],
+  ['package', async () => (await import('./bench/package.js')).benchPackage()],
 ];
 
 console.log(`# pay-checkout bench (Node ${process.version}, ${(await import('node:os')).availableParallelism()} cores)`);

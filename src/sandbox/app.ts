@@ -45,8 +45,13 @@ export interface SandboxOptions {
   orderKeyDedupe?: boolean;
 }
 
+/** The route table (for tests that compare it with the contract); typed here so the public types need no hono. */
+export interface SandboxRoutes {
+  readonly routes: readonly { method: string; path: string }[];
+}
+
 export interface Sandbox {
-  app: Hono;
+  app: SandboxRoutes;
   /** The whole sandbox as a fetch handler; a `drop` fault rejects with ConnectionDropped, as `fetch` would. */
   fetch: (request: Request) => Promise<Response>;
   state: SandboxState;
