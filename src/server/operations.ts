@@ -192,6 +192,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
 
     async cancelOrder(request, rawId) {
       const id = await tokenOrderId(request, rawId);
+      await readJsonBody(request, { optional: true }); // no body is needed, but a hostile one is refused, not ignored
       await merchant.cancel(id);
       return currentOrder(id);
     },
