@@ -25,7 +25,7 @@ const packageEntries: Record<string, string> = {
 };
 
 // Dependencies and peers stay imports for the merchant's bundler; node builtins only matter to server/sandbox.
-const externalPackages = ['lit', 'zod', 'qrcode', 'hono', '@hono/node-server', 'react', '@lit/react'];
+const externalPackages = ['lit', 'zod', 'qrcode', 'hono', '@hono/node-server', 'react', '@lit/react', 'redis'];
 const isExternal = (id: string) =>
   id.startsWith('node:') ||
   builtinModules.includes(id) ||

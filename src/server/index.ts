@@ -2,6 +2,10 @@
 export { createCheckoutHandler } from './handler.js';
 export type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
 export type { CheckoutLinkInfo, ResolveLink } from './links.js';
+export { ClaimStoreError, memoryClaimStore } from './claims.js';
+export type { ClaimResult, ClaimStore, ClaimView, MemoryClaimStoreOptions, Unsubscribe } from './claims.js';
+export { createRedisStore } from './redis-store.js';
+export type { RedisClientLike, RedisStoreOptions } from './redis-store.js';
 export { memoryIdempotencyStore } from './idempotency.js';
 export type { IdempotencyRecord, IdempotencyStore, MemoryIdempotencyStoreOptions } from './idempotency.js';
 export { defaultAmountLimits, gatewayKindOf, toCheckoutGateways } from './gateways.js';

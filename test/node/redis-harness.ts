@@ -1,0 +1,70 @@
+/**
+ * A real `redis-server` for a test file: started on a free loopback port with no persistence, stopped after.
+ * Debian's `redis-server` package provides the binary (.ci/run installs it).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+
+export interface TestRedis {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** A port the OS just handed out and released: free unless another process takes it in between. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function launch(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const limit = setTimeout(() => reject(new Error(`redis-server did not start within 20 s:\n${output}`)), 20_000);
+    const settle = (error?: Error) => {
+      clearTimeout(limit);
+      if (error) reject(error);
+      else resolve();
+    };
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) settle();
+    });
+    child.once('error', (error) => settle(new Error(`redis-server could not run (apt-get install redis-server): ${error.message}`)));
+    child.once('exit', (code) => settle(new Error(`redis-server exited with ${code}:\n${output}`)));
+  });
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return child;
+}
+
+export async function startRedis(): Promise<TestRedis> {
+  let lastError: unknown;
+  // A second try covers the rare race where another process takes the free port first.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    try {
+      const child = await launch(port);
+      return {
+        url: `redis://127.0.0.1:${port}`,
+        port,
+        async stop() {
+          if (child.exitCode !== null) return;
+          const exited = once(child, 'exit');
+          child.kill('SIGTERM');
+          await exited;
+        },
+      };
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}

@@ -1,0 +1,79 @@
+/** createRedisStore() against a real redis-server: the claim store's promises, shared across connections. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createClient } from 'redis';
+import type { ClaimStore } from '../../src/server/claims.js';
+import { ClaimStoreError, createRedisStore } from '../../src/server/index.js';
+import { claimStoreContract, until } from './claim-store-contract.js';
+import { startRedis, type TestRedis } from './redis-harness.js';
+
+let redis: TestRedis;
+const stores: ClaimStore[] = [];
+const track = (store: ClaimStore) => (stores.push(store), store);
+
+before(async () => {
+  redis = await startRedis();
+});
+after(async () => {
+  await Promise.all(stores.map((s) => s.close?.()));
+  await redis.stop();
+});
+
+describe('createRedisStore({ url })', () => {
+  let a: ClaimStore;
+  let b: ClaimStore;
+  before(() => {
+    a = track(createRedisStore({ url: redis.url }));
+    b = track(createRedisStore({ url: redis.url }));
+  });
+  // Two connections, as two instances: calls alternate between them, so every promise holds across instances.
+  let turn = 0;
+  claimStoreContract(() => ((turn += 1) % 2 ? a : b));
+
+  it('claims once among many connections racing for one key', async () => {
+    const many = Array.from({ length: 6 }, () => track(createRedisStore({ url: redis.url })));
+    const results = await Promise.all(many.flatMap((s) => Array.from({ length: 10 }, () => s.claim('race', 'd', 60_000))));
+    assert.equal(results.filter((r) => r.state === 'claimed').length, 1);
+  });
+
+  it('keeps keys apart under different prefixes', async () => {
+    const other = track(createRedisStore({ url: redis.url, prefix: 'other:' }));
+    assert.equal((await a.claim('shared-name', 'd', 60_000)).state, 'claimed');
+    assert.equal((await other.claim('shared-name', 'd', 60_000)).state, 'claimed');
+  });
+});
+
+describe('createRedisStore({ client })', () => {
+  it('uses the given client and leaves it open on close', async () => {
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    const store = createRedisStore({ client });
+    const got: string[] = [];
+    const off = await store.subscribe('c', (m) => got.push(m));
+    assert.equal((await store.claim('given-client', 'd', 60_000)).state, 'claimed');
+    await store.publish('c', 'hello');
+    await until(() => got.length === 1, 'the message');
+    await off();
+    await store.close?.();
+    assert.equal(client.isOpen, true);
+    assert.equal(await client.sendCommand(['PING']), 'PONG');
+    await client.close();
+  });
+
+  it('refuses neither or both of url and client', () => {
+    assert.throws(() => createRedisStore({}), /exactly one/);
+  });
+});
+
+describe('createRedisStore when Redis is down', () => {
+  it('fails fast with ClaimStoreError', async () => {
+    const down = await startRedis();
+    const errors: unknown[] = [];
+    const store = createRedisStore({ url: down.url, onError: (e) => errors.push(e), commandTimeoutMs: 1_000 });
+    assert.equal((await store.claim('k', 'd', 60_000)).state, 'claimed');
+    await down.stop();
+    await assert.rejects(store.claim('k2', 'd', 60_000), ClaimStoreError);
+    await assert.rejects(store.publish('c', 'm'), ClaimStoreError);
+    await store.close?.().catch(() => {});
+  });
+});
