@@ -37,6 +37,11 @@ export interface SandboxOptions {
    * each reset; default true. Tests that count deliveries turn it off.
    */
   defaultReceiver?: boolean;
+  /**
+   * Whether `POST /v1/orders` replays a repeated `order_key` (default true). False (CLI `--no-order-key-dedupe`):
+   * every create makes a new order, as a service that does not deduplicate would, to test a caller's own guarantee.
+   */
+  orderKeyDedupe?: boolean;
 }
 
 export interface Sandbox {
@@ -79,6 +84,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     linkPaidWaitMs: timings.linkPaidWaitMs ?? defaultLinkPaidWaitMs,
     receiverUrl: undefined,
     hostedDir: options.hostedDir,
+    orderKeyDedupe: options.orderKeyDedupe ?? true,
     iso: (ms?: number) => new Date(ms ?? clock.now()).toISOString(),
   };
   const forwardToReceiver = () => {

@@ -28,6 +28,8 @@ export interface SandboxContext {
   receiverUrl: string | undefined;
   /** Folder of the built hosted page (index.html); default: found beside the sandbox or in dist/hosted/. */
   hostedDir: string | undefined;
+  /** False: `order_key` is recorded as `id_external` but never replayed (`--no-order-key-dedupe`). */
+  orderKeyDedupe: boolean;
   iso(ms?: number): string;
 }
 

@@ -16,6 +16,7 @@ export function orderKeyFingerprint(body: CreateOrderBody): string {
 
 /** The order an earlier create with this key made, to replay; undefined when the key is new. Throws 409 for another body. */
 export function earlierOrder(ctx: SandboxContext, idStore: number, orderKey: string, fingerprint: string): SandboxOrder | undefined {
+  if (!ctx.orderKeyDedupe) return undefined;
   const record = ctx.state.orderKeys.get(slotOf(idStore, orderKey));
   const order = record && ctx.state.orders.get(record.id_order);
   if (!record || !order) return undefined;

@@ -6,10 +6,13 @@
 import { AbortedError, MerchantClient, NetworkError, ServiceError, TimeoutError } from '../client/index.js';
 import { errorBody, idempotencyKeyHeader, orderTokenHeader } from '../contract/index.js';
 import { CheckoutHttpError } from './http.js';
+import { memoryClaimStore } from './claims.js';
+import { defaultClaimTimings } from './once.js';
 import { checkoutOperations, type Operations, type Reply } from './operations.js';
 import type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
 import { replayWatcher } from './replay.js';
-import { serverSecret } from './secrets.js';
+import { checkSecrets, serverSecrets, type ServerSecrets } from './secrets.js';
+import { webhookIntake } from './webhook-intake.js';
 
 type Route = { methods: Record<string, (ops: Operations, request: Request, param: string) => Promise<Reply>> };
 
@@ -43,7 +46,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 export function createCheckoutHandler(options: CheckoutHandlerOptions): CheckoutHandler {
   if (typeof options.resolveLink !== 'function') throw new TypeError('createCheckoutHandler: `resolveLink(hash)` is required.');
-  if (options.secret !== undefined && options.secret.length < 16) throw new TypeError('createCheckoutHandler: `secret` must be at least 16 characters.');
+  checkSecrets(options.secret);
   const { merchantKey } = options;
   const merchantOptions = {
     merchantKey,
@@ -53,20 +56,25 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   };
   const merchant = new MerchantClient(merchantOptions);
-  let secret: Promise<string> | undefined;
+  let secrets: Promise<ServerSecrets> | undefined;
+  const store = options.store ?? memoryClaimStore();
+  const timings = { ...defaultClaimTimings, ...options.claimTimings };
   const ops = checkoutOperations({
     merchant,
     watchReplay: replayWatcher(merchantOptions),
     resolveLink: options.resolveLink,
-    secret: () => (secret ??= serverSecret(merchantKey, options.secret)),
+    secrets: () => (secrets ??= serverSecrets(merchantKey, options.secret)),
     gateways: options.gateways,
-    idempotency: options.idempotency,
+    store,
+    timings,
     countryCode: options.countryCode ?? 'CO',
     now: options.now ?? Date.now,
   });
+  const intake = options.webhookSecret ? webhookIntake({ secret: options.webhookSecret, store, timings, merchant, ops }) : undefined;
   const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '').replace(/^(?=[^/])/, '/');
   // Any prefix may come before `{basePath}/checkout/`, so the handler can be mounted under a sub-path.
   const pathPattern = new RegExp(`^(?:/.*)?${escapeRegExp(basePath)}/checkout/(.+)$`);
+  const webhookPattern = new RegExp(`^(?:/.*)?${escapeRegExp(basePath)}/webhooks$`);
   const onError = options.onError ?? ((error: unknown) => console.error('[pay-checkout] unexpected error:', error));
   const allowed = options.allowedOrigins ?? [];
 
@@ -74,7 +82,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     const origin = request.headers.get('origin');
     const headers: Record<string, string> = allowed === '*' ? {} : { Vary: 'Origin' };
     if (!origin || (allowed !== '*' && !allowed.includes(origin))) return headers;
-    return { ...headers, 'Access-Control-Allow-Origin': allowed === '*' ? '*' : origin, 'Access-Control-Expose-Headers': 'Idempotent-Replayed' };
+    return { ...headers, 'Access-Control-Allow-Origin': allowed === '*' ? '*' : origin, 'Access-Control-Expose-Headers': 'Idempotent-Replayed, Retry-After' };
   };
 
   const respond = (request: Request, status: number, body: unknown, extra: Record<string, string> = {}): Response => {
@@ -99,7 +107,13 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
 
   return async (request) => {
     try {
-      const match = pathPattern.exec(new URL(request.url).pathname);
+      const path = new URL(request.url).pathname;
+      if (intake && webhookPattern.test(path)) {
+        if (request.method !== 'POST') return respond(request, 405, errorBody('METHOD_NOT_ALLOWED'), { Allow: 'POST' });
+        const reply = await intake(request);
+        return respond(request, reply.status, { data: reply.data });
+      }
+      const match = pathPattern.exec(path);
       const found = match?.[1] !== undefined ? routeOf(match[1]) : undefined;
       if (!found) return respond(request, 404, errorBody('NOT_FOUND', { description: `${request.method} ${new URL(request.url).pathname} is not an endpoint of the buyer API.` }));
       const allow = [...Object.keys(found.route.methods), 'OPTIONS'].join(', ');

@@ -19,6 +19,12 @@ export class CheckoutHttpError extends Error {
     this.headers = headers;
   }
 
+  /** Keeps what caused a refusal (for logs and tests); the buyer sees only the ErrorResponse. */
+  withCause(cause: unknown): this {
+    Object.defineProperty(this, 'cause', { value: cause, configurable: true, writable: true });
+    return this;
+  }
+
   static of(apiCode: ApiCode, extra: ErrorExtra = {}, headers: Record<string, string> = {}): CheckoutHttpError {
     return new CheckoutHttpError(errorCatalog[apiCode].httpStatus, errorBody(apiCode, extra), headers);
   }

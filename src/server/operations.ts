@@ -11,17 +11,21 @@ import {
   summarizeProblems,
   type CheckoutGateway,
   type CheckoutOrder,
+  type CheckoutOrderCreated,
+  type CheckoutOrderInput,
   type CreatedOrder,
   type OrderDetails,
 } from '../contract/index.js';
 import type * as z from 'zod/mini';
+import { cached, discoveryTtlMs } from './cache.js';
+import type { ClaimStore } from './claims.js';
 import { toCheckoutGateways } from './gateways.js';
 import { CheckoutHttpError, readJsonBody } from './http.js';
-import type { IdempotencyStore } from './idempotency.js';
+import { createOnce, InDoubtError, isDefiniteFailure, type ClaimTimings } from './once.js';
 import { replayedHeader, type ReplayWatch } from './replay.js';
 import { linkAmount, linkCurrency, linkStatus, toCheckoutLink, type CheckoutLinkInfo, type ResolveLink } from './links.js';
 import { gatewayOfOrder, toCheckoutOrder } from './orders.js';
-import { bodyDigest, isOrderToken, orderKeyFor, orderTokenFor } from './secrets.js';
+import { bodyDigest, isOrderToken, orderKeyFor, orderTokenFor, type ServerSecrets } from './secrets.js';
 
 const maxIdempotencyKeyLength = 255;
 /** Contact fields the checkout asks for when a link sets `collect_shopper_data`. */
@@ -31,6 +35,8 @@ export interface Operations {
   getLink(request: Request, hash: string): Promise<Reply>;
   createOrder(request: Request, hash: string): Promise<Reply>;
   getOrder(request: Request, id: string): Promise<Reply>;
+  /** The buyer's reply for an order created under `orderKey`, built when a webhook settles an in-doubt create. */
+  createdReply(details: OrderDetails): Promise<Reply>;
   submitOtp(request: Request, id: string): Promise<Reply>;
   cancelOrder(request: Request, id: string): Promise<Reply>;
 }
@@ -46,9 +52,10 @@ export interface OperationDeps {
   /** A merchant client for one call that tells whether the merchant API replayed an earlier order. */
   watchReplay: () => ReplayWatch;
   resolveLink: ResolveLink;
-  secret: () => Promise<string>;
+  secrets: () => Promise<ServerSecrets>;
   gateways?: CheckoutGateway[] | undefined;
-  idempotency?: IdempotencyStore | undefined;
+  store: ClaimStore;
+  timings: ClaimTimings;
   countryCode: string;
   now: () => number;
 }
@@ -69,10 +76,14 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     return info;
   };
 
+  // Discovery answers are reused for a few minutes (cache.ts), not asked for on every create.
+  const discover = cached(() => merchant.paymentGateways(), discoveryTtlMs, deps.now);
+  const knownDocumentTypes = cached(() => merchant.documentTypes(deps.countryCode), discoveryTtlMs, deps.now);
+
   const offeredGateways = async (currency: string, withDocumentTypes: boolean) => {
-    const documentTypes = withDocumentTypes ? merchant.documentTypes(deps.countryCode) : Promise.resolve([]);
+    const documentTypes = withDocumentTypes ? knownDocumentTypes() : Promise.resolve([]);
     if (deps.gateways) return { gateways: deps.gateways, documentTypes: await documentTypes };
-    const [discovered, types] = await Promise.all([merchant.paymentGateways(), documentTypes]);
+    const [discovered, types] = await Promise.all([discover(), documentTypes]);
     return { gateways: toCheckoutGateways(discovered, types, currency), documentTypes: types };
   };
 
@@ -80,7 +91,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
   const tokenOrderId = async (request: Request, rawId: string): Promise<number> => {
     const id = parseWith(OrderIdParam, rawId);
     if (!id.ok) throw CheckoutHttpError.invalid(id.problems.map((p) => ({ ...p, field: 'id_order' })));
-    if (!(await isOrderToken(await deps.secret(), id.value, request.headers.get('x-order-token')))) throw CheckoutHttpError.of('ORDER_NOT_FOUND');
+    if (!(await isOrderToken((await deps.secrets()).accept, id.value, request.headers.get('x-order-token')))) throw CheckoutHttpError.of('ORDER_NOT_FOUND');
     return id.value;
   };
 
@@ -93,7 +104,73 @@ export function checkoutOperations(deps: OperationDeps): Operations {
   const currentOrder = async (id: number): Promise<Reply> => ({ status: 200, data: await orderView(await merchant.getOrder(id)) });
 
   const withToken = async (order: CheckoutOrder) =>
-    checked(CheckoutOrderCreatedSchema, { ...order, order_token: await orderTokenFor(await deps.secret(), order.id_order) }, 'The created order');
+    checked(CheckoutOrderCreatedSchema, { ...order, order_token: await orderTokenFor((await deps.secrets()).sign, order.id_order) }, 'The created order');
+
+  /** The create itself, run only under a claim. Failures before `POST /orders` is sent are definite. */
+  const createNew = async (info: CheckoutLinkInfo, body: CheckoutOrderInput, orderKey: string): Promise<Reply> => {
+    const status = linkStatus(info, deps.now());
+    if (status === 'paid') throw CheckoutHttpError.of('LINK_ALREADY_PAID');
+    if (status === 'expired') throw CheckoutHttpError.of('LINK_EXPIRED');
+    const fixed = linkAmount(info);
+    if (fixed !== undefined && body.amount !== undefined) throw CheckoutHttpError.invalid([{ field: 'amount', message: 'is fixed by the payment link; do not send it' }]);
+    const amount = fixed ?? body.amount;
+    if (amount === undefined) throw CheckoutHttpError.invalid([{ field: 'amount', message: 'is required on a dynamic link' }]);
+    if (info.collectShopperData) {
+      const missing = collectedShopperFields.filter((f) => !body.shopper[f]);
+      if (missing.length) throw CheckoutHttpError.invalid(missing.map((f) => ({ field: `shopper.${f}`, message: 'is required' })));
+    }
+    const currency = linkCurrency(info);
+    const { gateways } = await offeredGateways(currency, false);
+    const gateway = gateways.find((g) => g.id_payment_gateway === body.payment_gateway.id_payment_gateway);
+    if (!gateway) {
+      throw CheckoutHttpError.of('GATEWAY_NOT_SUPPORTED', {
+        validation_errors: [{ field: 'payment_gateway.id_payment_gateway', message: 'is not a payment method of this link' }],
+      });
+    }
+
+    // The merchant API may deduplicate order_key itself (the sandbox does): its replay is ours too, 200 not 201.
+    const watch = deps.watchReplay();
+    let created: CreatedOrder;
+    try {
+      created = await watch.merchant.createOrder({
+        amount,
+        description: info.description,
+        currency,
+        shopper: body.shopper,
+        payment_gateway: { id_payment_gateway: gateway.id_payment_gateway },
+        order_key: orderKey,
+      });
+    } catch (error) {
+      throw isDefiniteFailure(error) ? error : new InDoubtError(error);
+    }
+    const details = await merchant.getOrder(created.id_order).catch((): OrderDetails => ({
+      // The order exists; answer from what creation returned rather than fail the buyer.
+      id_order: created.id_order,
+      id_external: created.id_external ?? orderKey,
+      purchase_date: new Date(deps.now()).toISOString(),
+      status: created.status,
+      total: amount,
+      currency,
+      description: info.description,
+      payment_method: { gateway: gateway.name, id_payment_gateway: gateway.id_payment_gateway, status: 'pending' },
+      payment_gateway: created.payment_gateway,
+      expires_at: created.expires_at ?? null,
+    }));
+    // A merchant API that deduplicates order_key hands back the first order: another amount or gateway means another body.
+    const methodId = details.payment_method?.id_payment_gateway;
+    if (details.total !== amount || (methodId !== undefined && methodId !== gateway.id_payment_gateway)) {
+      throw CheckoutHttpError.of('IDEMPOTENCY_KEY_REUSED');
+    }
+    let order: CheckoutOrderCreated;
+    try {
+      order = await withToken(await orderView(details, [gateway], created, info.description));
+    } catch (error) {
+      // The order exists but cannot be shown: the claim is kept, never released into a second order.
+      throw new InDoubtError(error);
+    }
+    if (watch.replayed()) return { status: 200, data: order, headers: { [replayedHeader]: 'true' } };
+    return { status: 201, data: order };
+  };
 
   return {
     async getLink(request, hash) {
@@ -113,69 +190,13 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       if (!parsed.ok) throw CheckoutHttpError.invalid(parsed.problems);
       const body = parsed.value;
       const info = await resolve(request, hash);
-      const secret = await deps.secret();
-      const orderKey = await orderKeyFor(secret, hash, key);
-      const digest = await bodyDigest(body);
+      const orderKey = await orderKeyFor((await deps.secrets()).orderKey, hash, key);
+      // Claimed before the service is called; see once.ts for what a repeat, a failure and an unknown outcome do.
+      return createOnce(deps.store, deps.timings, orderKey, await bodyDigest(body), () => createNew(info, body, orderKey));
+    },
 
-      const earlier = await deps.idempotency?.get(orderKey);
-      if (earlier) {
-        if (earlier.body_digest !== digest) throw CheckoutHttpError.of('IDEMPOTENCY_KEY_REUSED');
-        const order = await orderView(await merchant.getOrder(earlier.id_order));
-        return { status: 200, data: await withToken(order), headers: { [replayedHeader]: 'true' } };
-      }
-
-      const status = linkStatus(info, deps.now());
-      if (status === 'paid') throw CheckoutHttpError.of('LINK_ALREADY_PAID');
-      if (status === 'expired') throw CheckoutHttpError.of('LINK_EXPIRED');
-      const fixed = linkAmount(info);
-      if (fixed !== undefined && body.amount !== undefined) throw CheckoutHttpError.invalid([{ field: 'amount', message: 'is fixed by the payment link; do not send it' }]);
-      const amount = fixed ?? body.amount;
-      if (amount === undefined) throw CheckoutHttpError.invalid([{ field: 'amount', message: 'is required on a dynamic link' }]);
-      if (info.collectShopperData) {
-        const missing = collectedShopperFields.filter((f) => !body.shopper[f]);
-        if (missing.length) throw CheckoutHttpError.invalid(missing.map((f) => ({ field: `shopper.${f}`, message: 'is required' })));
-      }
-      const currency = linkCurrency(info);
-      const { gateways } = await offeredGateways(currency, false);
-      const gateway = gateways.find((g) => g.id_payment_gateway === body.payment_gateway.id_payment_gateway);
-      if (!gateway) {
-        throw CheckoutHttpError.of('GATEWAY_NOT_SUPPORTED', {
-          validation_errors: [{ field: 'payment_gateway.id_payment_gateway', message: 'is not a payment method of this link' }],
-        });
-      }
-
-      // The merchant API may deduplicate order_key itself (the sandbox does): its replay is ours too, 200 not 201.
-      const watch = deps.watchReplay();
-      const created = await watch.merchant.createOrder({
-        amount,
-        description: info.description,
-        currency,
-        shopper: body.shopper,
-        payment_gateway: { id_payment_gateway: gateway.id_payment_gateway },
-        order_key: orderKey,
-      });
-      const details = await merchant.getOrder(created.id_order).catch((): OrderDetails => ({
-        // The order exists; answer from what creation returned rather than fail the buyer.
-        id_order: created.id_order,
-        id_external: created.id_external ?? orderKey,
-        purchase_date: new Date(deps.now()).toISOString(),
-        status: created.status,
-        total: amount,
-        currency,
-        description: info.description,
-        payment_method: { gateway: gateway.name, id_payment_gateway: gateway.id_payment_gateway, status: 'pending' },
-        payment_gateway: created.payment_gateway,
-        expires_at: created.expires_at ?? null,
-      }));
-      // A merchant API that deduplicates order_key hands back the first order: another amount or gateway means another body.
-      const methodId = details.payment_method?.id_payment_gateway;
-      if (details.total !== amount || (methodId !== undefined && methodId !== gateway.id_payment_gateway)) {
-        throw CheckoutHttpError.of('IDEMPOTENCY_KEY_REUSED');
-      }
-      await deps.idempotency?.set(orderKey, { id_order: created.id_order, body_digest: digest });
-      const order = await orderView(details, [gateway], created, info.description);
-      if (watch.replayed()) return { status: 200, data: await withToken(order), headers: { [replayedHeader]: 'true' } };
-      return { status: 201, data: await withToken(order) };
+    async createdReply(details) {
+      return { status: 201, data: await withToken(await orderView(details)) };
     },
 
     async getOrder(request, rawId) {

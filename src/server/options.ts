@@ -1,7 +1,8 @@
 import type { Environment } from '../client/index.js';
 import type { CheckoutGateway } from '../contract/index.js';
-import type { IdempotencyStore } from './idempotency.js';
+import type { ClaimStore } from './claims.js';
 import type { ResolveLink } from './links.js';
+import type { ClaimTimings } from './once.js';
 
 export interface CheckoutHandlerOptions {
   /** The store's secret key: it stays on this server and never appears in a response. */
@@ -12,8 +13,11 @@ export interface CheckoutHandlerOptions {
   environment?: Environment;
   /** The merchant's payment links by hash; null answers 404 LINK_NOT_FOUND. */
   resolveLink: ResolveLink;
-  /** Signs order tokens and derives order keys; at least 16 characters. Default: derived from the merchant key. */
-  secret?: string;
+  /**
+   * Signs order tokens, at least 16 characters. A list during a rotation: tokens are signed with the first and
+   * accepted under any. Default: derived from the merchant key. Order keys never depend on it.
+   */
+  secret?: string | readonly string[];
   /** Injected `fetch` for the merchant API calls. */
   fetch?: typeof globalThis.fetch;
   /** Where the buyer API lives in the request path: `{basePath}/checkout/...`; default `/v1`. */
@@ -22,8 +26,18 @@ export interface CheckoutHandlerOptions {
   allowedOrigins?: '*' | readonly string[];
   /** The gateways to offer, instead of asking `GET /orders/paymentGateways`. */
   gateways?: CheckoutGateway[];
-  /** Shared memory of created orders, for a merchant API that does not deduplicate `order_key`. */
-  idempotency?: IdempotencyStore;
+  /**
+   * Where Idempotency-Key claims live. Default: `memoryClaimStore()`, right for one instance; on several
+   * instances pass one shared store, `createRedisStore({ url })`.
+   */
+  store?: ClaimStore;
+  /** Claim lease, how long replies are kept, and how long a repeat waits (see once.ts for the defaults and why). */
+  claimTimings?: Partial<ClaimTimings>;
+  /**
+   * The webhook signing secret of the account. With it, `POST {basePath}/webhooks` accepts signed `order_payment`
+   * deliveries: they settle creates whose outcome was unknown and wake waiting status requests.
+   */
+  webhookSecret?: string;
   /** Per merchant API call; default the client's 15 s. */
   timeoutMs?: number;
   /** Country of the document types; default `CO`. */

@@ -138,7 +138,16 @@ export function createRedisStore(options: RedisStoreOptions): ClaimStore {
 
   return {
     async claim(key, digest, leaseMs): Promise<ClaimResult> {
-      const reply = (await evalScript('claim', claimScript, keyOf(key), [digest, newToken(), ms(leaseMs)])) as string[];
+      const token = newToken();
+      let reply: string[];
+      try {
+        reply = (await evalScript('claim', claimScript, keyOf(key), [digest, token, ms(leaseMs)])) as string[];
+      } catch (error) {
+        // The claim may still run after we gave up on it (a timeout): undo it with the token only we know, on the
+        // same connection, so it lands after the claim and the key is not held by nobody for a whole lease.
+        void evalScript('release', releaseScript, keyOf(key), [token]).catch(() => {});
+        throw error;
+      }
       switch (reply[0]) {
         case 'claimed':
           return { state: 'claimed', token: String(reply[1]) };

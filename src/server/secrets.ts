@@ -23,13 +23,35 @@ function base64url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** The server secret: the given one, or HMAC(merchantKey, fixed label). */
-export async function serverSecret(merchantKey: string, secret?: string): Promise<string> {
-  if (secret !== undefined) {
-    if (secret.length < 16) throw new TypeError('createCheckoutHandler: `secret` must be at least 16 characters.');
-    return secret;
-  }
-  return hex(await hmac(merchantKey, defaultSecretLabel));
+/** The handler's secrets: order tokens are signed with `sign` and accepted under any of `accept`. */
+export interface ServerSecrets {
+  sign: string;
+  accept: readonly string[];
+  /**
+   * Derives `order_key`s: always from the merchant key, never from `secret`, so instances midway through a
+   * rotation (different lists) still give one key the same `order_key` and share its claim.
+   */
+  orderKey: string;
+}
+
+function checkSecret(secret: unknown): string {
+  if (typeof secret !== 'string' || secret.length < 16) throw new TypeError('createCheckoutHandler: every `secret` must be a string of at least 16 characters.');
+  return secret;
+}
+
+/** Checks `secret` (one, or a non-empty list: sign with the first, accept any) at once, so a bad one fails at startup. */
+export function checkSecrets(secret: string | readonly string[] | undefined): readonly string[] | undefined {
+  if (secret === undefined) return undefined;
+  const list = typeof secret === 'string' ? [secret] : [...secret];
+  if (list.length === 0) throw new TypeError('createCheckoutHandler: `secret` must not be an empty list.');
+  return list.map(checkSecret);
+}
+
+/** The secrets from the options; without `secret`, one derived as HMAC(merchantKey, fixed label). */
+export async function serverSecrets(merchantKey: string, secret?: string | readonly string[]): Promise<ServerSecrets> {
+  const derived = hex(await hmac(merchantKey, defaultSecretLabel));
+  const list = checkSecrets(secret) ?? [derived];
+  return { sign: list[0] ?? derived, accept: list, orderKey: derived };
 }
 
 /** `pc_` + 32 hex: the same link and Idempotency-Key always give the same `order_key`. */
@@ -43,9 +65,14 @@ export async function orderTokenFor(secret: string, idOrder: number): Promise<st
   return base64url(await hmac(secret, JSON.stringify(['order_token', idOrder])));
 }
 
-export async function isOrderToken(secret: string, idOrder: number, token: string | null): Promise<boolean> {
+/** Whether `token` is the order's token under any accepted secret (every one is checked: no early exit). */
+export async function isOrderToken(secrets: string | readonly string[], idOrder: number, token: string | null): Promise<boolean> {
   if (!token) return false;
-  return timingSafeEqual(await orderTokenFor(secret, idOrder), token);
+  let match = false;
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    if (timingSafeEqual(await orderTokenFor(secret, idOrder), token)) match = true;
+  }
+  return match;
 }
 
 /** SHA-256 of the body's canonical JSON: key order does not make a body "other". */

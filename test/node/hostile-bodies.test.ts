@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { maxJsonDepth } from '../../src/contract/index.js';
 import { assertError, checkoutOrder, gateways, merchant, partner, startTestSandbox, type Reply, type TestSandbox } from './sandbox-harness.js';
-import { pushOrderBody, resolveDemoLink, serveHandler, type ServedHandler } from './handler-harness.js';
+import { pushOrderBody, resolveHandlerLink, serveHandler, type RunningHandler } from './handler-harness.js';
 
 const levels = 5_000;
 const deepArray = '['.repeat(levels) + ']'.repeat(levels);
@@ -116,11 +116,11 @@ describe('sandbox: a deeply nested body is 400 VALIDATION_FAILED on every endpoi
 
 describe('server handler: a deeply nested body is 400 VALIDATION_FAILED on every endpoint', () => {
   let sb: TestSandbox;
-  let handler: ServedHandler;
+  let handler: RunningHandler;
   let order: { id: number; token: string; status: string };
   before(async () => {
     sb = await startTestSandbox();
-    handler = await serveHandler({ merchantKey: 'mk_test_demo', baseUrl: `${sb.origin}/v1`, resolveLink: resolveDemoLink, secret: 'a-test-server-secret' });
+    handler = await serveHandler({ merchantKey: 'mk_test_demo', baseUrl: `${sb.origin}/v1`, resolveLink: resolveHandlerLink, secret: 'a-test-server-secret' });
     const created = await send(handler.url, 'POST', '/v1/checkout/links/camiseta-m/orders', JSON.stringify(pushOrderBody), { 'Idempotency-Key': 'first' });
     assert.equal(created.status, 201, created.text);
     order = { id: created.body.data.id_order, token: created.body.data.order_token, status: created.body.data.status };

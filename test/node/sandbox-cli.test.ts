@@ -9,11 +9,16 @@ import { startViteWithSandbox } from './sandbox-harness.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('sandbox CLI', () => {
-  test('--port 0 prints base_url, checkout_url, onboarding_url, control_url and the fixtures, then serves them', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  /** The CLI with these flags, once its banner is out. */
+  async function startCli(...flags: string[]) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0', ...flags], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    const stop = async () => {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    };
     try {
-      let out = '';
-      child.stdout.setEncoding('utf8');
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no banner; got ${out}`)), 20_000);
         child.stdout.on('data', (chunk: string) => {
@@ -25,6 +30,35 @@ describe('sandbox CLI', () => {
         });
         child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
       });
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+    return { out, stop };
+  }
+
+  test('--no-order-key-dedupe: the same order_key twice makes two orders', async () => {
+    const { out, stop } = await startCli('--no-order-key-dedupe');
+    try {
+      assert.match(out, /order_key dedupe is OFF/);
+      const base = /^base_url: (\S+)$/m.exec(out)?.[1];
+      assert.ok(base, out);
+      const body = { amount: 20_000, description: 'x', currency: 'COP', order_key: 'twice', payment_gateway: { id_payment_gateway: 2 }, shopper: { id_number: '12345678', id_type: 1 } };
+      const ids: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        const r = await fetch(`${base}/orders`, { method: 'POST', headers: { 'merchant-key': 'mk_test_demo', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        ids.push(((await r.json()) as { data: { id_order: number } }).data.id_order);
+      }
+      assert.notEqual(ids[0], ids[1]);
+    } finally {
+      await stop();
+    }
+  });
+
+  test('--port 0 prints base_url, checkout_url, onboarding_url, control_url and the fixtures, then serves them', async () => {
+    const { out, stop } = await startCli();
+    try {
+      assert.doesNotMatch(out, /dedupe is OFF/);
       const base = /^base_url: (http:\/\/127\.0\.0\.1:\d+)\/v1$/m.exec(out);
       assert.ok(base, out);
       const origin = base[1];
@@ -35,8 +69,7 @@ describe('sandbox CLI', () => {
       const link = await fetch(`${origin}/v1/checkout/links/demo-fixed`);
       assert.equal(link.status, 200);
     } finally {
-      child.kill('SIGTERM');
-      if (child.exitCode === null) await once(child, 'exit');
+      await stop();
     }
   });
 

@@ -37,9 +37,9 @@ export interface TestSandbox {
 }
 
 /** `defaultReceiver` is off unless asked for: the suites count deliveries exactly, to receivers of their own. */
-export async function startTestSandbox(timings: SandboxTimings = {}, { defaultReceiver = false } = {}): Promise<TestSandbox> {
+export async function startTestSandbox(timings: SandboxTimings = {}, { defaultReceiver = false, orderKeyDedupe = true } = {}): Promise<TestSandbox> {
   const clock = createClock(startOfTime);
-  const running = await startSandbox({ port: 0, clock, defaultReceiver, timings: { webhookTimeoutMs: 500, webhookRetryDelayMs: 20, ...timings } });
+  const running = await startSandbox({ port: 0, clock, defaultReceiver, orderKeyDedupe, timings: { webhookTimeoutMs: 500, webhookRetryDelayMs: 20, ...timings } });
   const origin = running.url;
   const raw = async (path: string, init: RequestInit): Promise<Reply> => {
     const response = await fetch(`${origin}${path}`, { redirect: 'manual', ...init });

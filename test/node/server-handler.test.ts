@@ -11,7 +11,7 @@ import { CheckoutLinkSchema, CheckoutOrderCreatedSchema, type CheckoutOrderInput
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import {
   createCheckoutHandler,
-  memoryIdempotencyStore,
+  memoryClaimStore,
   toNodeListener,
   type CheckoutHandlerOptions,
   type CheckoutLinkInfo,
@@ -201,21 +201,22 @@ describe('createCheckoutHandler against the sandbox', () => {
   });
 
   describe('idempotency', () => {
-    it('without a store, a retry sends the same order_key (deduplicating it is the merchant API\'s part)', async () => {
+    it('a retry never reaches the merchant API twice, and each key has its own order_key', async () => {
       const made = [
         await client.createOrder('camiseta-m', pushBody, 'k-same'),
         await client.createOrder('camiseta-m', pushBody, 'k-same'),
         await client.createOrder('camiseta-m', pushBody, 'k-other'),
       ];
       const orders = await sandboxOrders();
+      assert.equal(orders.length, 2);
       const keys = made.map((m) => orders.find((o) => o.id_order === m.id_order)?.id_external);
       assert.match(keys[0] ?? '', /^pc_/);
       assert.equal(keys[1], keys[0]);
       assert.notEqual(keys[2], keys[0]);
     });
 
-    it('with a store, the same key returns the same order; another body is 409', async () => {
-      const withStore = await serve({ merchantKey, baseUrl: sandbox.baseUrl, resolveLink, fetch: recordingFetch, idempotency: memoryIdempotencyStore() });
+    it('with a given store, the same key returns the same order; another body is 409', async () => {
+      const withStore = await serve({ merchantKey, baseUrl: sandbox.baseUrl, resolveLink, fetch: recordingFetch, store: memoryClaimStore() });
       try {
         const body = { ...pushBody, amount: 20_000 };
         const first = await withStore.client.createOrder('aporte', body, 'k-store');

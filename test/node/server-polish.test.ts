@@ -1,6 +1,6 @@
 /**
  * createCheckoutHandler() when the merchant API deduplicates `order_key` itself (the sandbox does): a repeated
- * buyer request is a replay, answered 200 with `Idempotent-Replayed: true`, even with no idempotency store.
+ * buyer request is a replay, answered 200 with `Idempotent-Replayed: true`, even from an instance that has not seen the key.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -27,6 +27,14 @@ async function serve(options: CheckoutHandlerOptions): Promise<{ url: string; cl
   };
 }
 
+/** A merchant API that never says "replayed" (the header is dropped on the way back). */
+const dropReplay: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  const headers = new Headers(response.headers);
+  headers.delete('idempotent-replayed');
+  return new Response(await response.text(), { status: response.status, headers });
+};
+
 describe('createCheckoutHandler: replays by the merchant API', () => {
   let sandbox: RunningSandbox;
   let handler: { url: string; close(): Promise<void> };
@@ -47,14 +55,7 @@ describe('createCheckoutHandler: replays by the merchant API', () => {
     sandbox = await startSandbox({ port: 0, defaultReceiver: false });
     // No idempotency store: only the merchant API remembers the order_key.
     handler = await serve({ merchantKey: 'mk_test_demo', baseUrl: sandbox.baseUrl, resolveLink, secret: 'a-test-server-secret' });
-    // A merchant API that never says "replayed" (the header is dropped on the way back).
-    const dropReplayHeader: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      const headers = new Headers(response.headers);
-      headers.delete('idempotent-replayed');
-      return new Response(await response.text(), { status: response.status, headers });
-    };
-    headerless = await serve({ merchantKey: 'mk_test_demo', baseUrl: sandbox.baseUrl, resolveLink, secret: 'a-test-server-secret', fetch: dropReplayHeader });
+    headerless = await serve({ merchantKey: 'mk_test_demo', baseUrl: sandbox.baseUrl, resolveLink, secret: 'a-test-server-secret', fetch: dropReplay });
   });
   beforeEach(() => sandbox.sandbox.reset());
   after(async () => {
@@ -90,8 +91,22 @@ describe('createCheckoutHandler: replays by the merchant API', () => {
 
   it('only the merchant API header says "replayed": without it the same order comes back as 201', async () => {
     const first = await order(headerless.url, 'buyer-key-4');
-    const again = await order(headerless.url, 'buyer-key-4');
-    assert.deepEqual([first.status, again.status, again.replayed], [201, 201, null]);
-    assert.equal(created(again.json).id_order, created(first.json).id_order);
+    // Another instance with its own memory store: only the merchant API knows the key there.
+    const other = await serve({ merchantKey: 'mk_test_demo', baseUrl: sandbox.baseUrl, resolveLink, secret: 'a-test-server-secret', fetch: dropReplay });
+    try {
+      const again = await order(other.url, 'buyer-key-4');
+      assert.deepEqual([first.status, again.status, again.replayed], [201, 201, null]);
+      assert.equal(created(again.json).id_order, created(first.json).id_order);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("the handler's own store replays a repeat without asking the merchant API again", async () => {
+    const first = await order(headerless.url, 'buyer-key-5');
+    const again = await order(headerless.url, 'buyer-key-5');
+    assert.deepEqual([first.status, again.status, again.replayed], [201, 200, 'true']);
+    assert.deepEqual(created(again.json), created(first.json));
+    assert.equal(sandbox.sandbox.state.orders.size, 1);
   });
 });

@@ -65,6 +65,24 @@ describe('createRedisStore({ client })', () => {
   });
 });
 
+describe('createRedisStore when Redis is slow', () => {
+  it('undoes a claim that ran after its caller gave up, so no key is held by nobody', async () => {
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    const store = track(createRedisStore({ url: redis.url, commandTimeoutMs: 1_000 }));
+    await store.inspect('warm-up');
+    // Redis holds every write for 2.5 s: the claim times out here, then runs, then the undo runs after it.
+    await admin.sendCommand(['CLIENT', 'PAUSE', '2500', 'WRITE']);
+    await assert.rejects(store.claim('slow-claim', 'd', 60_000), ClaimStoreError);
+    // A write of our own returns once the pause is over, after the late claim and its undo (one connection, in order).
+    await admin.sendCommand(['SET', 'pause-over', '1']);
+    const exists = async (): Promise<unknown> => admin.sendCommand(['EXISTS', 'pay-checkout:claim:slow-claim']);
+    await until(async () => ((await exists()) === 0 ? true : undefined), 'the orphan claim to be undone');
+    assert.equal((await store.claim('slow-claim', 'd', 60_000)).state, 'claimed');
+    await admin.close();
+  });
+});
+
 describe('createRedisStore when Redis is down', () => {
   it('fails fast with ClaimStoreError', async () => {
     const down = await startRedis();

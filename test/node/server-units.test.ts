@@ -1,11 +1,11 @@
-/** The handler's pure parts: gateway mapping, order translation, secrets, the in-memory idempotency store. */
+/** The handler's pure parts: gateway mapping, order translation, secrets, the in-memory claim store's limits. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { otpTimeoutMs, pushApprovalTimeoutMs, type OrderDetails, type PaymentGateway } from '../../src/contract/index.js';
 import { gatewayKindOf, toCheckoutGateways } from '../../src/server/gateways.js';
-import { createCheckoutHandler, memoryIdempotencyStore } from '../../src/server/index.js';
+import { createCheckoutHandler, memoryClaimStore } from '../../src/server/index.js';
 import { gatewayOfOrder, maskPhoneHint, nextActionOf, toCheckoutOrder } from '../../src/server/orders.js';
-import { isOrderToken, orderKeyFor, orderTokenFor, serverSecret } from '../../src/server/secrets.js';
+import { isOrderToken, orderKeyFor, orderTokenFor, serverSecrets } from '../../src/server/secrets.js';
 
 const documentTypes = [
   { id_national_document_type: 1, country_code: 'CO', type: 'CC', description: 'Cédula de Ciudadanía' },
@@ -85,11 +85,27 @@ describe('merchant orders as the buyer sees them', () => {
 
 describe('secrets', () => {
   it('derives a default secret that is never the merchant key', async () => {
-    const secret = await serverSecret('mk_live_123');
+    const { sign: secret, orderKey } = await serverSecrets('mk_live_123');
     assert.match(secret, /^[0-9a-f]{64}$/);
     assert.ok(!secret.includes('mk_live_123'));
-    assert.notEqual(secret, await serverSecret('mk_live_124'));
-    await assert.rejects(serverSecret('mk', 'short'), TypeError);
+    assert.notEqual(secret, (await serverSecrets('mk_live_124')).sign);
+    assert.equal(orderKey, secret);
+    await assert.rejects(serverSecrets('mk', 'short'), TypeError);
+    await assert.rejects(serverSecrets('mk', ['a'.repeat(16), 'short']), TypeError);
+    await assert.rejects(serverSecrets('mk', []), TypeError);
+  });
+
+  it('signs with the first secret of a list, accepts any, and keeps order keys off the rotating secret', async () => {
+    const [newer, older] = ['n'.repeat(32), 'o'.repeat(32)];
+    const rotated = await serverSecrets('mk_live_123', [newer, older]);
+    const before = await serverSecrets('mk_live_123', older);
+    assert.equal(rotated.sign, newer);
+    assert.deepEqual(rotated.accept, [newer, older]);
+    assert.equal(rotated.orderKey, before.orderKey);
+    const oldToken = await orderTokenFor(older, 7);
+    assert.equal(await isOrderToken(rotated.accept, 7, oldToken), true);
+    assert.equal(await isOrderToken(rotated.accept, 7, await orderTokenFor(newer, 7)), true);
+    assert.equal(await isOrderToken([newer], 7, oldToken), false);
   });
 
   it('gives the same order_key for the same link and key, and another otherwise', async () => {
@@ -113,19 +129,20 @@ describe('secrets', () => {
   });
 });
 
-describe('memoryIdempotencyStore', () => {
-  it('forgets keys after the TTL and beyond maxEntries', async () => {
+describe('memoryClaimStore limits', () => {
+  it('lets a lease lapse on its clock and forgets the oldest keys beyond maxEntries', async () => {
     let now = 0;
-    const store = memoryIdempotencyStore({ ttlMs: 1_000, maxEntries: 2, now: () => now });
-    await store.set('a', { id_order: 1, body_digest: 'x' });
-    assert.deepEqual(await store.get('a'), { id_order: 1, body_digest: 'x' });
+    const store = memoryClaimStore({ maxEntries: 2, now: () => now });
+    const a = await store.claim('a', 'x', 1_000);
+    assert.equal(a.state, 'claimed');
+    now = 999;
+    assert.equal((await store.claim('a', 'x', 1_000)).state, 'in_flight');
     now = 1_000;
-    assert.equal(await store.get('a'), undefined);
-    await store.set('b', { id_order: 2, body_digest: 'x' });
-    await store.set('c', { id_order: 3, body_digest: 'x' });
-    await store.set('d', { id_order: 4, body_digest: 'x' });
-    assert.equal(await store.get('b'), undefined);
-    assert.equal((await store.get('d'))?.id_order, 4);
+    assert.equal((await store.claim('a', 'x', 1_000)).state, 'claimed');
+    await store.claim('b', 'x', 60_000);
+    await store.claim('c', 'x', 60_000);
+    assert.deepEqual(await store.inspect('a'), { state: 'free' });
+    assert.equal((await store.inspect('c')).state, 'held');
   });
 });
 
