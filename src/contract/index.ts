@@ -2,6 +2,7 @@
 export * from './common.js';
 export * from './validation.js';
 export * from './json-depth.js';
+export * from './status-wait.js';
 export * from './limits.js';
 export * from './errors.js';
 export * from './orders.js';
