@@ -31,6 +31,10 @@ export interface RequestSpec<S extends z.ZodMiniType> extends ReadSpec<S> {
   headers?: Record<string, string>;
   body?: unknown;
   signal?: AbortSignal | undefined;
+  /** This call's timeout instead of the client's (a waiting status request takes longer). */
+  timeoutMs?: number;
+  /** Sees the answer's headers before it is read. */
+  onHeaders?: (headers: Headers) => void;
 }
 
 /** The part every client shares: URL, headers, timeout, and turning each outcome into a value or a typed error. */
@@ -55,7 +59,9 @@ export class HttpCore {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(spec.body);
     }
-    return readAnswer(await send(url, init, this.timeoutMs, spec.signal, this.#fetch), spec);
+    const answer = await send(url, init, spec.timeoutMs ?? this.timeoutMs, spec.signal, this.#fetch);
+    if (answer.headers) spec.onHeaders?.(answer.headers);
+    return readAnswer(answer, spec);
   }
 }
 
