@@ -22,6 +22,7 @@ const sections: [string, () => Promise<boolean>][] = [
   ['sandbox', () => benchSandbox({ durationMs, concurrency, warmupMs: 500 })],
   ['size', async () => (await import('./bench/size.js')).benchSize()],
   ['timing', async () => (await import('./bench/timing.js')).benchTiming()],
+  ['confirm', async () => (await import('./bench/confirm.js')).benchConfirm()],
 ];
 
 console.log(`# pay-checkout bench (Node ${process.version}, ${(await import('node:os')).availableParallelism()} cores)`);
