@@ -98,7 +98,9 @@ export async function benchConfirm(confirmations = 5): Promise<boolean> {
       const receipt = { median: median(delays), max: Math.max(...delays), all: delays };
       const figure = `${name}: confirmed → receipt, ${polling ? 'polling 2 s → 10 s' : 'waiting request'}`;
       const measured = `median ${Math.round(receipt.median)} ms, max ${Math.round(receipt.max)} ms (${receipt.all.map(Math.round).join(', ')})`;
-      rows.push([figure, measured, polling ? '— (the old way)' : '≤ 1 s median', polling || receipt.median <= 1_000]);
+      // Polling, and the handler's own 2 s polling without webhooks, are shown for comparison, not held to 1 s.
+      const gated = !polling && api !== pollingHandlerOrigin;
+      rows.push([figure, measured, gated ? '≤ 1 s median' : '— (comparison)', !gated || receipt.median <= 1_000]);
     }
   } finally {
     await browser.close();
