@@ -20,6 +20,7 @@ const concurrency = Math.max(1, Math.floor(Number(values.concurrency) || 32));
 /** Add a section here: a name and a function that prints its figures and returns PASS (true) or OVER. */
 const sections: [string, () => Promise<boolean>][] = [
   ['sandbox', () => benchSandbox({ durationMs, concurrency, warmupMs: 500 })],
+  ['handler', async () => (await import('./bench/handler.js')).benchHandler({ durationMs, concurrency, warmupMs: 500 })],
   ['size', async () => (await import('./bench/size.js')).benchSize()],
   ['timing', async () => (await import('./bench/timing.js')).benchTiming()],
   ['confirm', async () => (await import('./bench/confirm.js')).benchConfirm()],

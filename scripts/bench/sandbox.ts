@@ -79,7 +79,7 @@ export async function benchSandbox(options: SandboxBenchOptions): Promise<boolea
   }
 }
 
-function print(name: string, r: LoadResult) {
+export function print(name: string, r: LoadResult) {
   const figures = [
     `${Math.round(r.perSecond).toLocaleString('en')} orders/s`,
     `p50 ${r.p50Ms.toFixed(1)} ms`,

@@ -34,6 +34,8 @@ export function toFlowError(thrown: unknown): FlowError {
 }
 
 const rateLimited = (e: FlowError) => e.status === 429 || e.apiCode === 'RATE_LIMITED';
+/** The server still creates or checks the order under this Idempotency-Key: the same request must be repeated. */
+const beingChecked = (e: FlowError) => e.apiCode === 'IDEMPOTENCY_KEY_IN_USE';
 const serverSide = (e: FlowError) =>
   (e.status !== undefined && e.status >= 500) || e.apiCode === 'SERVICE_UNAVAILABLE' || e.apiCode === 'INTERNAL_SERVER_ERROR';
 
@@ -48,13 +50,14 @@ export function errorMessage(error: FlowError): ErrorMessageKey {
       return 'error.config';
     case 'service':
       if (rateLimited(error)) return 'error.rate_limited';
+      if (beingChecked(error)) return 'error.checking';
       return serverSide(error) ? 'error.unavailable' : 'error.service';
   }
 }
 
 /** Whether repeating the same request may succeed: unknown outcomes, rate limits and server faults. */
 export function isRetryable(error: FlowError): boolean {
-  return error.category === 'network' || error.category === 'invalid_response' || (error.category === 'service' && (rateLimited(error) || serverSide(error)));
+  return error.category === 'network' || error.category === 'invalid_response' || (error.category === 'service' && (rateLimited(error) || serverSide(error) || beingChecked(error)));
 }
 
 export function hasApiCode(error: FlowError, ...apiCodes: string[]): boolean {

@@ -69,6 +69,7 @@ export const messageKeys = [
   'error.service',
   'error.rate_limited',
   'error.unavailable', // 5xx / SERVICE_UNAVAILABLE
+  'error.checking', // IDEMPOTENCY_KEY_IN_USE: the order is still being created or checked; retry the same request
   'error.invalid_response',
   'error.config',
   'error.no_methods', // the link offers no payment method

@@ -157,6 +157,7 @@ export const en: Messages = {
     'error.service': () => 'The payment service refused the request. Try again.',
     'error.rate_limited': () => 'Too many requests. Wait a moment and try again.',
     'error.unavailable': () => 'The payment service is unavailable right now. Try again in a moment.',
+    'error.checking': () => 'We are checking whether your order was created. Wait a few seconds and try again: you will not be charged twice.',
     'error.invalid_response': () => 'The payment service sent an answer we could not read. Try again.',
     'error.config': () => 'This payment is misconfigured. Please tell the store.',
     'error.no_methods': () => 'This link has no payment methods available.',

@@ -45,6 +45,7 @@ export const esFirst: FirstMessages = {
     'error.service': () => 'El servicio de pagos rechazó la solicitud. Inténtalo de nuevo.',
     'error.rate_limited': () => 'Hay demasiadas solicitudes. Espera un momento e inténtalo de nuevo.',
     'error.unavailable': () => 'El servicio de pagos no está disponible en este momento. Inténtalo de nuevo en un momento.',
+    'error.checking': () => 'Estamos verificando si tu pedido se creó. Espera unos segundos e inténtalo de nuevo: no se cobrará dos veces.',
     'error.invalid_response': () => 'El servicio de pagos respondió algo que no entendimos. Inténtalo de nuevo.',
     'error.config': () => 'Este pago está mal configurado. Avisa al comercio.',
     'error.no_methods': () => 'Este enlace no tiene medios de pago disponibles.',

@@ -69,7 +69,8 @@ const storeDown = (error: unknown) =>
     { 'Retry-After': '2' },
   ).withCause(error);
 
-async function storeCall<T>(call: () => Promise<T>): Promise<T> {
+/** A store call whose failure answers 503 with Retry-After (never a 500, never a guess). */
+export async function storeCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {

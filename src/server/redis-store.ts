@@ -66,6 +66,7 @@ export function createRedisStore(options: RedisStoreOptions): ClaimStore {
   if (!options.url === !options.client) throw new TypeError('createRedisStore: give exactly one of `url` or `client`.');
   const prefix = options.prefix ?? 'pay-checkout:';
   const timeoutMs = options.commandTimeoutMs ?? 2_000;
+  const connectTimeoutMs = Math.max(timeoutMs, 10_000);
   let lastError = '';
   const onError =
     options.onError ??
@@ -104,18 +105,25 @@ export function createRedisStore(options: RedisStoreOptions): ClaimStore {
       throw error;
     }));
 
-  /** Every failure, a timeout included, is a ClaimStoreError: the caller answers 503 and loses nothing. */
-  const command = async <T>(what: string, run: (client: RedisClientLike) => Promise<T>): Promise<T> => {
+  const within = async <T>(promise: Promise<T>, limitMs: number, what: string): Promise<T> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ClaimStoreError(`redis ${what}: no answer within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(() => reject(new ClaimStoreError(`redis ${what}: no answer within ${limitMs} ms`)), limitMs);
     });
     try {
-      return await Promise.race([mainClient().then(run), timeout]);
-    } catch (error) {
-      throw error instanceof ClaimStoreError ? error : new ClaimStoreError(`redis ${what}: ${messageOf(error)}`, { cause: error });
+      return await Promise.race([promise, timeout]);
     } finally {
       clearTimeout(timer);
+    }
+  };
+  /** Every failure, a timeout included, is a ClaimStoreError: the caller answers 503 and loses nothing. */
+  const command = async <T>(what: string, run: (client: RedisClientLike) => Promise<T>): Promise<T> => {
+    try {
+      // Connecting (the first time, or after Redis came back) has its own, longer limit than one command.
+      const client = await within(mainClient(), connectTimeoutMs, `${what} (connecting)`);
+      return await within(run(client), timeoutMs, what);
+    } catch (error) {
+      throw error instanceof ClaimStoreError ? error : new ClaimStoreError(`redis ${what}: ${messageOf(error)}`, { cause: error });
     }
   };
 

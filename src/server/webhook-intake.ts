@@ -8,7 +8,7 @@ import { verify } from '../webhooks/signature.js';
 import { readTextRequest } from './body.js';
 import type { ClaimStore } from './claims.js';
 import { CheckoutHttpError } from './http.js';
-import { claimChannel, completeClaim, orderChannel, type ClaimTimings } from './once.js';
+import { claimChannel, completeClaim, orderChannel, storeCall, type ClaimTimings } from './once.js';
 import type { Operations, Reply } from './operations.js';
 import { orderKeyPrefix } from './secrets.js';
 
@@ -49,7 +49,8 @@ export function webhookIntake(deps: IntakeDeps): (request: Request) => Promise<R
     const { id_order, id_external, status } = parsed.value;
 
     const key = id_external?.startsWith(orderKeyPrefix) ? id_external : undefined;
-    const claim = key ? await deps.store.inspect(key) : undefined;
+    // A store that cannot answer is a 503, so the service delivers again later.
+    const claim = key ? await storeCall(() => deps.store.inspect(key)) : undefined;
     if (key && claim?.state === 'held') {
       // The service's own record, not the webhook's copy, is what the buyer's retry will replay.
       const details = await deps.merchant.getOrder(id_order);

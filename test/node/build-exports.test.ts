@@ -81,13 +81,16 @@ describe('package.json exports', () => {
   });
 
   it('leaves dependencies and peers to the bundler: imported, never inlined', () => {
-    const external = /[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit|zod|qrcode|dijkstrajs|hono|@hono|react)[\\/]/;
+    const external = /[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit|zod|qrcode|dijkstrajs|hono|@hono|react|redis|@redis)[\\/]/;
     const inlined = library.flatMap((file) => file.moduleIds.filter((id) => external.test(id)).map((id) => `${file.fileName}: ${id}`));
     assert.deepEqual(inlined, []);
     const imported = new Set(library.flatMap((file) => file.imports));
     for (const name of ['lit', 'zod/mini', 'hono', 'react', '@lit/react']) assert.ok(imported.has(name), `no chunk imports ${name}`);
     // qrcode stays a dynamic import, so a merchant's bundler splits it out as well.
     assert.ok(library.some((file) => file.dynamicImports.includes('qrcode')), 'qrcode is not dynamically imported');
+    // redis (an optional peer) too: only createRedisStore({ url }) loads it, so a server without Redis never needs it.
+    assert.ok(library.some((file) => file.dynamicImports.includes('redis')), 'redis is not dynamically imported');
+    assert.ok(!imported.has('redis'), 'redis is imported statically');
   });
 });
 

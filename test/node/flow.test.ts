@@ -307,11 +307,13 @@ describe('never twice', () => {
     assert.equal(expectStep(resent, 'details').request?.idempotencyKey, 'key-2');
   });
 
-  it('server faults and rate limits are retryable with the same key', () => {
+  it('server faults, rate limits and a key still in use are retryable with the same key', () => {
     for (const [error, message] of [
       [service('SERVICE_UNAVAILABLE', 503), 'error.unavailable'],
       [service('INTERNAL_SERVER_ERROR', 500), 'error.unavailable'],
       [service('RATE_LIMITED', 429), 'error.rate_limited'],
+      // The handler still creates or checks the order under this key: a new key could make a second order.
+      [service('IDEMPOTENCY_KEY_IN_USE', 409), 'error.checking'],
     ] as const) {
       const s = expectStep(run(submitted(), { type: 'order_failed', error }), 'error');
       assert.equal(s.message, message);

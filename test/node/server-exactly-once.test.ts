@@ -254,4 +254,24 @@ describe('createCheckoutHandler: webhook intake', () => {
     assert.deepEqual(((await ok.json()) as { data: unknown }).data, { received: true, handled: false });
     assert.equal((await fetch(`${handler.url}/v1/webhooks`)).status, 405);
   });
+
+  it('answers 503 when the store cannot say whether the key is held, so the service delivers again', async () => {
+    const handler = await serve({ store: { ...memoryClaimStore(), inspect: () => Promise.reject(new Error('down')) } });
+    const { sign } = await import('../../src/webhooks/index.js');
+    const payload = JSON.stringify({
+      event: 'order_payment',
+      timestamp: new Date().toISOString(),
+      id_order: 1,
+      id_external: await claimKey('any'),
+      status: 'confirmed',
+      total_price: 50_000,
+      currency: 'COP',
+      payment_method: { gateway: 'nequi', status: 'confirmed' },
+      totalItems: 1,
+      shopper: { first_name: null, last_name: null, email: null },
+      external_store_id: null,
+    });
+    const reply = await fetch(`${handler.url}/v1/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Service-Signature': await sign(payload, webhookSecret) }, body: payload });
+    assert.equal(reply.status, 503, await reply.text());
+  });
 });
