@@ -120,7 +120,7 @@ describe('server handler: a deeply nested body is 400 VALIDATION_FAILED on every
   let order: { id: number; token: string; status: string };
   before(async () => {
     sb = await startTestSandbox();
-    handler = await serveHandler({ merchantKey: 'mk_test_demo', baseUrl: `${sb.origin}/v1`, resolveLink: resolveHandlerLink, secret: 'a-test-server-secret' });
+    handler = await serveHandler({ merchantKey: 'mk_test_demo', baseUrl: `${sb.origin}/v1`, resolveLink: resolveHandlerLink, secret: 'a-test-server-secret', webhookSecret: 'whsec_test_demo' });
     const created = await send(handler.url, 'POST', '/v1/checkout/links/camiseta-m/orders', JSON.stringify(pushOrderBody), { 'Idempotency-Key': 'first' });
     assert.equal(created.status, 201, created.text);
     order = { id: created.body.data.id_order, token: created.body.data.order_token, status: created.body.data.status };
@@ -131,7 +131,7 @@ describe('server handler: a deeply nested body is 400 VALIDATION_FAILED on every
   });
 
   for (const [name, body] of Object.entries(hostileBodies)) {
-    test(`${name}: create, code and cancel refuse it; the order is untouched`, async () => {
+    test(`${name}: create, code and cancel refuse it (the webhook intake too); the order is untouched`, async () => {
       const ordersBefore = sb.orderCount();
       const routes: [string, Record<string, string>][] = [
         ['/v1/checkout/links/camiseta-m/orders', { 'Idempotency-Key': 'hostile' }],
@@ -143,6 +143,10 @@ describe('server handler: a deeply nested body is 400 VALIDATION_FAILED on every
         const reply = await send(handler.url, 'POST', path, body, headers);
         assertError(reply, 400, 'VALIDATION_FAILED', 2000);
       }
+      // The webhook intake checks the signature over the raw text before it parses anything: 401.
+      const intake = await send(handler.url, 'POST', '/v1/webhooks', body, { 'X-Service-Signature': '0'.repeat(64) });
+      assert.equal(intake.status, 401, intake.text);
+      assert.equal(intake.body?.error, true);
       assert.equal(sb.orderCount(), ordersBefore);
       const response = await fetch(`${handler.url}/v1/checkout/orders/${order.id}`, { headers: { 'X-Order-Token': order.token } });
       assert.equal(response.status, 200);
