@@ -58,6 +58,7 @@ export class StatusController implements ReactiveController {
     document.addEventListener('visibilitychange', this.#onVisibility);
     window.addEventListener('pageshow', this.#onShow);
     window.addEventListener('online', this.#onShow);
+    window.addEventListener('offline', this.#onOffline);
     if (this.#running) this.#schedule();
   }
 
@@ -66,6 +67,7 @@ export class StatusController implements ReactiveController {
     document.removeEventListener('visibilitychange', this.#onVisibility);
     window.removeEventListener('pageshow', this.#onShow);
     window.removeEventListener('online', this.#onShow);
+    window.removeEventListener('offline', this.#onOffline);
     this.#clearTimer();
     this.#abort?.abort();
   }
@@ -146,6 +148,16 @@ export class StatusController implements ReactiveController {
     this.#clearTimer();
     // A waiting request would hold a connection open for a page nobody sees.
     if (this.#waitingCheck) this.#abort?.abort();
+  };
+
+  /**
+   * Offline, a waiting request cannot be trusted to ever answer: drop it and check again, which fails at once, so
+   * the buyer sees the notice and the checks back off as with polling; `online` checks again at once.
+   */
+  readonly #onOffline = (): void => {
+    if (!this.#running || !this.#waitingCheck) return;
+    this.#abort?.abort();
+    void this.#inFlight?.then(() => this.checkNow());
   };
 
   readonly #onShow = (): void => {
