@@ -25,6 +25,7 @@ const sections: [string, () => Promise<boolean>][] = [
   ['size', async () => (await import('./bench/size.js')).benchSize()],
   ['timing', async () => (await import('./bench/timing.js')).benchTiming()],
   ['package', async () => (await import('./bench/package.js')).benchPackage()],
+  ['confirm', async () => (await import('./bench/confirm.js')).benchConfirm()],
 ];
 
 console.log(`# pay-checkout bench (Node ${process.version}, ${(await import('node:os')).availableParallelism()} cores)`);

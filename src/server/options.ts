@@ -38,6 +38,11 @@ export interface CheckoutHandlerOptions {
    * deliveries: they settle creates whose outcome was unknown and wake waiting status requests.
    */
   webhookSecret?: string;
+  /**
+   * While a status request waits (`?wait=25&since=STATUS`), how often the handler asks `GET /orders/{id}`; default
+   * 2,000 ms. A webhook through `webhookSecret` wakes it sooner, on every instance sharing `store`.
+   */
+  statusPollMs?: number;
   /** Per merchant API call; default the client's 15 s. */
   timeoutMs?: number;
   /** Country of the document types; default `CO`. */
