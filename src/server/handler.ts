@@ -73,7 +73,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     now: options.now ?? Date.now,
     statusPollMs: options.statusPollMs ?? defaultStatusPollMs,
   });
-  const intake = options.webhookSecret ? webhookIntake({ secret: options.webhookSecret, store, timings, merchant, ops }) : undefined;
+  const intake = options.webhookSecret ? webhookIntake({ secret: options.webhookSecret, now: options.now ?? Date.now, store, timings, merchant, ops }) : undefined;
   const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '').replace(/^(?=[^/])/, '/');
   // Any prefix may come before `{basePath}/checkout/`, so the handler can be mounted under a sub-path.
   const pathPattern = new RegExp(`^(?:/.*)?${escapeRegExp(basePath)}/checkout/(.+)$`);

@@ -117,7 +117,8 @@ function handlerScenarios(name: string, share: () => Promise<{ stores: [ClaimSto
     before(async () => {
       sb = await startTestSandbox();
       shared = await share();
-      const options = { merchantKey: 'mk_test_demo', baseUrl: `${sb.origin}/v1`, resolveLink: resolveHandlerLink, secret: 'a-test-server-secret' };
+      // The handler measures a webhook's signed timestamp against the service's clock, here the sandbox's.
+      const options = { merchantKey: 'mk_test_demo', baseUrl: `${sb.origin}/v1`, resolveLink: resolveHandlerLink, secret: 'a-test-server-secret', now: () => sb.running.sandbox.context.clock.now() };
       // Polling so slow that only a webhook can wake a waiting request within the test's limits.
       instances = await Promise.all(shared.stores.map((store) => serveHandler({ ...options, store, webhookSecret: 'whsec_test_demo', statusPollMs: 600_000 })));
       // No webhooks at all: the handler's own polling of GET /orders/{id} is what notices the payment.
