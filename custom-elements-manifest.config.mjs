@@ -1,6 +1,62 @@
-// `npm run analyze`: custom-elements.json for editors, Storybook-like tools and the README's API tables.
+// `npm run analyze`: custom-elements.json for editors, Storybook-like tools and the README's API tables, and from it
+// the framework typings and editor data in dist/frameworks/ (React 19 JSX, Vue 3, Svelte, VS Code, JetBrains).
 // Only the public tag is documented: internal step elements, private members and helpers stay out.
+import path from 'node:path';
+import { customElementJetBrainsPlugin } from 'custom-element-jet-brains-integration';
+import { customElementJsxPlugin } from 'custom-element-jsx-integration';
+import { customElementSveltePlugin } from 'custom-element-svelte-integration';
+import { customElementVsCodePlugin } from 'custom-element-vs-code-integration';
+import { customElementVuejsPlugin } from 'custom-element-vuejs-integration';
+
 const publicTag = 'pay-checkout';
+/** Where the generated files go (under `cem analyze --outdir`, so a test's scratch run writes nothing here). */
+const outdirFlag = process.argv.indexOf('--outdir');
+const frameworks = path.join(outdirFlag > 0 ? (process.argv[outdirFlag + 1] ?? '.') : '.', 'dist', 'frameworks');
+const quiet = { hideLogs: true, globalTypePath: '../types/index.js' };
+
+/** Each documented source module → the shipped file that exports the same thing (the package carries no src/). */
+const shippedPaths = { 'src/element/pay-checkout.ts': 'dist/index.js', 'src/define.ts': 'dist/define.js' };
+const shipped = (modulePath) => {
+  const key = modulePath.replace(/^\//, '').replace(/\.js$/, '.ts');
+  const target = shippedPaths[key];
+  if (!target) throw new Error(`custom-elements.json: ${modulePath} has no shipped file; add it to shippedPaths`);
+  return target;
+};
+
+/** Points every module and declaration reference at the shipped file instead of the TypeScript source. */
+function shippedModulePaths() {
+  return {
+    name: 'pay-checkout-shipped-paths',
+    packageLinkPhase({ customElementsManifest }) {
+      for (const module of customElementsManifest.modules) {
+        module.path = shipped(module.path);
+        for (const entry of module.exports ?? []) if (entry.declaration?.module) entry.declaration.module = shipped(entry.declaration.module);
+      }
+    },
+  };
+}
+
+/**
+ * What the framework generators read: they type an event handler as `CustomEvent<type>`, so the type is the detail
+ * (`PayReadyEvent` → `PayReadyDetail`, both exported by `pay-checkout`); a key is never an input and a getter never a
+ * prop. custom-elements.json itself keeps the schema's meaning (the event's type) and documents the refused key.
+ */
+function forFrameworks(manifest) {
+  const copy = structuredClone(manifest);
+  for (const declaration of copy.modules.flatMap((module) => module.declarations ?? [])) {
+    declaration.attributes = (declaration.attributes ?? []).filter((attribute) => attribute.fieldName !== 'merchantKey');
+    declaration.members = (declaration.members ?? []).filter((member) => member.name !== 'merchantKey' && !member.readonly);
+    for (const event of declaration.events ?? []) {
+      if (!/^Pay\w+Event$/.test(event.type?.text ?? '')) throw new Error(`event ${event.name}: type ${event.type?.text} is not a Pay…Event`);
+      event.type = { text: event.type.text.replace(/Event$/, 'Detail') };
+    }
+  }
+  return copy;
+}
+const onFrameworkCopy = (plugin) => ({
+  name: `${plugin.name}-on-framework-copy`,
+  packageLinkPhase: ({ customElementsManifest }) => plugin.packageLinkPhase({ customElementsManifest: forFrameworks(customElementsManifest) }),
+});
 
 const isPublicMember = (member) =>
   !member.static && member.privacy !== 'private' && member.privacy !== 'protected' && !/^[#_]/.test(member.name);
@@ -45,5 +101,15 @@ export default {
   outdir: '.',
   litelement: true,
   packagejson: false,
-  plugins: [publicTagOnly()],
+  plugins: [
+    publicTagOnly(),
+    shippedModulePaths(),
+    ...[
+      customElementJsxPlugin({ ...quiet, outdir: frameworks, fileName: 'jsx.d.ts' }),
+      customElementVuejsPlugin({ ...quiet, outdir: frameworks, fileName: 'vue.d.ts' }),
+      customElementSveltePlugin({ ...quiet, outdir: frameworks, fileName: 'svelte.d.ts' }),
+      customElementVsCodePlugin({ ...quiet, outdir: frameworks, htmlFileName: 'vscode.html-custom-data.json', cssFileName: 'vscode.css-custom-data.json' }),
+      customElementJetBrainsPlugin({ ...quiet, outdir: frameworks, webTypesFileName: 'web-types.json', packageJson: false }),
+    ].map(onFrameworkCopy),
+  ],
 };

@@ -23,10 +23,14 @@ const packageEntries: Record<string, string> = {
   server: 'src/server/index.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react.ts',
+  // The `bin` (npx pay-checkout sandbox), over the sandbox entry.
+  cli: 'src/cli.ts',
 };
 
 // Dependencies and peers stay imports for the merchant's bundler; node builtins only matter to server/sandbox.
-const externalPackages = ['lit', 'zod', 'qrcode', 'hono', '@hono/node-server', 'react', '@lit/react', 'redis'];
+// Bundled instead: hono and @hono/node-server into the sandbox (their only user), so a browser-only install never
+// gets them; @lit/react (1 KB) into pay-checkout/react, so React users install nothing more than React.
+const externalPackages = ['lit', 'zod', 'qrcode', 'react', 'redis'];
 const isExternal = (id: string) =>
   id.startsWith('node:') ||
   builtinModules.includes(id) ||
@@ -54,7 +58,8 @@ export default defineConfig({
     outDir: fromRoot('dist'),
     emptyOutDir: true,
     target: browserTarget,
-    sourcemap: true,
+    // No maps in the package: they pointed at TypeScript sources it does not ship (design decision in README).
+    sourcemap: false,
     lib: {
       // An entry whose source is not written yet is skipped, so the rest still builds (build-exports test catches it).
       entry: Object.fromEntries(

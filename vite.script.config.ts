@@ -43,7 +43,7 @@ export default defineConfig({
     // The library build (vite.config.ts) shares dist/ and runs first.
     emptyOutDir: false,
     target: browserTarget,
-    sourcemap: true,
+    sourcemap: false,
     copyPublicDir: false,
     lib: {
       entry: { 'pay-checkout': fileURLToPath(new URL('./src/define.ts', import.meta.url)) },

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: prints measured figures against design.md §7's budgets. A script, not a test:
  * each section lives in `scripts/bench/*.ts` and returns whether it met its budget.
- * Options: `--duration SECONDS` (per measured run, default 5), `--concurrency N` (default 32), `--only NAME`.
+ * Options: `--duration SECONDS` (per measured run, default 5), `--concurrency N` (default 32), `--only NAME`
+ * (sandbox, size, timing, package).
  */
 import { parseArgs } from 'node:util';
 import { benchSandbox } from './bench/sandbox.js';
@@ -27,6 +28,8 @@ const sections: [string, () => Promise<boolean>][] = [
   ['timing', async () => (await import('./bench/timing.js')).benchTiming({ loads })],
   // The first interactive screen alone (hosted page and script-tag embed): bytes and time, without the waiting figures.
   ['first-screen', async () => (await import('./bench/timing.js')).benchTiming({ loads, firstScreenOnly: true })],
+  ['package', async () => (await import('./bench/package.js')).benchPackage()],
+  ['confirm', async () => (await import('./bench/confirm.js')).benchConfirm()],
 ];
 
 console.log(`# pay-checkout bench (Node ${process.version}, ${(await import('node:os')).availableParallelism()} cores)`);

@@ -6,7 +6,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const sandboxCli = fileURLToPath(new URL('../src/sandbox/cli.ts', import.meta.url));
+export const sandboxCli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const BASE_URL_LINE = /^\s*base_url:\s*(http:\/\/\S+)[ \t]*\r?\n/m; // a whole line, never a chunk cut mid-URL
 
 /** Runs `stop` when this process exits or gets SIGINT/SIGTERM, so a child it started never outlives it. */
@@ -22,14 +22,14 @@ export function stopWithThisProcess(stop) {
 }
 
 /**
- * Starts `src/sandbox/cli.ts --port 0` and resolves once it prints `base_url: http://127.0.0.1:PORT/v1`.
+ * Starts `src/cli.ts sandbox --port 0` and resolves once it prints `base_url: http://127.0.0.1:PORT/v1`.
  * Resolves to null when the CLI does not exist yet. The child is killed when this process exits.
  * @returns {Promise<{ baseUrl: string, origin: string, stop: () => void } | null>}
  */
 export async function startSandbox({ timeoutMs = 30_000, args = [] } = {}) {
   if (!existsSync(sandboxCli)) return null;
   // `node --import tsx` instead of `npx tsx`: one process, so killing it leaves no grandchild behind.
-  const child = spawn(process.execPath, ['--import', 'tsx', sandboxCli, '--port', '0', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', sandboxCli, 'sandbox', '--port', '0', ...args], {
     cwd: root,
     env: process.env,
     stdio: ['ignore', 'pipe', 'pipe'],

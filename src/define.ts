@@ -4,3 +4,9 @@ import { PayCheckout } from './element/pay-checkout.js';
 if (!customElements.get('pay-checkout')) customElements.define('pay-checkout', PayCheckout);
 
 export { PayCheckout };
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pay-checkout': PayCheckout;
+  }
+}

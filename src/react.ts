@@ -1,6 +1,7 @@
 /**
  * `pay-checkout/react`: `<PayCheckout link="HASH" onPayPaid={...} />` for React apps. Importing it registers the
- * tag. React and `@lit/react` are optional peer dependencies, needed only by this entry.
+ * tag. React is an optional peer dependency, needed only by this entry; `@lit/react` is bundled into it, so
+ * `npm i pay-checkout react react-dom` is the whole install and the types below need nothing but React's.
  */
 // The default import is the one CommonJS React gives every loader (bundlers, Node, dev servers) the same way.
 import React from 'react';
@@ -16,25 +17,48 @@ import type {
   PayStatusChangeEvent,
 } from './element/events/index.js';
 
-/** React prop → the element's DOM event (design.md §5); each handler gets the typed `CustomEvent`. */
+/** React prop → the element's DOM event (design.md §5). */
 export const payCheckoutEvents = {
-  onPayReady: 'pay-ready' as EventName<PayReadyEvent>,
-  onPayOrderCreated: 'pay-order-created' as EventName<PayOrderCreatedEvent>,
-  onPayStatusChange: 'pay-status-change' as EventName<PayStatusChangeEvent>,
-  onPayPaid: 'pay-paid' as EventName<PayPaidEvent>,
-  onPayFailed: 'pay-failed' as EventName<PayFailedEvent>,
-  onPayCancelled: 'pay-cancelled' as EventName<PayCancelledEvent>,
-  onPayError: 'pay-error' as EventName<PayErrorEvent>,
-};
+  onPayReady: 'pay-ready',
+  onPayOrderCreated: 'pay-order-created',
+  onPayStatusChange: 'pay-status-change',
+  onPayPaid: 'pay-paid',
+  onPayFailed: 'pay-failed',
+  onPayCancelled: 'pay-cancelled',
+  onPayError: 'pay-error',
+} as const;
 
+/** Each event prop gets the element's typed `CustomEvent`. */
+export interface PayCheckoutEventProps {
+  onPayReady?: (event: PayReadyEvent) => void;
+  onPayOrderCreated?: (event: PayOrderCreatedEvent) => void;
+  onPayStatusChange?: (event: PayStatusChangeEvent) => void;
+  onPayPaid?: (event: PayPaidEvent) => void;
+  onPayFailed?: (event: PayFailedEvent) => void;
+  onPayCancelled?: (event: PayCancelledEvent) => void;
+  onPayError?: (event: PayErrorEvent) => void;
+}
+
+/**
+ * The element's settable properties: `link` is required; there is no key prop (a merchant key is a server secret,
+ * and the element refuses one).
+ */
+export type PayCheckoutElementProps = Pick<PayCheckoutElement, 'link'> &
+  Partial<Pick<PayCheckoutElement, 'apiBase' | 'environment' | 'locale' | 'returnUrl' | 'theme'>>;
+
+export type PayCheckoutProps = Omit<React.HTMLAttributes<PayCheckoutElement>, keyof PayCheckoutEventProps | keyof PayCheckoutElementProps> &
+  PayCheckoutElementProps &
+  PayCheckoutEventProps &
+  React.RefAttributes<PayCheckoutElement>;
+
+// @lit/react derives props from every public member of the class; PayCheckoutProps is the narrower, curated set.
 export const PayCheckout = createComponent({
   react: React,
   tagName: 'pay-checkout',
   elementClass: PayCheckoutElement,
-  events: payCheckoutEvents,
+  events: payCheckoutEvents as Record<keyof PayCheckoutEventProps, EventName>,
   displayName: 'PayCheckout',
-});
+}) as unknown as React.ForwardRefExoticComponent<PayCheckoutProps>;
 
-export type PayCheckoutProps = React.ComponentProps<typeof PayCheckout>;
 export { PayCheckoutElement };
 export type * from './element/events/index.js';

@@ -55,7 +55,7 @@ export async function benchSandbox(options: SandboxBenchOptions): Promise<boolea
   if (load > availableParallelism() / 2) console.log(`note: load average ${load.toFixed(1)} on ${availableParallelism()} cores: other processes are busy, figures will be low`);
   const sandbox = (await startSandboxProcess()) as RunningSandbox | null;
   if (!sandbox) {
-    console.log('skipped: src/sandbox/cli.ts does not exist yet');
+    console.log('skipped: src/cli.ts does not exist yet');
     return true;
   }
   try {

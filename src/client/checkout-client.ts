@@ -7,6 +7,7 @@ import {
 } from '../contract/checkout.js';
 import type { CheckoutOrder, CheckoutOrderCreated, CheckoutOrderInput } from '../contract/checkout.js';
 import { OtpBodySchema } from '../contract/orders.js';
+import { maxStatusWaitSeconds, statusWaitHeader } from '../contract/status-wait.js';
 import { CheckoutLinkClient } from './link-client.js';
 import { checkRequest, pathId, pathText, requireText } from './http.js';
 import type { CallOptions } from './http.js';
@@ -40,6 +41,34 @@ export class CheckoutClient extends CheckoutLinkClient {
   /** Status and `next_action` of an order. */
   async getOrder(idOrder: number, orderToken: string, options: CallOptions = {}): Promise<CheckoutOrder> {
     return this.#orderCall('GET', idOrder, '', orderToken, undefined, options);
+  }
+
+  /**
+   * Status of an order, waiting up to `seconds` (at most 25) for it to differ from `since`, the status last seen.
+   * `waited` says whether the server offers waiting (`Order-Status-Wait` on the answer): a server that does not
+   * answers at once, and the caller should poll instead.
+   */
+  async waitForOrder(
+    idOrder: number,
+    orderToken: string,
+    since: CheckoutOrder['status'],
+    seconds: number,
+    options: CallOptions = {},
+  ): Promise<{ order: CheckoutOrder; waited: boolean }> {
+    let waited = false;
+    const order = await this.http.request({
+      method: 'GET',
+      path: `/checkout/orders/${pathId(idOrder, 'id_order')}`,
+      query: { wait: String(Math.min(Math.max(0, Math.round(seconds)), maxStatusWaitSeconds)), since },
+      headers: { [orderTokenHeader]: requireText(orderToken, orderTokenHeader) },
+      schema: CheckoutOrderSchema,
+      wrapper: 'data',
+      signal: options.signal,
+      // The client's own timeout, on top of the longest wait a server grants.
+      timeoutMs: this.http.timeoutMs > 0 ? this.http.timeoutMs + maxStatusWaitSeconds * 1000 : 0,
+      onHeaders: (headers) => void (waited = headers.has(statusWaitHeader)),
+    });
+    return { order, waited };
   }
 
   /** Submits the 6-digit SMS code of the digital wallet. */

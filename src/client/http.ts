@@ -32,6 +32,10 @@ export interface RequestSpec<S extends z.ZodMiniType> extends ReadSpec<S> {
   headers?: Record<string, string>;
   body?: unknown;
   signal?: AbortSignal | undefined;
+  /** This call's timeout instead of the client's (a waiting status request takes longer). */
+  timeoutMs?: number;
+  /** Sees the answer's headers before it is read. */
+  onHeaders?: (headers: Headers) => void;
 }
 
 /** The part every client shares: URL, headers, timeout, and turning each outcome into a value or a typed error. */
@@ -58,10 +62,11 @@ export class HttpCore {
     }
     let answer: Answer;
     try {
-      answer = await send(url, init, this.timeoutMs, spec.signal, this.#fetch);
+      answer = await send(url, init, spec.timeoutMs ?? this.timeoutMs, spec.signal, this.#fetch);
     } catch (error) {
       throw explainUnanswered(error, spec.method, url);
     }
+    if (answer.headers) spec.onHeaders?.(answer.headers);
     return readAnswer(answer, spec);
   }
 }

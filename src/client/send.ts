@@ -34,6 +34,7 @@ export interface CallOptions {
 export interface Answer {
   status: number;
   text: string;
+  headers?: Headers;
 }
 
 export function resolveBaseUrl(options: Pick<ClientOptions, 'environment' | 'baseUrl'>): string {
@@ -53,7 +54,7 @@ export async function send(url: string, init: RequestInit, timeoutMs: number, si
     const request = either ? { ...init, signal: either } : init;
     // Through globalThis at call time: a browser's fetch never gets the wrong `this`, and a stub set later counts.
     const response = await (fetcher ? fetcher(url, request) : globalThis.fetch(url, request));
-    return { status: response.status, text: await response.text() };
+    return { status: response.status, text: await response.text(), headers: response.headers };
   } catch (error) {
     if (signal?.aborted) throw new AbortedError({ cause: error });
     if (timeout?.aborted) throw new TimeoutError(timeoutMs, { cause: error });

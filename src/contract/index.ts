@@ -1,6 +1,8 @@
 /** The service contract: one schema per resource; every type comes from `z.infer`. */
 export * from './common.js';
 export * from './validation.js';
+export * from './json-depth.js';
+export * from './status-wait.js';
 export * from './limits.js';
 export * from './errors.js';
 export * from './orders.js';

@@ -9,6 +9,8 @@ export const webhookRetryDelayMs = 1_000;
 export const orderIdMinimum = 1;
 /** Request bodies larger than this are refused with 413. */
 export const maxBodyBytes = 100 * 1024;
+/** JSON nested deeper than this is refused before anything walks it; the contract's bodies are 3 levels deep. */
+export const maxJsonDepth = 32;
 /** Link descriptions: 1–255 characters. */
 export const linkDescriptionMaxLength = 255;
 export const orderKeyMaxLength = 100;

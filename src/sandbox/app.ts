@@ -7,7 +7,7 @@ import { errorBody, maxBodyBytes } from '../contract/index.js';
 import { createClock, type SandboxClock } from './clock.js';
 import { defaultLinkPaidWaitMs, defaultPushAutoDeclineMs, type SandboxContext, type SandboxTimings } from './context.js';
 import { ConnectionDropped, faultMiddleware, isDroppedConnection } from './faults.js';
-import { ApiError, errorJson } from './http.js';
+import { ApiError, errorJson, readJsonFirst } from './http.js';
 import { sweepExpired } from './orders.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { controlRoutes } from './routes/control.js';
@@ -45,8 +45,13 @@ export interface SandboxOptions {
   orderKeyDedupe?: boolean;
 }
 
+/** The route table (for tests that compare it with the contract); typed here so the public types need no hono. */
+export interface SandboxRoutes {
+  readonly routes: readonly { method: string; path: string }[];
+}
+
 export interface Sandbox {
-  app: Hono;
+  app: SandboxRoutes;
   /** The whole sandbox as a fetch handler; a `drop` fault rejects with ConnectionDropped, as `fetch` would. */
   fetch: (request: Request) => Promise<Response>;
   state: SandboxState;
@@ -106,6 +111,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     // Refuse oversized bodies before reading them; readJson also counts the bytes actually sent.
     if (Number(c.req.header('content-length') ?? '0') > maxBodyBytes) throw new ApiError('PAYLOAD_TOO_LARGE');
     sweepExpired(context);
+    // The webhook receiver keeps the raw text it was sent (the signed bytes); every other JSON body is read here.
+    if (!c.req.path.startsWith('/sandbox/receiver')) await readJsonFirst(c);
     await next();
   });
 

@@ -9,6 +9,8 @@ export const otherMerchantKey = 'mk_test_other';
 export const otherPartner = { name: 'other-partner', apiKey: 'pk_test_other', apiSecret: 'sk_test_other', signingSecret: 'whsec_test_other' } as const;
 export const demoLinks = { fixed: 'demo-fixed', dynamic: 'demo-dynamic' } as const;
 export const demoFixedAmount = 50_000;
+/** The sandbox card page's test cards (design.md §4). */
+export const testCards = { pays: '4242424242424242', declines: '4000000000000002' } as const;
 
 /** Amount limits per gateway, in whole COP; the contract publishes none, these are the sandbox's. */
 export const gatewayAmountLimits = { min: 1_000, max: 10_000_000 } as const;

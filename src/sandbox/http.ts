@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import * as z from 'zod/mini';
-import { readJsonRequest, readTextRequest, type Refuse } from '../server/body.js';
+import { isJsonType, readJsonRequest, readTextRequest, refuseTooDeep, type Refuse } from '../server/body.js';
 import {
   errorBody,
   errorCatalog,
@@ -60,11 +60,31 @@ const refuse: Refuse = (apiCode, extra) => {
   throw new ApiError(apiCode, extra);
 };
 
+/** JSON bodies already read by `readJsonFirst`, by request: a body can be read only once. */
+const jsonBodies = new WeakMap<Request, unknown>();
+
+/**
+ * Reads every JSON body before routing, so routes that take no body refuse malformed or hostile JSON too
+ * instead of ignoring it. Other content types are left to the route (a form page, the webhook receiver).
+ */
+export async function readJsonFirst(c: Context): Promise<void> {
+  if (['GET', 'HEAD', 'OPTIONS'].includes(c.req.method) || !isJsonType(c.req.header('content-type'))) return;
+  jsonBodies.set(c.req.raw, await readJsonRequest(c.req.raw, refuse, { optional: true }));
+}
+
 /** Reads a JSON body within the contract's limits (src/server/body.ts). `optional` bodies may be empty. */
-export const readJson = (c: Context, options: { optional?: boolean } = {}): Promise<unknown> => readJsonRequest(c.req.raw, refuse, options);
+export async function readJson(c: Context, options: { optional?: boolean } = {}): Promise<unknown> {
+  if (!jsonBodies.has(c.req.raw)) return readJsonRequest(c.req.raw, refuse, options);
+  const value = jsonBodies.get(c.req.raw);
+  if (value === undefined && !options.optional) refuse('MALFORMED_JSON', { description: 'The request body is empty.' });
+  return value;
+}
 
 /** Reads any body as text (invalid UTF-8 replaced, not refused), under the same 100 KB limit. */
 export const readText = (c: Context): Promise<string> => readTextRequest(c.req.raw, refuse);
+
+/** Text that must not be nested deeper than the JSON limit (a webhook body kept for the dashboard). */
+export const refuseDeepText = (text: string): void => refuseTooDeep(text, refuse);
 
 /** Key-order-independent text of a JSON value, so "the same body" means the same data. */
 export function canonicalJson(value: unknown): string {
@@ -83,8 +103,7 @@ export function escapeHtml(value: unknown): string {
 
 /** Reads an HTML form post (urlencoded), under the same 100 KB limit. */
 export async function readForm(c: Context): Promise<URLSearchParams> {
-  const text = await readText(c);
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { description: 'Send the form as application/x-www-form-urlencoded.' });
-  return new URLSearchParams(text);
+  return new URLSearchParams(await readText(c));
 }

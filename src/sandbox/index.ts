@@ -2,10 +2,10 @@
 export { createSandbox, type Sandbox, type SandboxOptions } from './app.js';
 export { startSandbox, type RunningSandbox, type StartSandboxOptions } from './server.js';
 export { paySandbox, sandboxPrefixes } from './vite-plugin.js';
+export { sandboxBanner } from './banner.js';
 export { createClock, type SandboxClock } from './clock.js';
 export type { SandboxTimings } from './context.js';
-export { demoLinks, demoMerchantKey, demoPartner, gatewayAmountLimits, otherMerchantKey, otherPartner } from './fixtures.js';
+export { demoLinks, demoMerchantKey, demoPartner, gatewayAmountLimits, otherMerchantKey, otherPartner, testCards } from './fixtures.js';
 export { crc16ccittFalse, hasValidCrc, parseTlv, transferQrPayload } from './gateways/emvco.js';
 export { acceptedOtpCodes, sandboxOtpCode } from './gateways/simulators.js';
-export { testCards } from './routes/pages.js';
 export { configureHostedPage, hostedBuildBase, writeHostedPage, type HostedPageOptions } from './hosted-page.js';

@@ -16,6 +16,7 @@ import { acceptedOtpCodes, expiryFor, normalizeMobile, startGateway } from './ga
 import { ApiError, fieldError, validationError } from './http.js';
 import type { OrderSource, SandboxGateway, SandboxLink, SandboxOrder, SandboxStore } from './model.js';
 import { storeById } from './state.js';
+import { orderChanged } from './status-wait.js';
 
 export interface NewOrder {
   store: SandboxStore;
@@ -120,6 +121,7 @@ function apply(ctx: SandboxContext, order: SandboxOrder, trigger: OrderTrigger):
   }
   order.status = transition.to;
   if (transition.to !== 'pending' && transition.to !== 'processing') ctx.state.openOrders.delete(order.id_order);
+  orderChanged(ctx.state, order.id_order);
 }
 
 export const isOpen = (order: SandboxOrder) => order.status === 'pending' || order.status === 'processing';

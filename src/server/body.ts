@@ -1,12 +1,13 @@
 /**
  * Reading request bodies within the contract's limits, shared by the server handler and the sandbox:
  * 413 over 100 KB (declared or actually sent, never buffering more), 415 for another content type,
- * 400 MALFORMED_JSON for broken JSON. Web-standard streams only, so it runs on Node and edge runtimes.
+ * 400 MALFORMED_JSON for broken JSON, 400 VALIDATION_FAILED for JSON nested deeper than `maxJsonDepth`.
+ * Web-standard streams only, so it runs on Node and edge runtimes.
  */
-import { maxBodyBytes, type ApiCode } from '../contract/index.js';
+import { jsonNestsDeeperThan, maxBodyBytes, maxJsonDepth, summarizeProblems, tooDeepProblem, type ApiCode, type FieldProblem } from '../contract/index.js';
 
 /** How the caller refuses: throws its own error type for the contract's code. */
-export type Refuse = (apiCode: ApiCode, extra?: { description?: string }) => never;
+export type Refuse = (apiCode: ApiCode, extra?: { description?: string; validation_errors?: FieldProblem[] }) => never;
 
 export const isJsonType = (type: string | null | undefined) => !!type && /^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(type.trim());
 
@@ -21,11 +22,23 @@ export async function readJsonRequest(request: Request, refuse: Refuse, { option
     refuse('MALFORMED_JSON', { description: 'The request body is empty.' });
   }
   if (!isJsonType(type)) refuse('UNSUPPORTED_MEDIA_TYPE', { description: `Got ${type ?? 'no Content-Type'}; send application/json.` });
+  let text: string;
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return refuse('MALFORMED_JSON', { description: 'The request body is not valid UTF-8.' });
+  }
+  refuseTooDeep(text, refuse);
+  try {
+    return JSON.parse(text) as unknown;
   } catch (error) {
     return refuse('MALFORMED_JSON', { description: error instanceof Error ? error.message : 'not JSON' });
   }
+}
+
+/** Refuses text nested deeper than `maxJsonDepth` with 400 VALIDATION_FAILED, before anything parses or walks it. */
+export function refuseTooDeep(text: string, refuse: Refuse): void {
+  if (jsonNestsDeeperThan(text, maxJsonDepth)) refuse('VALIDATION_FAILED', { description: summarizeProblems([tooDeepProblem]), validation_errors: [tooDeepProblem] });
 }
 
 /** Any body as text (invalid UTF-8 replaced, not refused), under the same limit. */

@@ -4,7 +4,7 @@
  * every failure with the contract's ErrorResponse.
  */
 import { AbortedError, MerchantClient, NetworkError, ServiceError, TimeoutError } from '../client/index.js';
-import { errorBody, idempotencyKeyHeader, orderTokenHeader } from '../contract/index.js';
+import { errorBody, idempotencyKeyHeader, orderTokenHeader, statusWaitHeader } from '../contract/index.js';
 import { CheckoutHttpError } from './http.js';
 import { memoryClaimStore } from './claims.js';
 import { defaultClaimTimings } from './once.js';
@@ -12,6 +12,7 @@ import { checkoutOperations, type Operations, type Reply } from './operations.js
 import type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
 import { replayWatcher } from './replay.js';
 import { checkSecrets, serverSecrets, type ServerSecrets } from './secrets.js';
+import { defaultStatusPollMs } from './status-wait.js';
 import { webhookIntake } from './webhook-intake.js';
 
 type Route = { methods: Record<string, (ops: Operations, request: Request, param: string) => Promise<Reply>> };
@@ -70,8 +71,9 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     timings,
     countryCode: options.countryCode ?? 'CO',
     now: options.now ?? Date.now,
+    statusPollMs: options.statusPollMs ?? defaultStatusPollMs,
   });
-  const intake = options.webhookSecret ? webhookIntake({ secret: options.webhookSecret, store, timings, merchant, ops }) : undefined;
+  const intake = options.webhookSecret ? webhookIntake({ secret: options.webhookSecret, now: options.now ?? Date.now, store, timings, merchant, ops }) : undefined;
   const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '').replace(/^(?=[^/])/, '/');
   // Any prefix may come before `{basePath}/checkout/`, so the handler can be mounted under a sub-path.
   const pathPattern = new RegExp(`^(?:/.*)?${escapeRegExp(basePath)}/checkout/(.+)$`);
@@ -83,7 +85,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     const origin = request.headers.get('origin');
     const headers: Record<string, string> = allowed === '*' ? {} : { Vary: 'Origin' };
     if (!origin || (allowed !== '*' && !allowed.includes(origin))) return headers;
-    return { ...headers, 'Access-Control-Allow-Origin': allowed === '*' ? '*' : origin, 'Access-Control-Expose-Headers': 'Idempotent-Replayed, Retry-After' };
+    return { ...headers, 'Access-Control-Allow-Origin': allowed === '*' ? '*' : origin, 'Access-Control-Expose-Headers': `Idempotent-Replayed, Retry-After, ${statusWaitHeader}` };
   };
 
   const respond = (request: Request, status: number, body: unknown, extra: Record<string, string> = {}): Response => {

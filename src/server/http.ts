@@ -35,8 +35,12 @@ export class CheckoutHttpError extends Error {
 }
 
 /** Reads a JSON body within the contract's limits (see body.ts), refusing with the contract's codes. */
-export function readJsonBody(request: Request): Promise<unknown> {
-  return readJsonRequest(request, (apiCode, extra) => {
-    throw CheckoutHttpError.of(apiCode, extra);
-  });
+export function readJsonBody(request: Request, options: { optional?: boolean } = {}): Promise<unknown> {
+  return readJsonRequest(
+    request,
+    (apiCode, extra) => {
+      throw CheckoutHttpError.of(apiCode, extra);
+    },
+    options,
+  );
 }

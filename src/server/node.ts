@@ -28,7 +28,7 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   });
 }
 
-export function toRequest(req: IncomingMessage): Request {
+export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
   const url = new URL(req.url ?? '/', `${encrypted ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`);
   const headers = new Headers();
@@ -37,7 +37,7 @@ export function toRequest(req: IncomingMessage): Request {
     else if (value !== undefined) headers.set(name, value);
   }
   const method = req.method ?? 'GET';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers };
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, ...(signal ? { signal } : {}) };
   if (method !== 'GET' && method !== 'HEAD') {
     init.body = bodyStream(req);
     init.duplex = 'half';
@@ -72,9 +72,14 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
 export function toNodeListener(handler: Handler, options: NodeListenerOptions = {}) {
   const onError = options.onError ?? ((error: unknown) => console.error('[pay-checkout] node adapter error:', error));
   return (req: IncomingMessage, res: ServerResponse): void => {
+    // Aborted when the client goes away before the answer is written, so a waiting status request stops waiting.
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
     void (async () => {
       try {
-        await writeResponse(await handler(toRequest(req)), res);
+        await writeResponse(await handler(toRequest(req, gone.signal)), res);
       } catch (error) {
         onError(error);
         if (!res.headersSent) {

@@ -8,6 +8,8 @@ import {
   OrderIdParam,
   OtpBodySchema,
   parseWith,
+  readStatusWait,
+  statusWaitHeader,
   summarizeProblems,
   type CheckoutGateway,
   type CheckoutOrder,
@@ -20,6 +22,7 @@ import type * as z from 'zod/mini';
 import { cached, discoveryTtlMs } from './cache.js';
 import type { ClaimStore } from './claims.js';
 import { toCheckoutGateways } from './gateways.js';
+import { waitForOrderStatus } from './status-wait.js';
 import { CheckoutHttpError, readJsonBody } from './http.js';
 import { createOnce, InDoubtError, isDefiniteFailure, type ClaimTimings } from './once.js';
 import { replayedHeader, type ReplayWatch } from './replay.js';
@@ -58,6 +61,8 @@ export interface OperationDeps {
   timings: ClaimTimings;
   countryCode: string;
   now: () => number;
+  /** Server-side polling of the order while a status request waits (status-wait.ts). */
+  statusPollMs: number;
 }
 
 /** Our own output is checked against the contract, so a bad `resolveLink` answer is a 500, not a broken element. */
@@ -200,7 +205,13 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     },
 
     async getOrder(request, rawId) {
-      return currentOrder(await tokenOrderId(request, rawId));
+      const id = await tokenOrderId(request, rawId);
+      const wait = readStatusWait(new URL(request.url).searchParams);
+      if (Array.isArray(wait)) throw CheckoutHttpError.invalid(wait);
+      if (!wait) return currentOrder(id);
+      const read = async () => orderView(await merchant.getOrder(id));
+      const order = await waitForOrderStatus({ store: deps.store, pollMs: deps.statusPollMs, read }, id, wait, request.signal);
+      return { status: 200, data: order, headers: { [statusWaitHeader]: String(wait.seconds) } };
     },
 
     async submitOtp(request, rawId) {
@@ -213,6 +224,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
 
     async cancelOrder(request, rawId) {
       const id = await tokenOrderId(request, rawId);
+      await readJsonBody(request, { optional: true }); // no body is needed, but a hostile one is refused, not ignored
       await merchant.cancel(id);
       return currentOrder(id);
     },

@@ -37,7 +37,12 @@ export interface CheckoutHandlerOptions {
    * The webhook signing secret of the account. With it, `POST {basePath}/webhooks` accepts signed `order_payment`
    * deliveries: they settle creates whose outcome was unknown and wake waiting status requests.
    */
-  webhookSecret?: string;
+  webhookSecret?: string | readonly string[];
+  /**
+   * While a status request waits (`?wait=25&since=STATUS`), how often the handler asks `GET /orders/{id}`; default
+   * 2,000 ms. A webhook through `webhookSecret` wakes it sooner, on every instance sharing `store`.
+   */
+  statusPollMs?: number;
   /** Per merchant API call; default the client's 15 s. */
   timeoutMs?: number;
   /** Country of the document types; default `CO`. */

@@ -2,9 +2,10 @@
  * The handler's webhook intake (`POST {basePath}/webhooks`): a signed `order_payment` settles an in-doubt create
  * (its `id_external` is the claim's `order_key`) and wakes whoever waits on that order, on every instance.
  */
-import { OrderPaymentPayloadSchema, parseWith, summarizeProblems, webhookHeaders } from '../contract/index.js';
 import type { MerchantClient } from '../client/index.js';
-import { verify } from '../webhooks/signature.js';
+import { parseDelivery, type WebhookDelivery } from '../webhooks/delivery.js';
+import { WebhookDeliveryError } from '../webhooks/errors.js';
+import type { SigningSecrets } from '../webhooks/signature.js';
 import { readTextRequest } from './body.js';
 import type { ClaimStore } from './claims.js';
 import { CheckoutHttpError } from './http.js';
@@ -13,8 +14,10 @@ import type { Operations, Reply } from './operations.js';
 import { orderKeyPrefix } from './secrets.js';
 
 export interface IntakeDeps {
-  /** The signing secret of the account whose webhooks arrive here. */
-  secret: string;
+  /** The signing secret of the account whose webhooks arrive here (a list during a rotation). */
+  secret: SigningSecrets;
+  /** The clock the signed timestamp's age is measured against. */
+  now: () => number;
   store: ClaimStore;
   timings: ClaimTimings;
   merchant: MerchantClient;
@@ -32,21 +35,19 @@ export function webhookIntake(deps: IntakeDeps): (request: Request) => Promise<R
     const text = await readTextRequest(request, (apiCode, extra) => {
       throw CheckoutHttpError.of(apiCode, extra);
     });
-    // Checked against the exact bytes received, before anything in them is believed.
-    if (!(await verify(text, request.headers.get(webhookHeaders.signature), deps.secret))) {
-      throw CheckoutHttpError.of('UNAUTHORIZED_ACCESS', { description: `The ${webhookHeaders.signature} header does not match the body.` });
-    }
-    let json: unknown;
+    // Fails closed, like any receiver: the signature over the exact bytes, then the signed timestamp's age (5 min).
+    let delivery: WebhookDelivery;
     try {
-      json = JSON.parse(text);
-    } catch {
-      throw CheckoutHttpError.of('MALFORMED_JSON');
+      delivery = await parseDelivery({ headers: request.headers, body: text, secret: deps.secret, now: deps.now });
+    } catch (error) {
+      if (!(error instanceof WebhookDeliveryError)) throw error;
+      if (error.httpStatus === 401) throw CheckoutHttpError.of('UNAUTHORIZED_ACCESS', { description: error.message });
+      if (error.reason === 'malformed_json') throw CheckoutHttpError.of('MALFORMED_JSON');
+      throw CheckoutHttpError.of('VALIDATION_FAILED', { description: error.message, validation_errors: [...error.problems] });
     }
     // Other events are acknowledged, so the service does not retry them; this intake has nothing to do with them.
-    if ((json as { event?: unknown } | null)?.event !== 'order_payment') return { status: 200, data: { received: true, handled: false } };
-    const parsed = parseWith(OrderPaymentPayloadSchema, json);
-    if (!parsed.ok) throw CheckoutHttpError.of('VALIDATION_FAILED', { description: summarizeProblems(parsed.problems), validation_errors: parsed.problems });
-    const { id_order, id_external, status } = parsed.value;
+    if (delivery.event !== 'order_payment') return { status: 200, data: { received: true, handled: false } };
+    const { id_order, id_external, status } = delivery.payload;
 
     const key = id_external?.startsWith(orderKeyPrefix) ? id_external : undefined;
     // A store that cannot answer is a 503, so the service delivers again later.

@@ -1,4 +1,9 @@
-/** Webhook deliveries: sign, verify in constant time, parse into typed events. */
+/** Webhook deliveries: sign, verify in constant time, parse into typed events (failing closed), process once. */
 export { sign, verify, canonicalPayload, timingSafeEqual } from './signature.js';
-export { parseDelivery, headerValue, WebhookDeliveryError } from './delivery.js';
-export type { DeliveryInput, HeaderSource, WebhookDelivery, WebhookDeliveryErrorReason } from './delivery.js';
+export type { SigningSecrets } from './signature.js';
+export { parseDelivery, headerValue, defaultToleranceMs } from './delivery.js';
+export type { DeliveryInput, VerifiedDeliveryInput, UnverifiedDeliveryInput, HeaderSource, WebhookDelivery } from './delivery.js';
+export { WebhookDeliveryError } from './errors.js';
+export type { WebhookDeliveryErrorReason } from './errors.js';
+export { processOnce, deliveryKey, defaultDeliveryLeaseMs, defaultDeliveryTtlMs } from './once.js';
+export type { DeliveryClaims, OnceOutcome, ProcessOnceOptions } from './once.js';

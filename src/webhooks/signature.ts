@@ -35,12 +35,24 @@ export function timingSafeEqual(a: string, b: string): boolean {
   return diff === 0 && a.length > 0;
 }
 
+/** One signing secret, or several while one is being rotated out: any of them verifies. */
+export type SigningSecrets = string | readonly string[];
+
 /**
- * Verifies a delivery's signature. The service sends plain lowercase hex: a
- * `sha256=` prefix, upper case, an empty or malformed value all fail.
+ * Verifies a delivery's signature under the secret (or any of a list). The service sends plain lowercase hex:
+ * a `sha256=` prefix, upper case, an empty or malformed value all fail.
  */
-export async function verify(payload: string | object, signature: string | null | undefined, secret: string): Promise<boolean> {
-  if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) return false;
-  if (typeof secret !== 'string' || secret.length === 0) return false;
-  return timingSafeEqual(await sign(payload, secret), signature);
+export async function verify(payload: string | object, signature: string | null | undefined, secret: SigningSecrets): Promise<boolean> {
+  const text = typeof payload === 'string' ? payload : canonicalPayload(payload);
+  return (await matchingSecret([text], signature, typeof secret === 'string' ? [secret] : secret)) !== null;
+}
+
+/** The index of the first secret under which the signature matches any of the texts, or null. */
+export async function matchingSecret(texts: readonly string[], signature: string | null | undefined, secrets: readonly string[]): Promise<number | null> {
+  if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) return null;
+  for (const [index, secret] of secrets.entries()) {
+    if (typeof secret !== 'string' || secret.length === 0) continue;
+    for (const text of new Set(texts)) if (timingSafeEqual(await sign(text, secret), signature)) return index;
+  }
+  return null;
 }

@@ -27,10 +27,15 @@ describe('faults while waiting for the payment', () => {
     }
   };
 
-  /** A burst of 5xx, then dropped connections, on the status checks; the payment completes in the middle of it. */
-  async function burstThenPaid(buyer: Buyer, complete: () => Promise<void>): Promise<void> {
+  /**
+   * A burst of 5xx, then dropped connections, on the status checks; the payment completes in the middle of it.
+   * The faults are set before paying: the element's first status request then meets them (a waiting request that is
+   * already open would only answer once the status changes).
+   */
+  async function burstThenPaid(buyer: Buyer, pay: () => Promise<void>, complete: () => Promise<void>): Promise<void> {
     await world.fault({ path: statusPath, method: 'GET', mode: 'error_5xx', count: 3, status: 503 });
     await world.fault({ path: statusPath, method: 'GET', mode: 'drop', count: dropsToReachPage });
+    await pay();
     // The payment completes while the element can't see it yet; it must find out on its own.
     await waitUntil('the 5xx burst to reach the page', async () => (await world.control<{ remaining: number }[]>('GET', '/faults'))[0]?.remaining === 0);
     await complete();
@@ -43,9 +48,12 @@ describe('faults while waiting for the payment', () => {
       const buyer = await Buyer.create(world);
       try {
         await buyer.open('demo-fixed');
-        await buyer.payWith(gateway);
+        await burstThenPaid(
+          buyer,
+          () => buyer.payWith(gateway),
+          async () => completeOutside(world, await onlyOrder(world, 'demo-fixed')),
+        );
         const order = await onlyOrder(world, 'demo-fixed');
-        await burstThenPaid(buyer, () => completeOutside(world, order));
         const text = await buyer.text();
         assert.match(text, /¡Pago exitoso!/);
         assert.match(text, new RegExp(`Número de orden ${order.id_order}\\b`));
@@ -159,16 +167,18 @@ describe('malformed or incomplete answers', () => {
       const buyer = await Buyer.create(world);
       try {
         await buyer.open('demo-fixed');
-        await buyer.payWith(gateways.push);
-        // Enough broken answers that the notice stays up until the buyer presses retry.
+        // Enough broken answers that the notice stays up until the buyer presses retry. A broken answer to a waiting
+        // request comes when the wait ends, so the faults are set before paying and the payment approved at once.
         await world.fault({ path: statusPath, method: 'GET', count: 2, ...fault });
+        await buyer.payWith(gateways.push);
+        // Approved at once: the waiting request answers, broken, and so does the next check.
+        const order = await onlyOrder(world, 'demo-fixed');
+        await world.control('POST', `/orders/${order.id_order}/approve`);
         const retry = buyer.page.getByRole('button', { name: 'Reintentar' });
         await retry.waitFor({ timeout: settleMs });
         const text = await buyer.text();
         assert.equal(await buyer.step(), 'push', 'still waiting on the same screen');
         assertPlainText(text);
-        const order = await onlyOrder(world, 'demo-fixed');
-        await world.control('POST', `/orders/${order.id_order}/approve`);
         await world.control('DELETE', '/faults');
         await retry.click().catch(() => undefined); // a poll may have recovered first and removed the button
         await buyer.waitForStep('paid');

@@ -24,6 +24,8 @@ const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')
   sideEffects: string[];
   files: string[];
   customElements: string;
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
 };
 
 /** Subpath → its source entry (design.md §2). */
@@ -79,21 +81,36 @@ describe('package.json exports', () => {
     assert.equal(pkg.main, runtimeFile(targetOf('.')));
     assert.equal(pkg.module, runtimeFile(targetOf('.')));
     assert.equal(pkg.types, targetOf('.').types);
-    assert.equal(pkg.exports['./pay-checkout.js'], './dist/pay-checkout.js');
+    assert.deepEqual(pkg.exports['./pay-checkout.js'], { types: './dist/types/define.d.ts', default: './dist/pay-checkout.js' });
     assert.ok(pkg.files.includes('dist') && pkg.files.includes(pkg.customElements));
   });
 
   it('leaves dependencies and peers to the bundler: imported, never inlined', () => {
-    const external = /[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit|zod|qrcode|dijkstrajs|hono|@hono|react|redis|@redis)[\\/]/;
+    const external = /[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit\/reactive-element|zod|qrcode|dijkstrajs|react|redis|@redis)[\\/]/;
     const inlined = library.flatMap((file) => file.moduleIds.filter((id) => external.test(id)).map((id) => `${file.fileName}: ${id}`));
     assert.deepEqual(inlined, []);
     const imported = new Set(library.flatMap((file) => file.imports));
-    for (const name of ['lit', 'zod/mini', 'hono', 'react', '@lit/react']) assert.ok(imported.has(name), `no chunk imports ${name}`);
+    for (const name of ['lit', 'zod/mini', 'react']) assert.ok(imported.has(name), `no chunk imports ${name}`);
+    // Every dependency is imported by the build (the `vite` peer is for the types of paySandbox() only).
+    for (const name of Object.keys(pkg.dependencies)) {
+      assert.ok([...imported].some((id) => id === name || id.startsWith(`${name}/`)) || name === 'qrcode', `${name} is declared but never imported`);
+    }
     // qrcode stays a dynamic import, so a merchant's bundler splits it out as well.
     assert.ok(library.some((file) => file.dynamicImports.includes('qrcode')), 'qrcode is not dynamically imported');
     // redis (an optional peer) too: only createRedisStore({ url }) loads it, so a server without Redis never needs it.
     assert.ok(library.some((file) => file.dynamicImports.includes('redis')), 'redis is not dynamically imported');
     assert.ok(!imported.has('redis'), 'redis is imported statically');
+  });
+
+  it('bundles the sandbox server stack into the sandbox only, and @lit/react into pay-checkout/react only', () => {
+    const bundledIn = (name: RegExp) => library.filter((file) => file.moduleIds.some((id) => name.test(id))).map((file) => file.fileName);
+    const sandboxFiles = bundledIn(/[\\/]src[\\/]sandbox[\\/]app\.ts$/);
+    assert.equal(sandboxFiles.length, 1, 'the sandbox lives in one file');
+    assert.deepEqual(bundledIn(/[\\/]node_modules[\\/](hono|@hono[\\/]node-server)[\\/]/), sandboxFiles);
+    assert.deepEqual(bundledIn(/[\\/]node_modules[\\/]@lit[\\/]react[\\/]/), ['react.js']);
+    for (const name of ['hono', '@hono/node-server', '@lit/react']) {
+      assert.ok(!(name in pkg.dependencies) && !(name in pkg.peerDependencies), `${name} is bundled, so no install needs it`);
+    }
   });
 });
 
@@ -104,6 +121,14 @@ describe('built entry points', () => {
     assert.equal(typeof module.PayCheckout, 'function');
     assert.equal(customElements.get('pay-checkout'), module.PayCheckout);
     assert.ok(pkg.sideEffects.includes(runtimeFile(targetOf('./define'))), 'define must be listed in sideEffects');
+  });
+
+  it('lists the file holding customElements.define in sideEffects, so a consumer\'s bundler keeps it', () => {
+    // A React + Vite app dropped the define chunk (not listed) and rendered an unregistered <pay-checkout>.
+    const listed = pkg.sideEffects.map((pattern) => new RegExp(`^${pattern.replace(/^\.\//, '').replace(/[.]/g, '\\.').replace(/\*\*?/g, '.*')}$`));
+    const holders = library.filter((file) => file.moduleIds.some((id) => id.endsWith(`${path.sep}src${path.sep}define.ts`)));
+    assert.ok(holders.length > 0, 'no built file holds src/define.ts');
+    for (const file of holders) assert.ok(listed.some((re) => re.test(`dist/${file.fileName}`)), `dist/${file.fileName} is not in sideEffects`);
   });
 
   it('pay-checkout is side-effect free', () => {

@@ -76,6 +76,17 @@ describe('custom-elements.json', () => {
     for (const part of element.cssParts ?? []) assert.ok(part.description, `part ${part.name} has no description`);
   });
 
+  it('points at shipped files, and generates the framework typings and editor data beside it', () => {
+    for (const module of manifest.modules) assert.match(module.path, /^dist\/[\w-]+\.js$/, `${module.path} is not a shipped file`);
+    const frameworks = path.join(scratch.dir, 'dist', 'frameworks');
+    for (const file of ['jsx.d.ts', 'vue.d.ts', 'svelte.d.ts', 'vscode.html-custom-data.json', 'web-types.json']) {
+      const text = readFileSync(path.join(frameworks, file), 'utf8');
+      assert.ok(text.includes('pay-checkout'), `${file} does not name the tag`);
+      assert.ok(!text.includes('merchant-key'), `${file} offers a merchant key`);
+    }
+    assert.match(readFileSync(path.join(frameworks, 'jsx.d.ts'), 'utf8'), /"onpay-paid"\?: \(e: CustomEvent<PayPaidDetail>\) => void/);
+  });
+
   it('shows no private or static members', () => {
     for (const member of elementOf().members ?? []) {
       assert.ok(!member.static && member.privacy !== 'private' && member.privacy !== 'protected', member.name);

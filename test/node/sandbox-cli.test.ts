@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { startViteWithSandbox } from './sandbox-harness.js';
@@ -11,7 +12,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 describe('sandbox CLI', () => {
   /** The CLI with these flags, once its banner is out. */
   async function startCli(...flags: string[]) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0', ...flags], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', '0', ...flags], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.setEncoding('utf8');
     const stop = async () => {
@@ -75,8 +76,45 @@ describe('sandbox CLI', () => {
     }
   });
 
+  test('--help prints the usage and exits 0; no command or an unknown one exits 2 with the usage', async () => {
+    const runCli = async (...args: string[]) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+      const [code] = (await once(child, 'exit')) as [number];
+      return { code, out };
+    };
+    const help = await runCli('--help');
+    assert.equal(help.code, 0);
+    for (const option of ['sandbox', '--port', '--host', '--no-order-key-dedupe']) assert.ok(help.out.includes(option), option);
+    const none = await runCli();
+    assert.equal(none.code, 2);
+    assert.match(none.out, /Usage: pay-checkout/);
+    const unknown = await runCli('serve');
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.out, /unknown command "serve"/);
+  });
+
+  test('a port in use exits 1 with a plain sentence, not a stack trace', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', String(port)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+      const [code] = (await once(child, 'exit')) as [number];
+      assert.equal(code, 1);
+      assert.match(err, /cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/);
+      assert.doesNotMatch(err, /\n\s+at /);
+    } finally {
+      taken.close();
+    }
+  });
+
   test('a bad --port exits with an error', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', '--port', 'abc'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', 'abc'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     const [code] = (await once(child, 'exit')) as [number];
     assert.equal(code, 2);
   });

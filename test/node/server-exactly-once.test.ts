@@ -19,7 +19,7 @@ const quick = { waitMs: 300 };
 let sb: TestSandbox;
 const open: RunningHandler[] = [];
 const serve = async (options: Partial<Parameters<typeof serveHandler>[0]> = {}) => {
-  const handler = await serveHandler({ merchantKey, baseUrl: `${sb.origin}/v1`, resolveLink: resolveHandlerLink, webhookSecret, claimTimings: quick, ...options });
+  const handler = await serveHandler({ merchantKey, baseUrl: `${sb.origin}/v1`, resolveLink: resolveHandlerLink, webhookSecret, claimTimings: quick, now: () => sb.running.sandbox.context.clock.now(), ...options });
   open.push(handler);
   return handler;
 };
@@ -246,13 +246,18 @@ describe('createCheckoutHandler: webhook intake', () => {
     const { sign } = await import('../../src/webhooks/index.js');
     const post = (body: string, signature?: string) =>
       fetch(`${handler.url}/v1/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature ? { 'X-Service-Signature': signature } : {}) }, body });
-    const linkPaid = JSON.stringify({ event: 'link_paid', timestamp: new Date().toISOString() });
+    const linkPaid = JSON.stringify({ event: 'link_paid', timestamp: new Date(sb.running.sandbox.context.clock.now()).toISOString() });
     assert.equal((await post(linkPaid)).status, 401);
     assert.equal((await post(linkPaid.replace('link_paid', 'link_paiD'), await sign(linkPaid, webhookSecret))).status, 401);
     const ok = await post(linkPaid, await sign(linkPaid, webhookSecret));
     assert.equal(ok.status, 200);
     assert.deepEqual(((await ok.json()) as { data: unknown }).data, { received: true, handled: false });
     assert.equal((await fetch(`${handler.url}/v1/webhooks`)).status, 405);
+    // A correctly signed delivery from long ago is a replay, not news: refused before anything in it is believed.
+    const stale = JSON.stringify({ event: 'link_paid', timestamp: '2020-01-01T00:00:00.000Z' });
+    const replayed = await post(stale, await sign(stale, webhookSecret));
+    assert.equal(replayed.status, 400);
+    assert.match(((await replayed.json()) as { description: string }).description, /timestamp/i);
   });
 
   it('answers 503 when the store cannot say whether the key is held, so the service delivers again', async () => {
@@ -260,7 +265,7 @@ describe('createCheckoutHandler: webhook intake', () => {
     const { sign } = await import('../../src/webhooks/index.js');
     const payload = JSON.stringify({
       event: 'order_payment',
-      timestamp: new Date().toISOString(),
+      timestamp: new Date(sb.running.sandbox.context.clock.now()).toISOString(),
       id_order: 1,
       id_external: await claimKey('any'),
       status: 'confirmed',

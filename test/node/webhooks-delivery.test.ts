@@ -4,38 +4,46 @@ import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { demoSigningSecret, exampleOrderPayment, referenceHmac } from './contract-helpers.js';
 import { parseDelivery, WebhookDeliveryError } from '../../src/webhooks/index.js';
-import type { WebhookDelivery } from '../../src/webhooks/index.js';
+import type { DeliveryInput, WebhookDelivery } from '../../src/webhooks/index.js';
 
 const secret = demoSigningSecret;
 const hmac = referenceHmac;
 
 const orderPayment = structuredClone(exampleOrderPayment);
 const text = JSON.stringify(orderPayment);
+/** 30 s after the example's signed timestamp. */
+const now = () => Date.parse(orderPayment.timestamp) + 30_000;
 
-function deliveryHeaders(body: string, event = 'order_payment'): Record<string, string> {
+function deliveryHeaders(body: string, event = 'order_payment', key = secret): Record<string, string> {
   return {
     'Content-Type': 'application/json',
     'X-Service-Event': event,
     'X-Service-Timestamp': '2025-06-01T12:00:01Z',
-    'X-Service-Signature': hmac(body),
+    'X-Service-Signature': hmac(body, key),
   };
 }
 
-async function rejectsWith(promise: Promise<unknown>, reason: string, field?: string): Promise<void> {
+const parse = (input: Omit<DeliveryInput, 'secret' | 'dangerouslySkipSignatureCheck'> & { secret?: string | string[]; toleranceMs?: number; now?: () => number }) =>
+  parseDelivery({ now, ...input, secret: input.secret ?? secret });
+
+async function rejectsWith(promise: Promise<unknown>, reason: string, field?: string): Promise<WebhookDeliveryError> {
+  let caught: unknown;
   await assert.rejects(promise, (error: unknown) => {
+    caught = error;
     assert.ok(error instanceof WebhookDeliveryError, `expected WebhookDeliveryError, got ${String(error)}`);
     assert.equal(error.reason, reason);
     if (field) assert.ok(error.problems.some((p) => p.field === field), JSON.stringify(error.problems));
     return true;
   });
+  return caught as WebhookDeliveryError;
 }
 
 describe('parseDelivery', () => {
   it('turns a signed delivery into a typed event (Headers object, raw text)', async () => {
-    const delivery = await parseDelivery({ headers: new Headers(deliveryHeaders(text)), body: text, secret });
+    const delivery = await parse({ headers: new Headers(deliveryHeaders(text)), body: text });
     assert.equal(delivery.event, 'order_payment');
-    assert.equal(delivery.signatureValid, true);
-    assert.equal(delivery.timestamp, '2025-06-01T12:00:01Z');
+    assert.equal(delivery.secretIndex, 0);
+    assert.equal(delivery.timestamp, orderPayment.timestamp, 'the signed timestamp, not the unsigned header');
     if (delivery.event !== 'order_payment') assert.fail('narrowing');
     assert.equal(delivery.payload.id_order, 123);
     assert.equal(delivery.payload.external_store_id, 'demo-store');
@@ -43,80 +51,136 @@ describe('parseDelivery', () => {
 
   it('reads plain header records in any case, and repeated headers', async () => {
     const lower = Object.fromEntries(Object.entries(deliveryHeaders(text)).map(([k, v]) => [k.toLowerCase(), v]));
-    assert.equal((await parseDelivery({ headers: lower, body: text, secret })).signatureValid, true);
+    assert.equal((await parse({ headers: lower, body: text })).secretIndex, 0);
     const shouty = { 'X-SERVICE-EVENT': 'order_payment', 'x-service-signature': [hmac(text)] };
-    const delivery = await parseDelivery({ headers: shouty, body: text, secret });
-    assert.equal(delivery.signatureValid, true);
-    assert.equal(delivery.timestamp, orderPayment.timestamp, 'falls back to the payload timestamp');
+    assert.equal((await parse({ headers: shouty, body: text })).timestamp, orderPayment.timestamp);
   });
 
-  it('verifies an already parsed body by re-serializing it compactly', async () => {
-    const delivery = await parseDelivery({ headers: deliveryHeaders(text), body: JSON.parse(text) as object, secret });
-    assert.equal(delivery.signatureValid, true);
-  });
-
-  it('accepts bytes, and pretty-printed text whose compact form was signed', async () => {
-    const bytes = new TextEncoder().encode(text);
-    assert.equal((await parseDelivery({ headers: deliveryHeaders(text), body: bytes, secret })).signatureValid, true);
-    const pretty = JSON.stringify(orderPayment, null, 2);
-    assert.equal((await parseDelivery({ headers: deliveryHeaders(text), body: pretty, secret })).signatureValid, true);
+  it('verifies an already parsed body by re-serializing it compactly; bytes and pretty text too', async () => {
+    assert.equal((await parse({ headers: deliveryHeaders(text), body: JSON.parse(text) as object })).secretIndex, 0);
+    assert.equal((await parse({ headers: deliveryHeaders(text), body: new TextEncoder().encode(text) })).secretIndex, 0);
+    assert.equal((await parse({ headers: deliveryHeaders(text), body: JSON.stringify(orderPayment, null, 2) })).secretIndex, 0);
   });
 
   it('accepts a signature over the exact raw text even when it is not compact', async () => {
     const spaced = text.replace('"id_order":123', '"id_order": 123.0');
-    const delivery = await parseDelivery({ headers: deliveryHeaders(spaced), body: spaced, secret });
-    assert.equal(delivery.signatureValid, true);
+    assert.equal((await parse({ headers: deliveryHeaders(spaced), body: spaced })).secretIndex, 0);
   });
 
-  it('reports a bad signature as signatureValid false, and no secret as null', async () => {
-    const tampered = text.replace('50000', '1');
-    assert.equal((await parseDelivery({ headers: deliveryHeaders(text), body: tampered, secret })).signatureValid, false);
-    assert.equal((await parseDelivery({ headers: deliveryHeaders(text), body: text, secret: 'wrong' })).signatureValid, false);
-    const unsigned = { 'X-Service-Event': 'order_payment' };
-    assert.equal((await parseDelivery({ headers: unsigned, body: text, secret })).signatureValid, false);
-    assert.equal((await parseDelivery({ headers: deliveryHeaders(text), body: text })).signatureValid, null);
+  describe('fails closed: a typed error and no payload', () => {
+    it('without a secret (missing, empty, an empty list), even for a correctly signed body', async () => {
+      for (const missing of [undefined, '', [], ['']]) {
+        const input = { headers: deliveryHeaders(text), body: text, secret: missing } as unknown as DeliveryInput;
+        const error = await rejectsWith(parseDelivery(input), 'no_secret');
+        assert.equal(error.httpStatus, 500, 'the receiver is misconfigured: a 5xx lets the service retry once it is fixed');
+      }
+    });
+
+    it('with a tampered body, a wrong secret or a malformed signature: invalid_signature, 401', async () => {
+      const tampered = text.replace('50000', '1');
+      assert.equal((await rejectsWith(parse({ headers: deliveryHeaders(text), body: tampered }), 'invalid_signature')).httpStatus, 401);
+      await rejectsWith(parse({ headers: deliveryHeaders(text), body: text, secret: 'wrong' }), 'invalid_signature');
+      for (const signature of [hmac(text).toUpperCase(), `sha256=${hmac(text)}`, 'abc']) {
+        await rejectsWith(parse({ headers: { ...deliveryHeaders(text), 'X-Service-Signature': signature }, body: text }), 'invalid_signature');
+      }
+    });
+
+    it('without a signature header: missing_signature, 401, before the body is even parsed', async () => {
+      const error = await rejectsWith(parse({ headers: { 'X-Service-Event': 'order_payment' }, body: '{not json' }), 'missing_signature');
+      assert.equal(error.httpStatus, 401);
+    });
+
+    it('a signed body from 2020 does not verify today (default window: 5 minutes, measured on the signed timestamp)', async () => {
+      const old = JSON.stringify({ ...orderPayment, timestamp: '2020-01-01T00:00:00Z' });
+      const error = await rejectsWith(parseDelivery({ headers: deliveryHeaders(old), body: old, secret }), 'timestamp_outside_tolerance', 'timestamp');
+      assert.equal(error.httpStatus, 400);
+    });
+
+    it('the window is 5 minutes either way by default, and configurable', async () => {
+      const at = Date.parse(orderPayment.timestamp);
+      const headers = deliveryHeaders(text);
+      assert.equal((await parse({ headers, body: text, now: () => at + 4 * 60_000 })).secretIndex, 0);
+      assert.equal((await parse({ headers, body: text, now: () => at - 4 * 60_000 })).secretIndex, 0);
+      await rejectsWith(parse({ headers, body: text, now: () => at + 5 * 60_000 + 1 }), 'timestamp_outside_tolerance');
+      await rejectsWith(parse({ headers, body: text, now: () => at - 5 * 60_000 - 1 }), 'timestamp_outside_tolerance');
+      await rejectsWith(parse({ headers, body: text, now: () => at + 61_000, toleranceMs: 60_000 }), 'timestamp_outside_tolerance');
+      assert.equal((await parse({ headers, body: text, now: () => at + 10 * 365 * 86_400_000, toleranceMs: Infinity })).secretIndex, 0);
+    });
+
+    it('a fresh unsigned X-Service-Timestamp header never rescues an old signed body', async () => {
+      const old = JSON.stringify({ ...orderPayment, timestamp: '2025-06-01T11:00:00Z' });
+      const headers = { ...deliveryHeaders(old), 'X-Service-Timestamp': new Date(now()).toISOString() };
+      await rejectsWith(parse({ headers, body: old }), 'timestamp_outside_tolerance');
+    });
+
+    it('a signed body without a timestamp cannot be checked for age, so it is refused', async () => {
+      const ping = JSON.stringify({ event: 'test.ping', message: 'hola' });
+      await rejectsWith(parse({ headers: deliveryHeaders(ping, 'test.ping'), body: ping }), 'missing_timestamp', 'timestamp');
+      assert.equal((await parse({ headers: deliveryHeaders(ping, 'test.ping'), body: ping, toleranceMs: Infinity })).timestamp, null);
+    });
+  });
+
+  it('accepts any secret of a list (rotation) and says which one verified', async () => {
+    const headers = deliveryHeaders(text, 'order_payment', 'whsec_old_secret');
+    assert.equal((await parse({ headers, body: text, secret: ['whsec_new_secret', 'whsec_old_secret'] })).secretIndex, 1);
+    assert.equal((await parse({ headers: deliveryHeaders(text), body: text, secret: [secret, 'whsec_old_secret'] })).secretIndex, 0);
+    await rejectsWith(parse({ headers, body: text, secret: ['whsec_new_secret', 'whsec_another'] }), 'invalid_signature');
   });
 
   it('parses every event of the contract, lenient ones with unknown fields', async () => {
+    const timestamp = orderPayment.timestamp;
     const bodies = [
-      { event: 'store_onboarded', timestamp: '2025-06-01T12:00:00Z', merchant_key: 'mk_new', id_store: 9 },
-      { event: 'integration_uninstalled', timestamp: '2025-06-01T12:00:00Z', id_store: 9, external_id: 'x', store_name: 'Nueva' },
-      { event: 'link_paid', id_external: 'order-1', status: 'paid', hash: 'demo-fixed' },
-      { event: 'test.ping', message: 'hello' },
-      { event: 'order_refunded', id_order: 5, whatever: true },
+      { event: 'store_onboarded', timestamp, merchant_key: 'mk_new', id_store: 9 },
+      { event: 'integration_uninstalled', timestamp, id_store: 9, external_id: 'x', store_name: 'Nueva' },
+      { event: 'link_paid', timestamp, id_external: 'order-1', status: 'paid', hash: 'demo-fixed' },
+      { event: 'test.ping', timestamp, message: 'hello' },
+      { event: 'order_refunded', timestamp, id_order: 5, whatever: true },
     ];
     for (const body of bodies) {
       const raw = JSON.stringify(body);
-      const delivery: WebhookDelivery = await parseDelivery({ headers: deliveryHeaders(raw, body.event), body: raw, secret });
+      const delivery: WebhookDelivery = await parse({ headers: deliveryHeaders(raw, body.event), body: raw });
       assert.equal(delivery.event, body.event);
       assert.deepEqual(delivery.payload, body);
-      assert.equal(delivery.signatureValid, true);
     }
   });
 
-  it('refuses bad JSON, unknown events, mismatched headers and payloads that break the contract', async () => {
-    await rejectsWith(parseDelivery({ headers: {}, body: '{"event":', secret }), 'malformed_json');
-    await rejectsWith(parseDelivery({ headers: {}, body: '[1,2]' }), 'invalid_payload', 'body');
-    await rejectsWith(parseDelivery({ headers: {}, body: '{"id_order":1}' }), 'invalid_payload', 'event');
-    await rejectsWith(parseDelivery({ headers: {}, body: '{"event":"order.confirmed"}' }), 'unknown_event', 'event');
-    await rejectsWith(parseDelivery({ headers: {}, body: '{"event":"toString"}' }), 'unknown_event');
-    await rejectsWith(parseDelivery({ headers: deliveryHeaders(text, 'link_paid'), body: text }), 'event_mismatch');
+  it('refuses bad JSON, unknown events, mismatched headers and payloads that break the contract (signed or not)', async () => {
+    const signed = (raw: string, event?: string) => parse({ headers: event ? deliveryHeaders(raw, event) : { 'X-Service-Signature': hmac(raw) }, body: raw });
+    await rejectsWith(signed('{"event":'), 'malformed_json');
+    await rejectsWith(signed('[1,2]'), 'invalid_payload', 'body');
+    await rejectsWith(signed('{"id_order":1}'), 'invalid_payload', 'event');
+    await rejectsWith(signed('{"event":"order.confirmed"}'), 'unknown_event', 'event');
+    await rejectsWith(signed('{"event":"toString"}'), 'unknown_event');
+    await rejectsWith(signed(text, 'link_paid'), 'event_mismatch');
     const { id_order: _drop, ...noId } = orderPayment;
-    await rejectsWith(parseDelivery({ headers: {}, body: JSON.stringify(noId) }), 'invalid_payload', 'id_order');
+    await rejectsWith(signed(JSON.stringify(noId)), 'invalid_payload', 'id_order');
   });
 
-  it('works on a real HTTP receiver', async () => {
+  it('refuses JSON nested 5,000 levels deep without overflowing the stack, signed or not', async () => {
+    const deep = `{"event":"test.ping","timestamp":"${orderPayment.timestamp}","x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`;
+    await rejectsWith(parse({ headers: deliveryHeaders(deep, 'test.ping'), body: deep }), 'invalid_payload', 'body');
+    await rejectsWith(parseDelivery({ headers: {}, body: deep, dangerouslySkipSignatureCheck: true }), 'invalid_payload', 'body');
+  });
+
+  it('dangerouslySkipSignatureCheck parses an unsigned, undated body for tests, and says it was not verified', async () => {
+    const ping = JSON.stringify({ event: 'test.ping' });
+    const delivery = await parseDelivery({ headers: {}, body: ping, dangerouslySkipSignatureCheck: true });
+    assert.equal(delivery.event, 'test.ping');
+    assert.equal(delivery.secretIndex, null);
+  });
+
+  it('works on a real HTTP receiver, answering with the error status', async () => {
     const received: WebhookDelivery[] = [];
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        parseDelivery({ headers: req.headers, body: Buffer.concat(chunks), secret }).then(
+        parseDelivery({ headers: req.headers, body: Buffer.concat(chunks), secret, now }).then(
           (delivery) => {
             received.push(delivery);
-            res.writeHead(delivery.signatureValid ? 200 : 401).end();
+            res.writeHead(200).end();
           },
-          () => res.writeHead(400).end(),
+          (error: unknown) => res.writeHead(error instanceof WebhookDeliveryError ? error.httpStatus : 500).end(),
         );
       });
     });
@@ -135,7 +199,7 @@ describe('parseDelivery', () => {
       assert.equal(await post(text, deliveryHeaders(text)), 200);
       assert.equal(await post(text, { ...deliveryHeaders(text), 'X-Service-Signature': hmac(text, 'nope') }), 401);
       assert.equal(await post('not json', deliveryHeaders('not json')), 400);
-      assert.equal(received.length, 2);
+      assert.equal(received.length, 1);
       assert.equal(received[0]?.event, 'order_payment');
     } finally {
       await new Promise((resolve) => server.close(resolve));

@@ -7,7 +7,8 @@ import { expiresAtOf, hasOrder, isWaiting, orderOf } from '../../flow/selectors.
 import type { FlowEvent, FlowRequest, FlowState, ResultState } from '../../flow/types.js';
 import type { Messages } from '../../i18n/messages.js';
 import { CountdownController } from '../controllers/countdown-controller.js';
-import { StatusController } from '../controllers/status-controller.js';
+import { StatusController, type StatusCheck } from '../controllers/status-controller.js';
+import { maxStatusWaitSeconds } from '../../contract/status-wait.js';
 import type { StatusTimings } from '../controllers/status-timings.js';
 import { payCancelledEvent } from '../events/pay-cancelled.js';
 import { payFailedEvent } from '../events/pay-failed.js';
@@ -61,7 +62,7 @@ export class OrderTracker {
     this.#host = host;
     this.#client = new CheckoutClient(client);
     this.#status = new StatusController(element, {
-      check: (signal) => this.#checkStatus(signal),
+      check: (signal, mode) => this.#checkStatus(signal, mode.wait),
       timings: () => host.statusTimings(),
     });
     this.#countdown = new CountdownController(element, {
@@ -162,16 +163,19 @@ export class OrderTracker {
   }
 
   /** One status check of the order on screen; its answer goes to the flow. */
-  async #checkStatus(signal: AbortSignal): Promise<{ ok: boolean }> {
+  async #checkStatus(signal: AbortSignal, wait: boolean): Promise<StatusCheck> {
     const state = this.#host.flow();
     if (!hasOrder(state)) return { ok: true };
     const run = this.#run;
     const id = state.order.id_order;
     const current = () => run === this.#run && !signal.aborted && orderOf(this.#host.flow())?.id_order === id;
     try {
-      const order = await this.#client.getOrder(id, state.orderToken, { signal });
+      // Waiting: the server answers when the status differs from the one on screen (or after 25 s).
+      const { order, waited } = wait
+        ? await this.#client.waitForOrder(id, state.orderToken, state.order.status, maxStatusWaitSeconds, { signal })
+        : { order: await this.#client.getOrder(id, state.orderToken, { signal }), waited: false };
       if (current()) this.#host.send({ type: 'status_received', order });
-      return { ok: true };
+      return { ok: true, waited };
     } catch (thrown) {
       if (current()) this.#host.send({ type: 'status_failed', error: toFlowError(thrown) });
       return { ok: false };

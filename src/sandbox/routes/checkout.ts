@@ -2,12 +2,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
-import { CheckoutOrderBodySchema, idempotencyKeyHeader, orderTokenHeader, OtpBodySchema } from '../../contract/index.js';
+import { CheckoutOrderBodySchema, idempotencyKeyHeader, orderTokenHeader, OtpBodySchema, readStatusWait, statusWaitHeader } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { ensureQrPng } from '../gateways/simulators.js';
 import { ApiError, canonicalJson, fieldError, orderIdFrom, parseOrThrow, readJson, validationError } from '../http.js';
 import type { SandboxLink, SandboxOrder } from '../model.js';
-import { cancelOrder, createOrder, submitOtp } from '../orders.js';
+import { cancelOrder, createOrder, submitOtp, sweepExpired } from '../orders.js';
+import { waitForStatus } from '../status-wait.js';
 import { gatewayById, storeById } from '../state.js';
 import { checkoutLinkView, checkoutOrderView, linkStatusOf } from '../views.js';
 import { originOf } from './origin.js';
@@ -31,7 +32,7 @@ export function checkoutRoutes(ctx: SandboxContext): Hono {
       origin: '*',
       allowMethods: ['GET', 'POST', 'OPTIONS'],
       allowHeaders: ['Content-Type', idempotencyKeyHeader, orderTokenHeader],
-      exposeHeaders: ['Idempotent-Replayed'],
+      exposeHeaders: ['Idempotent-Replayed', statusWaitHeader],
       maxAge: 600,
     }),
   );
@@ -114,6 +115,12 @@ export function checkoutRoutes(ctx: SandboxContext): Hono {
 
   api.get('/checkout/orders/:id_order', async (c) => {
     const order = tokenOrder(c);
+    const wait = readStatusWait(new URL(c.req.url).searchParams);
+    if (Array.isArray(wait)) throw validationError(wait);
+    if (wait) {
+      await waitForStatus(ctx, order, wait, c.req.raw.signal, () => sweepExpired(ctx));
+      c.header(statusWaitHeader, String(wait.seconds));
+    }
     await ensureQrPng(order);
     return c.json({ data: checkoutOrderView(ctx, order, originOf(ctx, c)) });
   });

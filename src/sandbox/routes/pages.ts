@@ -11,9 +11,9 @@ import { cancelOrder, confirmOrder, isOpen } from '../orders.js';
 import { gatewayIcons } from '../pages/icons.js';
 import { formatCop, html, page, pageCsp, pagesCss, pagesCssPath, type SafeHtml } from '../pages/html.js';
 import { storeById } from '../state.js';
+import { testCards } from '../fixtures.js';
 import { originOf } from './origin.js';
 
-export const testCards = { pays: '4242424242424242', declines: '4000000000000002' } as const;
 /**
  * Where the built hosted page may be: beside the bundled sandbox (dist/sandbox.js → dist/hosted/, or one
  * level up from a chunk folder), or dist/hosted/ from the sources. Looked up per request: a build may appear later.

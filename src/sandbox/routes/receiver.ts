@@ -7,7 +7,7 @@ import { Hono, type Context } from 'hono';
 import { webhookHeaders, type SandboxReceivedWebhook } from '../../contract/index.js';
 import { verify } from '../../webhooks/signature.js';
 import type { SandboxContext } from '../context.js';
-import { readText } from '../http.js';
+import { readText, refuseDeepText } from '../http.js';
 
 /** Only the most recent requests are kept, as in the delivery log. */
 export const receivedLogLimit = 1_000;
@@ -17,6 +17,7 @@ export function receiverRoutes(ctx: SandboxContext): Hono {
 
   api.post('/*', async (c: Context) => {
     const body = await readText(c);
+    refuseDeepText(body); // the dashboard parses and shows it
     const signature = c.req.header(webhookHeaders.signature) ?? null;
     const verifiedWith = await signerOf(ctx, body, signature);
     const received = ctx.state.received; // read after the awaits: a reset meanwhile starts a new log

@@ -1,0 +1,10 @@
+/// <reference types="svelte" />
+/// <reference types="vite/client" />
+// README "Svelte": pay-checkout/svelte types <pay-checkout> in templates (svelte-check).
+import type { CustomElements } from 'pay-checkout/svelte';
+
+declare global {
+  namespace svelteHTML {
+    interface IntrinsicElements extends CustomElements {}
+  }
+}

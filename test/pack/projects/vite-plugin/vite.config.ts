@@ -1,0 +1,5 @@
+// README "The Vite plugin": the sandbox's API on the dev server's own port.
+import { defineConfig } from 'vite';
+import { paySandbox } from 'pay-checkout/sandbox';
+
+export default defineConfig({ plugins: [paySandbox()] });
