@@ -8,7 +8,8 @@ import { errorBody, idempotencyKeyHeader, orderTokenHeader, statusWaitHeader } f
 import { CheckoutHttpError } from './http.js';
 import { memoryClaimStore } from './claims.js';
 import { defaultClaimTimings } from './once.js';
-import { checkoutOperations, type Operations, type Reply } from './operations.js';
+import { checkoutOperations, type Operations } from './operations.js';
+import type { Reply } from './http.js';
 import type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
 import { replayWatcher } from './replay.js';
 import { checkSecrets, serverSecrets, type ServerSecrets } from './secrets.js';

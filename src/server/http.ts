@@ -3,6 +3,13 @@ import { errorBody, errorCatalog, summarizeProblems, type ApiCode, type ErrorRes
 
 import { readJsonRequest } from './body.js';
 
+/** What an operation answers: a status and the `data` of the `{ "data": … }` envelope. */
+export interface Reply {
+  status: number;
+  data: unknown;
+  headers?: Record<string, string>;
+}
+
 type ErrorExtra = Partial<Omit<ErrorResponse, 'code' | 'api_code' | 'error'>>;
 
 /** A refusal in the contract's words; the handler turns it into an ErrorResponse. */

@@ -6,7 +6,7 @@
 import { InvalidRequestError, InvalidResponseError, NetworkError, ServiceError } from '../client/index.js';
 import type { ClaimResult, ClaimStore } from './claims.js';
 import { CheckoutHttpError } from './http.js';
-import type { Reply } from './operations.js';
+import type { Reply } from './http.js';
 import { replayedHeader } from './replay.js';
 
 export interface ClaimTimings {

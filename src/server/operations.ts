@@ -23,7 +23,7 @@ import { cached, discoveryTtlMs } from './cache.js';
 import type { ClaimStore } from './claims.js';
 import { toCheckoutGateways } from './gateways.js';
 import { waitForOrderStatus } from './status-wait.js';
-import { CheckoutHttpError, readJsonBody } from './http.js';
+import { CheckoutHttpError, readJsonBody, type Reply } from './http.js';
 import { createOnce, InDoubtError, isDefiniteFailure, type ClaimTimings } from './once.js';
 import { replayedHeader, type ReplayWatch } from './replay.js';
 import { linkAmount, linkCurrency, linkStatus, toCheckoutLink, type CheckoutLinkInfo, type ResolveLink } from './links.js';
@@ -44,11 +44,6 @@ export interface Operations {
   cancelOrder(request: Request, id: string): Promise<Reply>;
 }
 
-export interface Reply {
-  status: number;
-  data: unknown;
-  headers?: Record<string, string>;
-}
 
 export interface OperationDeps {
   merchant: MerchantClient;

@@ -10,7 +10,8 @@ import { readTextRequest } from './body.js';
 import type { ClaimStore } from './claims.js';
 import { CheckoutHttpError } from './http.js';
 import { claimChannel, completeClaim, orderChannel, storeCall, type ClaimTimings } from './once.js';
-import type { Operations, Reply } from './operations.js';
+import type { Operations } from './operations.js';
+import type { Reply } from './http.js';
 import { orderKeyPrefix } from './secrets.js';
 
 export interface IntakeDeps {
