@@ -167,12 +167,13 @@ describe('<pay-checkout> when it cannot go on (defect 9)', () => {
 
   it('announces "No pudimos consultar el estado…" on the push screen', async () => {
     const el = await mount();
-    await toPush(el);
     const realFetch = window.fetch;
-    // The status checks fail (the sandbox cannot drop a connection on demand); everything else goes through.
+    // The status checks, waiting (`?wait=`) or not, fail (the sandbox cannot drop a connection on demand); everything
+    // else goes through. Set before the push screen, since a waiting request already open would not meet it.
     window.fetch = (input, init) =>
-      /\/v1\/checkout\/orders\/\d+$/.test(String(input instanceof Request ? input.url : input)) ? Promise.reject(new TypeError('Failed to fetch')) : realFetch(input, init);
+      /\/v1\/checkout\/orders\/\d+(\?|$)/.test(String(input instanceof Request ? input.url : input)) ? Promise.reject(new TypeError('Failed to fetch')) : realFetch(input, init);
     try {
+      await toPush(el);
       await waitUntil(() => liveRegion(el).includes('No pudimos consultar el estado'), 'the notice was not announced', { timeout: 10_000 });
     } finally {
       window.fetch = realFetch;

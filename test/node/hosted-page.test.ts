@@ -9,9 +9,11 @@ import { configureHostedPage, writeHostedPage } from '../../src/sandbox/index.js
 
 const source = readFileSync(new URL('../../hosted/index.html', import.meta.url), 'utf8');
 // The built page as Vite writes it: the source's metas, its files under /checkout/assets/.
-const built = source
-  .replace('<link rel="stylesheet" href="./hosted.css" />', '<link rel="stylesheet" crossorigin href="/checkout/assets/index-A1.css">')
-  .replace('<script type="module" src="./main.ts"></script>', '<script type="module" crossorigin src="/checkout/assets/index-B2.js"></script>');
+// (Today the page's styles ride in its script; a stylesheet link stands for any other file a build may name.)
+const built = source.replace(
+  '<script type="module" src="./main.ts"></script>',
+  '<link rel="stylesheet" crossorigin href="/checkout/assets/index-A1.css">\n    <script type="module" crossorigin src="/checkout/assets/index-B2.js"></script>',
+);
 
 const cspOf = (html: string) => {
   const csp = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1] ?? '';
