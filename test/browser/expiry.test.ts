@@ -24,7 +24,7 @@ describe('<pay-checkout> expiry on the service\'s word', () => {
     await toPush(el);
     const id = await latestOrderId();
     await deviceClockPast(5, async () => {
-      await waitForStep(el, 'expired', 8000);
+      await waitForStep(el, 'expired');
     });
     // What the screen says is now true on the service: no charge can follow.
     expect((await sandboxOrder(id)).status).to.equal('cancelled');

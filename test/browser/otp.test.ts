@@ -133,7 +133,7 @@ describe('<pay-checkout> SMS code (Daviplata)', () => {
     const realNow = Date.now;
     window.fetch = (input, init) => {
       const url = String(input instanceof Request ? input.url : input);
-      if (/\/v1\/checkout\/orders\/\d+$/.test(url)) statusCalls.push(url);
+      if (/\/v1\/checkout\/orders\/\d+(\?|$)/.test(url)) statusCalls.push(url);
       return realFetch(input, init);
     };
     try {
@@ -143,7 +143,7 @@ describe('<pay-checkout> SMS code (Daviplata)', () => {
       await control('/clock', { advance_ms: 5 * 60 * 1000 + 1000 });
       // The device's clock moves on too: the countdown reads the wall clock on its next tick.
       Date.now = () => realNow() + 5 * 60 * 1000 + 1000;
-      await waitForStep(el, 'expired', 4000);
+      await waitForStep(el, 'expired');
       expect(statusCalls).to.have.length(1);
       await waitUntil(() => (live?.textContent ?? '').length > 0, 'live region silent');
     } finally {

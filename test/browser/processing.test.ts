@@ -32,7 +32,7 @@ describe('<pay-checkout> processing screen', () => {
     const rewriting = window.fetch;
     window.fetch = async (input, init) => {
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-      if (/\/checkout\/orders\/\d+$/.test(url)) await held;
+      if (/\/checkout\/orders\/\d+(\?|$)/.test(url)) await held;
       return rewriting(input, init);
     };
     await submit(el, 'Confirmar pago');
