@@ -6,7 +6,8 @@ import { parseDelivery, WebhookDeliveryError } from 'pay-checkout/webhooks';
 
 const sandboxUrl = process.env.SANDBOX_URL ?? 'http://127.0.0.1:4010';
 const links = new Map<string, CheckoutLinkInfo>([['camiseta-m', { amount: 45_000, description: 'Camiseta talla M', storeName: 'Tienda Demo' }]]);
-const received: { event: string; idOrder: number | null; signatureValid: boolean | null }[] = [];
+// Only verified deliveries get here (parseDelivery fails closed); secretIndex says which secret verified it.
+const received: { event: string; idOrder: number | null; secretIndex: number }[] = [];
 
 const buyerApi = toNodeListener(
   createCheckoutHandler({
@@ -27,11 +28,11 @@ const server = createServer(async (req, res) => {
   try {
     const delivery = await parseDelivery({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), secret: process.env.SIGNING_SECRET ?? 'whsec_test_demo' });
     const payload = delivery.payload as { id_order?: number };
-    received.push({ event: delivery.event, idOrder: payload.id_order ?? null, signatureValid: delivery.signatureValid });
-    res.writeHead(delivery.signatureValid ? 200 : 401, { 'content-type': 'application/json' }).end(JSON.stringify({ received: delivery.signatureValid }));
+    received.push({ event: delivery.event, idOrder: payload.id_order ?? null, secretIndex: delivery.secretIndex });
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true }));
   } catch (error) {
     if (!(error instanceof WebhookDeliveryError)) throw error;
-    res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: true, message: error.message }));
+    res.writeHead(error.httpStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ error: true, reason: error.reason, message: error.message }));
   }
 });
 
