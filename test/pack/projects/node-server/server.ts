@@ -7,7 +7,7 @@ import { parseDelivery, WebhookDeliveryError } from 'pay-checkout/webhooks';
 const sandboxUrl = process.env.SANDBOX_URL ?? 'http://127.0.0.1:4010';
 const links = new Map<string, CheckoutLinkInfo>([['camiseta-m', { amount: 45_000, description: 'Camiseta talla M', storeName: 'Tienda Demo' }]]);
 // Only verified deliveries get here (parseDelivery fails closed); secretIndex says which secret verified it.
-const received: { event: string; idOrder: number | null; secretIndex: number }[] = [];
+const received: { event: string; idOrder: number | null; secretIndex: number | null }[] = [];
 
 const buyerApi = toNodeListener(
   createCheckoutHandler({
