@@ -10,7 +10,6 @@ import { formatMoney } from '../i18n/format-money.js';
 import { loadMessages, resolveLocale } from '../i18n/locale.js';
 import { isWholeCatalog } from '../i18n/messages.js';
 import type { FirstMessages, Locale, Messages } from '../i18n/messages.js';
-import { defaultStatusTimings } from './controllers/status-timings.js';
 import type { StatusTimings } from './controllers/status-timings.js';
 import { payErrorEvent } from './events/pay-error.js';
 import type { PayErrorDetail } from './events/pay-error.js';
@@ -123,11 +122,11 @@ export class PayCheckout extends LitElement {
   };
 
   /**
-   * Timings of the status checks (first wait, growth, cap, jitter). Tests shorten
-   * them; pages should leave them alone.
+   * Timings of the status checks (first wait, growth, cap, jitter); unset, the defaults (status-timings.ts), which
+   * arrive with the later steps. Tests shorten them; pages should leave them alone.
    * @internal Test hook: not in the published types (stripInternal).
    */
-  static statusTimings: StatusTimings = defaultStatusTimings;
+  static statusTimings: StatusTimings | undefined;
 
   /**
    * Sends the buyer to the card provider's page. Tests replace it to stay on the page.

@@ -32,7 +32,7 @@ export interface OrderTrackerHooks {
   announce(message: string): void;
   /** The whole catalog of the locale on screen. */
   catalog(): Messages | null;
-  statusTimings(): StatusTimings;
+  statusTimings(): StatusTimings | undefined;
   navigate(url: string): void;
 }
 
