@@ -26,9 +26,11 @@ import { hasKeptReceipt, readSavedOrder } from './session.js';
 import type { SavedOrder } from './session.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
 
-/** Parts of the step elements, forwarded so `pay-checkout::part(button)` reaches into every screen. */
-const stepParts =
-  'heading, button, button-secondary, pay-button, cancel-button, method, input, otp-input, error, error-summary, notice, countdown, qr, transfer-key, copy-button, card-link, result, receipt, loading, unavailable, change-method-button, store-link, print-button';
+/**
+ * Parts of the first screens' step elements (loading, error, amount, method), forwarded so `pay-checkout::part(button)`
+ * reaches into them; the later steps forward theirs (later-steps.ts).
+ */
+const stepParts = 'heading, button, button-secondary, method, input, error, loading';
 
 /** What the later steps' chunk brings: the whole flow, and the tracker of the buyer's order. */
 interface Later {
@@ -297,7 +299,7 @@ export class PayCheckout extends LitElement {
     // `_shown()` keeps the later steps on loading until the whole catalog and their chunk are here.
     const later = this._later;
     if (!later || !isWholeCatalog(m)) return html`<pay-step-status data-step exportparts=${stepParts} .state=${{ step: 'loading', request: null }} .messages=${m}></pay-step-status>`;
-    return later.template(s, m, stepParts, later.tracker.remainingMs, this.storeUrl);
+    return later.template(s, m, later.tracker.remainingMs, this.storeUrl);
   }
 
   // -------------------------------------------------------------------------
