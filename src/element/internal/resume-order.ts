@@ -4,7 +4,7 @@ import { isOrderNotFound, isRetryable, toFlowError } from '../../flow/errors.js'
 import type { FlowError, FlowEvent } from '../../flow/types.js';
 import { defaultStatusTimings, statusDelay } from '../controllers/status-timings.js';
 import type { StatusTimings } from '../controllers/status-timings.js';
-import { clearSavedOrder } from '../session.js';
+import { clearSavedOrder } from './keep-order.js';
 import type { SavedOrder } from '../session.js';
 import { requestLink } from './link-request.js';
 import type { OrderTracker } from './order-tracker.js';
