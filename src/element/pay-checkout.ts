@@ -10,7 +10,6 @@ import { formatMoney } from '../i18n/format-money.js';
 import { loadMessages, resolveLocale } from '../i18n/locale.js';
 import { isWholeCatalog } from '../i18n/messages.js';
 import type { FirstMessages, Locale, Messages } from '../i18n/messages.js';
-import { defaultStatusTimings } from './controllers/status-timings.js';
 import type { StatusTimings } from './controllers/status-timings.js';
 import { payErrorEvent } from './events/pay-error.js';
 import type { PayErrorDetail } from './events/pay-error.js';
@@ -27,9 +26,11 @@ import { hasKeptReceipt, readSavedOrder } from './session.js';
 import type { SavedOrder } from './session.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
 
-/** Parts of the step elements, forwarded so `pay-checkout::part(button)` reaches into every screen. */
-const stepParts =
-  'heading, button, button-secondary, pay-button, cancel-button, method, input, otp-input, error, error-summary, notice, countdown, qr, transfer-key, copy-button, card-link, result, receipt, loading, unavailable, change-method-button, store-link, print-button';
+/**
+ * Parts of the first screens' step elements (loading, error, amount, method), forwarded so `pay-checkout::part(button)`
+ * reaches into them; the later steps forward theirs (later-steps.ts).
+ */
+const stepParts = 'heading, button, button-secondary, method, input, error, loading';
 
 /** What the later steps' chunk brings: the whole flow, and the tracker of the buyer's order. */
 interface Later {
@@ -123,11 +124,11 @@ export class PayCheckout extends LitElement {
   };
 
   /**
-   * Timings of the status checks (first wait, growth, cap, jitter). Tests shorten
-   * them; pages should leave them alone.
+   * Timings of the status checks (first wait, growth, cap, jitter); unset, the defaults (status-timings.ts), which
+   * arrive with the later steps. Tests shorten them; pages should leave them alone.
    * @internal Test hook: not in the published types (stripInternal).
    */
-  static statusTimings: StatusTimings = defaultStatusTimings;
+  static statusTimings: StatusTimings | undefined;
 
   /**
    * Sends the buyer to the card provider's page. Tests replace it to stay on the page.
@@ -171,7 +172,7 @@ export class PayCheckout extends LitElement {
 
   /** Which screen is showing (`loading`, `amount`, `method`, `details`, `push`, `otp`, `transfer`, `redirect`, `paid`…). */
   get step(): FlowStep {
-    return this.#shown().step;
+    return this._shown().step;
   }
 
   private flow: FlowState = initialState();
@@ -181,55 +182,55 @@ export class PayCheckout extends LitElement {
   private keyRefused = false;
 
   /** Bumped on each (re)start, so answers to an older run are dropped. */
-  #run = 0;
-  #abort = new AbortController();
-  #started = false;
-  #focusPending = false;
+  private _run = 0;
+  private _abort = new AbortController();
+  private _started = false;
+  private _focusPending = false;
   /** The locale asked for; until its lazy catalog arrives the loading screen stays, so no screen flips language. */
-  #wantedLocale: Locale = 'es';
+  private _wantedLocale: Locale = 'es';
   /** The later steps' chunk, once here. */
-  #later: Later | undefined;
-  #wantLater: (() => void) | undefined;
+  private _later: Later | undefined;
+  private _wantLater: (() => void) | undefined;
   /**
    * Resolves when the later steps and the whole catalog are wanted: a frame after the first screen past loading is
    * painted (nothing it does not need competes with it), or at once when a step past it needs them (a resumed order).
    */
-  #laterWanted = new Promise<void>((resolve) => (this.#wantLater = resolve));
+  private _laterWanted = new Promise<void>((resolve) => (this._wantLater = resolve));
 
   override connectedCallback(): void {
     super.connectedCallback();
     defineSteps();
-    window.addEventListener('pageshow', this.#onPageShow);
+    window.addEventListener('pageshow', this._onPageShow);
     // A move in the DOM disconnects and reconnects: start again, resuming any saved order.
-    if (this.#started) this.#start();
+    if (this._started) this._start();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    window.removeEventListener('pageshow', this.#onPageShow);
-    this.#abort.abort();
-    this.#later?.tracker.stopChecks();
+    window.removeEventListener('pageshow', this._onPageShow);
+    this._abort.abort();
+    this._later?.tracker.stopChecks();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('locale') || !this.#started) this.#useLocale();
-    if (!this.#started || changed.has('link') || changed.has('apiBase') || changed.has('environment')) {
-      this.#started = true;
-      this.#start();
+    if (changed.has('locale') || !this._started) this._useLocale();
+    if (!this._started || changed.has('link') || changed.has('apiBase') || changed.has('environment')) {
+      this._started = true;
+      this._start();
     }
   }
 
   protected override updated(): void {
     // Past the paint, not in the same task: nothing competes with the first interactive screen for the network.
-    const wantLater = this.#wantLater;
-    if (wantLater && this.#shown().step !== 'loading') {
-      this.#wantLater = undefined;
+    const wantLater = this._wantLater;
+    if (wantLater && this._shown().step !== 'loading') {
+      this._wantLater = undefined;
       requestAnimationFrame(() => setTimeout(wantLater));
       setTimeout(wantLater, 250); // a hidden tab runs no frames
     }
     // Focus waits until the step is on screen (not the loading screen a lazy chunk may hold it on).
-    if (!this.#focusPending || this.#shown() !== this.flow) return;
-    this.#focusPending = false;
+    if (!this._focusPending || this._shown() !== this.flow) return;
+    this._focusPending = false;
     const step = this.renderRoot.querySelector<StepElement<unknown, FirstMessages>>('[data-step]');
     if (!step) return;
     const details = this.flow.step === 'details' && this.flow.focus ? this.flow.focus : null;
@@ -247,15 +248,15 @@ export class PayCheckout extends LitElement {
     const m = this.messages;
     return html`<section class="base" part="base" aria-label=${m.checkoutLabel} lang=${m.locale === 'es' ? 'es-CO' : 'en'}>
       ${this.keyRefused && isWholeCatalog(m) ? html`<p class="config-error" part="config-error">${m.merchantKeyRefused}</p>` : nothing}
-      ${this.#header()}
-      <div part="step" @pay-step=${this.#onStep} @pay-announce=${this.#onAnnounce} @pay-handoff=${this.#onHandoff}>
-        ${this.#step()}
+      ${this._header()}
+      <div part="step" @pay-step=${this._onStep} @pay-announce=${this._onAnnounce} @pay-handoff=${this._onHandoff}>
+        ${this._step()}
       </div>
       <div class="sr-only" part="live-region" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
     </section>`;
   }
 
-  #header(): TemplateResult | typeof nothing {
+  private _header(): TemplateResult | typeof nothing {
     const s = this.flow;
     const link = 'link' in s ? s.link : null;
     if (!link || s.step === 'unavailable') return nothing;
@@ -275,17 +276,17 @@ export class PayCheckout extends LitElement {
    * The state on screen: the flow's, or loading while the asked-for catalog is on its way (for the steps after
    * the first screens: the whole catalog, and their chunk).
    */
-  #shown(): FlowState {
+  private _shown(): FlowState {
     const m = this.messages;
     // A link that cannot be paid is rare: its screen and strings come with the later steps.
     const first = beforeOrderSteps.includes(this.flow.step) && this.flow.step !== 'unavailable';
-    const ready = m.locale === this.#wantedLocale && (first || (isWholeCatalog(m) && this.#later !== undefined));
+    const ready = m.locale === this._wantedLocale && (first || (isWholeCatalog(m) && this._later !== undefined));
     return ready ? this.flow : { step: 'loading', request: null };
   }
 
-  #step(): TemplateResult {
+  private _step(): TemplateResult {
     const m = this.messages;
-    const s = this.#shown();
+    const s = this._shown();
     switch (s.step) {
       case 'loading':
       case 'error':
@@ -295,33 +296,33 @@ export class PayCheckout extends LitElement {
       case 'method':
         return html`<pay-step-method data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-method>`;
     }
-    // `#shown()` keeps the later steps on loading until the whole catalog and their chunk are here.
-    const later = this.#later;
+    // `_shown()` keeps the later steps on loading until the whole catalog and their chunk are here.
+    const later = this._later;
     if (!later || !isWholeCatalog(m)) return html`<pay-step-status data-step exportparts=${stepParts} .state=${{ step: 'loading', request: null }} .messages=${m}></pay-step-status>`;
-    return later.template(s, m, stepParts, later.tracker.remainingMs, this.storeUrl);
+    return later.template(s, m, later.tracker.remainingMs, this.storeUrl);
   }
 
   // -------------------------------------------------------------------------
   // Running the flow
 
   /** (Re)starts for the current link: resume the saved order if there is one, else load the link. */
-  #start(): void {
-    this.#run += 1;
-    this.#abort.abort();
-    this.#abort = new AbortController();
-    this.#later?.tracker.restart(this.#clientOptions());
+  private _start(): void {
+    this._run += 1;
+    this._abort.abort();
+    this._abort = new AbortController();
+    this._later?.tracker.restart(this._clientOptions());
     this.flow = initialState();
     if (!this.link) {
-      this.#apply({ step: 'loading', request: null }, { type: 'link_failed', error: { category: 'service', status: 404 } });
+      this._apply({ step: 'loading', request: null }, { type: 'link_failed', error: { category: 'service', status: 404 } });
       return;
     }
     // The later steps, the whole flow and the order tracker follow the first interactive screen (which needs none
     // of them), long before the buyer leaves it; a resumed order asks for them at once.
-    void this.#laterWanted.then(() => this.#loadLater()).catch(() => undefined);
-    if (this.flow.request) void this.#perform(this.flow.request, this.#run);
+    void this._laterWanted.then(() => this._loadLater()).catch(() => undefined);
+    if (this.flow.request) void this._perform(this.flow.request, this._run);
   }
 
-  #clientOptions(): ClientOptions {
+  private _clientOptions(): ClientOptions {
     // A relative `api-base` ("/v1") means this page's own origin.
     const options: ClientOptions = { environment: this.environment };
     if (this.apiBase) options.baseUrl = new URL(this.apiBase, location.href).href;
@@ -329,11 +330,11 @@ export class PayCheckout extends LitElement {
   }
 
   /** The later steps' chunk (memoized); the first call also makes the order tracker. */
-  async #loadLater(): Promise<Later> {
-    this.#wantLater?.(); // whoever needs the later steps now needs the whole catalog too
+  private async _loadLater(): Promise<Later> {
+    this._wantLater?.(); // whoever needs the later steps now needs the whole catalog too
     const later = await loadLaterSteps();
-    if (this.#later) return this.#later;
-    this.#later = {
+    if (this._later) return this._later;
+    this._later = {
       transition: later.transition,
       resume: later.resumeOrder,
       restoreReceipt: later.restoreReceipt,
@@ -343,63 +344,63 @@ export class PayCheckout extends LitElement {
         {
           link: () => this.link,
           flow: () => this.flow,
-          send: (event) => this.#send(event),
-          announce: (message) => this.#announce(message),
+          send: (event) => this._send(event),
+          announce: (message) => this._announce(message),
           catalog: () => (isWholeCatalog(this.messages) ? this.messages : null),
           statusTimings: () => PayCheckout.statusTimings,
           navigate: (url) => PayCheckout.navigate(url),
         },
-        this.#clientOptions(),
+        this._clientOptions(),
       ),
     };
     // A step past the first screens may be waiting on loading for this chunk.
     this.requestUpdate();
-    return this.#later;
+    return this._later;
   }
 
   /**
    * Resumes a saved order (a reload, the card page's return), or shows this device's receipt of the link again (a
    * reload after paying): the link at once, the rest with the later steps.
    */
-  async #resume(saved: SavedOrder | null, run: number): Promise<void> {
-    const signal = this.#abort.signal;
-    const current = () => run === this.#run && !signal.aborted;
-    const link = requestLink(this.#clientOptions(), this.link, signal);
+  private async _resume(saved: SavedOrder | null, run: number): Promise<void> {
+    const signal = this._abort.signal;
+    const current = () => run === this._run && !signal.aborted;
+    const link = requestLink(this._clientOptions(), this.link, signal);
     link.catch(() => undefined); // read by the later steps, once here
     let later: Later;
     try {
-      later = await this.#loadLater();
+      later = await this._loadLater();
     } catch (error) {
       // The later steps could not be fetched (offline): the error screen, whose retry resumes again.
-      if (current()) this.#send({ type: 'resume_failed', error: toFlowError(error) });
+      if (current()) this._send({ type: 'resume_failed', error: toFlowError(error) });
       return;
     }
     if (!current()) return;
-    const hooks = { signal, current, options: this.#clientOptions(), tracker: later.tracker, timings: PayCheckout.statusTimings };
-    const context = { ...hooks, send: (event: FlowEvent) => this.#send(event), loadLink: () => void this.#perform({ kind: 'load_link' }, run) };
+    const hooks = { signal, current, options: this._clientOptions(), tracker: later.tracker, timings: PayCheckout.statusTimings };
+    const context = { ...hooks, send: (event: FlowEvent) => this._send(event), loadLink: () => void this._perform({ kind: 'load_link' }, run) };
     void (saved ? later.resume({ ...context, saved }, link) : later.restoreReceipt(context, link));
   }
 
   /** Hands an event to the flow and carries out what the new state asks for. */
-  #send(event: FlowEvent): void {
-    this.#apply(this.flow, event);
+  private _send(event: FlowEvent): void {
+    this._apply(this.flow, event);
   }
 
   /** The flow's answer; undefined when the step is past the first screens and its chunk is not here yet. */
-  #next(prev: FlowState, event: FlowEvent): FlowState | undefined {
-    if (this.#later) return this.#later.transition(prev, event);
+  private _next(prev: FlowState, event: FlowEvent): FlowState | undefined {
+    if (this._later) return this._later.transition(prev, event);
     // The amount and method screens' answers to the buyer arrive with the later steps (loaded once the first is on screen).
     if (event.type !== 'resumed' && firstScreenSteps.includes(prev.step)) return firstScreen(prev, event) ?? prev;
     return undefined;
   }
 
-  #apply(prev: FlowState, event: FlowEvent): void {
-    const next = this.#next(prev, event);
+  private _apply(prev: FlowState, event: FlowEvent): void {
+    const next = this._next(prev, event);
     if (!next) {
       // Answered once the later steps' chunk is here (it is usually long before the buyer gets this far).
-      const run = this.#run;
-      void this.#loadLater().then(
-        () => run === this.#run && this.#send(event),
+      const run = this._run;
+      void this._loadLater().then(
+        () => run === this._run && this._send(event),
         () => undefined,
       );
       return;
@@ -408,28 +409,28 @@ export class PayCheckout extends LitElement {
     this.flow = next;
     const stepChanged = prev.step !== next.step || orderOf(prev)?.id_order !== orderOf(next)?.id_order;
     // Focus follows the buyer's own progress, never the first screen after loading (the page owns focus then).
-    if (stepChanged && prev.step !== 'loading') this.#focusPending = true;
+    if (stepChanged && prev.step !== 'loading') this._focusPending = true;
     // Normally here since the first paint; if that fetch failed (offline), a new screen is the moment to try again.
-    if (prev.step === 'loading' && next.step !== 'loading') void this.#laterWanted.then(() => this.#loadLater()).catch(() => undefined);
+    if (prev.step === 'loading' && next.step !== 'loading') void this._laterWanted.then(() => this._loadLater()).catch(() => undefined);
     // A link that cannot be paid shows with the later steps' chunk: fetch it now, not after a first screen.
-    if (next.step === 'unavailable') void this.#loadLater().catch(() => undefined);
+    if (next.step === 'unavailable') void this._loadLater().catch(() => undefined);
     if (event.type === 'link_loaded' || event.type === 'resumed' || event.type === 'receipt_restored') this.dispatchEvent(payReadyEvent({ link: event.link }));
     // Order events, the saved order, the countdown and the status checks.
-    this.#later?.tracker.after(next, event);
+    this._later?.tracker.after(next, event);
     if (next.step === 'error' && prev.step !== 'error') this.dispatchEvent(payErrorEvent(errorDetail(next.error)));
-    if (isNewRequest(prev, next) && next.request) void this.#perform(next.request, this.#run);
+    if (isNewRequest(prev, next) && next.request) void this._perform(next.request, this._run);
   }
 
-  async #perform(request: FlowRequest, run: number): Promise<void> {
-    const signal = this.#abort.signal;
+  private async _perform(request: FlowRequest, run: number): Promise<void> {
+    const signal = this._abort.signal;
     const answer = (event: FlowEvent) => {
-      if (run === this.#run && !signal.aborted) this.#send(event);
+      if (run === this._run && !signal.aborted) this._send(event);
     };
     if (request.kind === 'load_link') {
       // A saved order for this link (a reload, the card page's return, a retry after a failed resume): resume it.
       const saved = readSavedOrder(this.link);
-      if (saved || hasKeptReceipt(this.link)) return this.#resume(saved, run);
-      return requestLink(this.#clientOptions(), this.link, signal).then(
+      if (saved || hasKeptReceipt(this.link)) return this._resume(saved, run);
+      return requestLink(this._clientOptions(), this.link, signal).then(
         (link) => answer({ type: 'link_loaded', link }),
         (e: unknown) => {
           if (!signal.aborted) answer({ type: 'link_failed', error: toFlowError(e) });
@@ -438,30 +439,30 @@ export class PayCheckout extends LitElement {
     }
     let tracker: OrderTracker;
     try {
-      ({ tracker } = await this.#loadLater());
+      ({ tracker } = await this._loadLater());
     } catch {
       // The order code could not be fetched (offline): the outcome is as unknown as a network error's.
       return answer({ type: 'order_failed', error: { category: 'network' } });
     }
-    if (run === this.#run && !signal.aborted) return tracker.perform(request, signal);
+    if (run === this._run && !signal.aborted) return tracker.perform(request, signal);
   }
 
   // -------------------------------------------------------------------------
   // What the page learns: the live region
 
-  #announce(message: string): void {
+  private _announce(message: string): void {
     // Clearing first makes the same words ("Copiado") speak again.
     this.announcement = '';
     requestAnimationFrame(() => (this.announcement = message));
   }
 
-  #useLocale(): void {
+  private _useLocale(): void {
     const locale = resolveLocale(this.locale, this);
-    this.#wantedLocale = locale;
+    this._wantedLocale = locale;
     if (locale === this.messages.locale && isWholeCatalog(this.messages)) return;
     // The whole catalog is a lazy chunk. The first screens' `es` strings are bundled, so `es`'s waits for the first
     // interactive screen like the later steps; another locale's is needed for the first screen and loads with the link.
-    const first = locale === esFirst.locale ? this.#laterWanted : Promise.resolve();
+    const first = locale === esFirst.locale ? this._laterWanted : Promise.resolve();
     void first.then(() => loadMessages(locale)).then(
       (messages) => {
         if (resolveLocale(this.locale, this) === messages.locale) this.messages = messages;
@@ -470,29 +471,29 @@ export class PayCheckout extends LitElement {
     );
   }
 
-  readonly #onStep = (e: PayStepEvent) => {
+  private readonly _onStep = (e: PayStepEvent) => {
     e.stopPropagation();
     let event = e.detail.event;
     if (event.type === 'details_submitted' && !event.returnUrl) {
       event = { ...event, returnUrl: this.returnUrl || location.href.split('#')[0] };
     }
-    this.#send(event);
+    this._send(event);
   };
 
-  readonly #onAnnounce = (e: PayAnnounceEvent) => {
+  private readonly _onAnnounce = (e: PayAnnounceEvent) => {
     e.stopPropagation();
-    this.#announce(e.detail.message);
+    this._announce(e.detail.message);
   };
 
-  readonly #onHandoff = (e: PayHandoffEvent) => {
+  private readonly _onHandoff = (e: PayHandoffEvent) => {
     e.stopPropagation();
-    this.#later?.tracker.handOff(e.detail.url);
+    this._later?.tracker.handOff(e.detail.url);
   };
 
-  readonly #onPageShow = (e: PageTransitionEvent) => {
+  private readonly _onPageShow = (e: PageTransitionEvent) => {
     // Back from the card page through the back/forward cache: the element was never re-created.
     if (e.persisted && this.flow.step === 'redirect' && readSavedOrder(this.link)?.handed_off) {
-      this.#send({ type: 'returned_from_card' });
+      this._send({ type: 'returned_from_card' });
     }
   };
 }

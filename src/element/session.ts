@@ -3,6 +3,8 @@
  * resumes the same order. sessionStorage is per tab, so a copy also goes to localStorage: a new tab (the buyer
  * closed the first one during a push approval) resumes the same order instead of offering a second one. The copy
  * holds only what reads or cancels that one order, lapses with the order, and goes when a result is shown.
+ * Reading is here (the first script decides whether to resume); keeping and forgetting come with the later steps
+ * (internal/keep-order.ts).
  */
 export interface SavedOrder {
   hash: string;
@@ -36,7 +38,7 @@ export function storage(kind: Kind): Storage | null {
   }
 }
 
-function write(kind: Kind, hash: string, value: SavedOrder): void {
+export function write(kind: Kind, hash: string, value: SavedOrder): void {
   try {
     storage(kind)?.setItem(keyOf(hash), JSON.stringify(value));
   } catch {
@@ -44,7 +46,7 @@ function write(kind: Kind, hash: string, value: SavedOrder): void {
   }
 }
 
-function remove(kind: Kind, hash: string): void {
+export function remove(kind: Kind, hash: string): void {
   try {
     storage(kind)?.removeItem(keyOf(hash));
   } catch {
@@ -89,13 +91,6 @@ export function readSavedOrder(hash: string, now = Date.now()): SavedOrder | nul
   return shared;
 }
 
-export function saveOrder(saved: SavedOrder, now = Date.now()): void {
-  const stamped: SavedOrder = { ...saved, saved_at: saved.saved_at ?? now };
-  write('sessionStorage', saved.hash, stamped);
-  const { handed_off: _handedOff, ...shared } = stamped;
-  write('localStorage', saved.hash, shared);
-}
-
 /** Where this device keeps the receipt of a paid order of the link: what it shows, never a token (receipt-store.ts). */
 export const receiptKeyOf = (hash: string) => `pay-checkout:receipt:${hash}`;
 
@@ -106,10 +101,4 @@ export function hasKeptReceipt(hash: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Forgets the order in this tab and for every other: a result was shown, or the service no longer knows it. */
-export function clearSavedOrder(hash: string): void {
-  remove('sessionStorage', hash);
-  remove('localStorage', hash);
 }

@@ -1,6 +1,6 @@
 import { beforeOrderSteps, firstScreen, initialState } from './first-screen.js';
 import { amountState, isDynamic, toDetails } from './screens.js';
-import type { FlowEvent, FlowState, MethodState } from './types.js';
+import type { ErrorState, FlowEvent, FlowState, MethodState } from './types.js';
 
 export { beforeOrderSteps, initialState };
 
@@ -14,9 +14,25 @@ export function beforeOrder(state: FlowState, event: FlowEvent): FlowState | und
   switch (state.step) {
     case 'method':
       return methodStep(state, event);
+    case 'error':
+      return state.resume.step === 'details' ? orderErrorStep(state, event) : firstScreen(state, event);
     default:
       return firstScreen(state, event);
   }
+}
+
+/**
+ * The error screen after an order was tried: retry repeats the same request, back returns to the details. (Only the
+ * later steps reach it, so the first script's first-screen.ts does not carry it.)
+ */
+function orderErrorStep(state: ErrorState, event: FlowEvent): FlowState | undefined {
+  const { retry, resume } = state;
+  if (event.type === 'retry' && retry?.kind === 'create_order' && resume.step === 'details') {
+    // The same request object, so the same Idempotency-Key and body.
+    return { ...resume, submitting: true, request: retry, attempt: { idempotencyKey: retry.idempotencyKey, body: retry.body } };
+  }
+  if (event.type === 'back' && resume.step === 'details') return resume;
+  return undefined;
 }
 
 function methodStep(state: MethodState, event: FlowEvent): FlowState | undefined {

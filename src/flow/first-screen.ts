@@ -55,15 +55,9 @@ function linkFailed(error: FlowError): FlowState {
   return errorState(error, isRetryable(error) ? { kind: 'load_link' } : null, { step: 'loading', request: null }, null);
 }
 
+/** The error screen before any order; one after an order was tried (it resumes details) is before-order.ts's. */
 function errorStep(state: ErrorState, event: FlowEvent): FlowState | undefined {
-  const { retry, resume } = state;
-  if (event.type === 'retry' && retry) {
-    if (resume.step === 'loading') return { step: 'loading', request: { kind: 'load_link' } };
-    if (retry.kind !== 'create_order') return undefined;
-    // The same request object, so the same Idempotency-Key and body.
-    return { ...resume, submitting: true, request: retry, attempt: { idempotencyKey: retry.idempotencyKey, body: retry.body } };
-  }
-  if (event.type === 'back' && resume.step === 'details') return resume;
+  if (event.type === 'retry' && state.retry && state.resume.step === 'loading') return { step: 'loading', request: { kind: 'load_link' } };
   return undefined;
 }
 

@@ -1,5 +1,6 @@
 import { expect, fixtureCleanup } from '@open-wc/testing';
 import { PayCheckout } from '../../src/index.js';
+import { defaultStatusTimings } from '../../src/element/controllers/status-timings.js';
 import { click, control, heading, latestOrderId, mount, resetSandbox, sandboxOrders, screenRoot, toPush, waitForStep } from './support/checkout.js';
 
 const key = 'pay-checkout:order:demo-fixed';
@@ -15,7 +16,7 @@ describe('<pay-checkout> resuming through service errors', () => {
   });
 
   it('a 5xx burst longer than its patience shows the retryable error screen, keeps the order, and retry resumes it', async () => {
-    PayCheckout.statusTimings = { ...timings, resumePatienceMs: 150 };
+    PayCheckout.statusTimings = { ...(timings ?? defaultStatusTimings), resumePatienceMs: 150 };
     const el = await mount();
     await toPush(el);
     const id = await latestOrderId();

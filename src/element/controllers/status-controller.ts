@@ -14,7 +14,7 @@ export interface StatusControllerOptions {
    * check) the page hides; `wait` allows a waiting request. Reports its outcome to the host itself (a flow event).
    */
   check: (signal: AbortSignal, mode: { wait: boolean }) => Promise<StatusCheck>;
-  timings?: () => StatusTimings;
+  timings?: () => StatusTimings | undefined;
 }
 
 /**

@@ -35,8 +35,12 @@ export const laterSteps = {
 /** A step after the first screens. */
 export type LaterState = Exclude<FlowState, { step: 'loading' | 'error' | 'amount' | 'method' }>;
 
-/** The element of a later step, as `<pay-checkout>` renders it (`parts`: the parts it forwards; `storeUrl`: `store-url`). */
-export function laterStepTemplate(s: LaterState, m: Messages, parts: string, remainingMs: number | null, storeUrl?: string): TemplateResult {
+/** Parts of the later steps' elements, forwarded so `pay-checkout::part(button)` reaches into every screen. */
+const parts =
+  'heading, button, button-secondary, pay-button, cancel-button, method, input, otp-input, error, error-summary, notice, countdown, qr, transfer-key, copy-button, card-link, result, receipt, loading, unavailable, change-method-button, store-link, print-button';
+
+/** The element of a later step, as `<pay-checkout>` renders it (`storeUrl`: `store-url`). */
+export function laterStepTemplate(s: LaterState, m: Messages, remainingMs: number | null, storeUrl?: string): TemplateResult {
   switch (s.step) {
     case 'unavailable':
       return html`<pay-step-unavailable data-step exportparts=${parts} .state=${s} .messages=${m} .storeUrl=${storeUrl}></pay-step-unavailable>`;

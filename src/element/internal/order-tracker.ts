@@ -16,7 +16,8 @@ import type { PayFailedDetail } from '../events/pay-failed.js';
 import { payOrderCreatedEvent } from '../events/pay-order-created.js';
 import { payPaidEvent } from '../events/pay-paid.js';
 import { payStatusChangeEvent } from '../events/pay-status-change.js';
-import { clearSavedOrder, readSavedOrder, saveOrder } from '../session.js';
+import { readSavedOrder } from '../session.js';
+import { clearSavedOrder, saveOrder } from './keep-order.js';
 import type { SavedOrder } from '../session.js';
 import { forgetReceipt, keepReceipt, keptReceipt } from './receipt-store.js';
 
@@ -32,7 +33,7 @@ export interface OrderTrackerHooks {
   announce(message: string): void;
   /** The whole catalog of the locale on screen. */
   catalog(): Messages | null;
-  statusTimings(): StatusTimings;
+  statusTimings(): StatusTimings | undefined;
   navigate(url: string): void;
 }
 

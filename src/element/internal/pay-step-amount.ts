@@ -21,7 +21,7 @@ export class PayStepAmount extends StepElement<AmountState, FirstMessages> {
     const error = s.error ? m.rules[s.error]({ min: money(s.range.min), max: money(s.range.max) }) : null;
     return html`
       <h2 tabindex="-1" part="heading">${m.amount.title}</h2>
-      <form novalidate @submit=${this.#submit}>
+      <form novalidate @submit=${this._submit}>
         <div class="field">
           <label for="amount">${m.amount.label}</label>
           <div class="money">
@@ -37,7 +37,7 @@ export class PayStepAmount extends StepElement<AmountState, FirstMessages> {
               .value=${s.text}
               aria-describedby=${error ? 'amount-error amount-range' : 'amount-range'}
               aria-invalid=${error ? 'true' : 'false'}
-              @input=${this.#input}
+              @input=${this._input}
             />
           </div>
           <p id="amount-range" class="hint">${range}</p>
@@ -50,16 +50,16 @@ export class PayStepAmount extends StepElement<AmountState, FirstMessages> {
     `;
   }
 
-  #submitted = false;
+  private _submitted = false;
 
   override updated(): void {
     // After a submit the flow answers with an error or a new screen; on an error, back to the field, and say it aloud:
     // after Enter focus is already there, so moving it tells a screen reader nothing.
-    if (this.#submitted && this.state.error) {
+    if (this._submitted && this.state.error) {
       this.focusField();
       this.announce(this.renderRoot.querySelector('#amount-error')?.textContent ?? '');
     }
-    this.#submitted = false;
+    this._submitted = false;
   }
 
   /** Focuses the amount field (after an error on submit). */
@@ -67,13 +67,13 @@ export class PayStepAmount extends StepElement<AmountState, FirstMessages> {
     this.renderRoot.querySelector<HTMLInputElement>('input')?.focus();
   }
 
-  #input = (e: Event) => {
+  private _input = (e: Event) => {
     this.send({ type: 'amount_changed', text: (e.target as HTMLInputElement).value });
   };
 
-  #submit = (e: Event) => {
+  private _submit = (e: Event) => {
     e.preventDefault();
-    this.#submitted = true;
+    this._submitted = true;
     this.send({ type: 'amount_submitted' });
   };
 }

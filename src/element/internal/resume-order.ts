@@ -2,9 +2,9 @@ import type { ClientOptions } from '../../client/send.js';
 import type { CheckoutLink } from '../../contract/checkout-link.js';
 import { isOrderNotFound, isRetryable, toFlowError } from '../../flow/errors.js';
 import type { FlowError, FlowEvent } from '../../flow/types.js';
-import { statusDelay } from '../controllers/status-timings.js';
+import { defaultStatusTimings, statusDelay } from '../controllers/status-timings.js';
 import type { StatusTimings } from '../controllers/status-timings.js';
-import { clearSavedOrder } from '../session.js';
+import { clearSavedOrder } from './keep-order.js';
 import type { SavedOrder } from '../session.js';
 import { requestLink } from './link-request.js';
 import type { OrderTracker } from './order-tracker.js';
@@ -17,7 +17,8 @@ export interface ResumeContext {
   current(): boolean;
   options: ClientOptions;
   tracker: OrderTracker;
-  timings: StatusTimings;
+  /** Unset: the defaults. */
+  timings: StatusTimings | undefined;
   send(event: FlowEvent): void;
   /** Loads the link afresh (the saved order is gone). */
   loadLink(): void;
@@ -45,8 +46,9 @@ export async function resumeOrder(ctx: ResumeContext, link: Promise<CheckoutLink
     return;
   }
   const error = linkAnswer.status === 'rejected' ? toFlowError(linkAnswer.reason) : (orderError as FlowError);
-  const delay = statusDelay(ctx.timings, tries);
-  if (isRetryable(error) && Date.now() + delay - since <= (ctx.timings.resumePatienceMs ?? 10_000)) {
+  const timings = ctx.timings ?? defaultStatusTimings;
+  const delay = statusDelay(timings, tries);
+  if (isRetryable(error) && Date.now() + delay - since <= (timings.resumePatienceMs ?? 10_000)) {
     const again = () => {
       const next = requestLink(ctx.options, saved.hash, signal);
       void resumeOrder(ctx, next, since, tries + 1);
