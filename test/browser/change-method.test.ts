@@ -73,8 +73,14 @@ describe('<pay-checkout> change method from a waiting screen', () => {
 
   it('transfer paid before the cancel: the cancel is refused, and the receipt says so', async () => {
     const timings = PayCheckout.statusTimings;
-    // No poll sees the payment first: the cancel's refusal must.
+    const realFetch = window.fetch;
+    // No status check sees the payment first: polls are a minute apart, and waiting requests (which would see it at
+    // once) hang until aborted, so the cancel's refusal must be what tells.
     PayCheckout.statusTimings = { firstDelayMs: 60_000, growth: 1, maxDelayMs: 60_000, jitter: 0 };
+    window.fetch = (input, init) =>
+      /\/checkout\/orders\/\d+\?wait=/.test(String(input instanceof Request ? input.url : input))
+        ? new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))
+        : realFetch(input, init);
     try {
       const el = await mount();
       await chooseMethod(el, 'Bre-B');
@@ -83,10 +89,11 @@ describe('<pay-checkout> change method from a waiting screen', () => {
       const id = await latestOrderId();
       await control(`/orders/${id}/pay`, {});
       await click(el, 'Cambiar medio de pago');
-      await waitForStep(el, 'paid', 8000);
+      await waitForStep(el, 'paid');
       expect((await sandboxOrder(id)).status).to.equal('confirmed');
       expect(await sandboxOrders()).to.have.length(1);
     } finally {
+      window.fetch = realFetch;
       PayCheckout.statusTimings = timings;
     }
   });
