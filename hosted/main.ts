@@ -13,11 +13,7 @@ const title = document.getElementById('page-title');
 if (title) title.textContent = locale === 'en' ? 'Payment' : 'Pago';
 
 if (!hash) {
-  const message = document.createElement('p');
-  message.className = 'hosted-message';
-  message.textContent =
-    locale === 'en' ? 'This address has no payment link. Check the link you were sent.' : 'Esta dirección no tiene un enlace de pago. Revisa el enlace que te enviaron.';
-  main.replaceChildren(message);
+  void import('./no-link.js').then(({ noLinkMessage }) => main.replaceChildren(noLinkMessage(locale)));
 } else {
   const checkout = document.createElement('pay-checkout');
   checkout.link = hash;

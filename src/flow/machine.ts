@@ -17,6 +17,9 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
 
 /** The next state, or undefined when the event does not apply. */
 function next(state: FlowState, event: FlowEvent): FlowState | undefined {
+  if (event.type === 'resume_retrying') return state.step === 'loading' ? { step: 'resuming', card: event.card, request: null } : undefined;
+  // Resuming answers as loading does: the order, the link's first screen, or the error screen.
+  if (state.step === 'resuming') return next({ step: 'loading', request: null }, event);
   if (event.type === 'resumed') return resume(state, event);
   if (event.type === 'receipt_restored') return restoreReceipt(state, event);
   switch (state.step) {

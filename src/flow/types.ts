@@ -203,6 +203,16 @@ export interface LoadingState {
   request: LoadLinkRequest | null;
 }
 
+/**
+ * A saved order being read again (a reload, the card page's return) while the service fails for now: retried
+ * quietly, with a word on what is happening. `card`: the buyer is back from the card page.
+ */
+export interface ResumingState {
+  step: 'resuming';
+  card: boolean;
+  request: null;
+}
+
 /** Link not found, already paid, or expired: a screen, not a crash. */
 export interface UnavailableState {
   step: 'unavailable';
@@ -364,6 +374,7 @@ export interface ErrorState {
 
 export type FlowState =
   | LoadingState
+  | ResumingState
   | UnavailableState
   | AmountState
   | MethodState
@@ -382,6 +393,7 @@ export type FlowState =
 export type FlowStep = FlowState['step'];
 export const flowSteps = [
   'loading',
+  'resuming',
   'unavailable',
   'amount',
   'method',
@@ -410,6 +422,8 @@ export type FlowEvent =
   | { type: 'link_loaded'; link: CheckoutLink }
   /** `load_link` failed. LINK_NOT_FOUND/404, LINK_EXPIRED/410, LINK_ALREADY_PAID are screens. */
   | { type: 'link_failed'; error: FlowError }
+  /** Resuming a saved order failed for now and is being retried (`card`: back from the card page). */
+  | { type: 'resume_retrying'; card: boolean }
   /** Amount input changed (raw text; the state keeps it formatted). */
   | { type: 'amount_changed'; text: string }
   | { type: 'amount_submitted' }

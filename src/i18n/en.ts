@@ -13,6 +13,10 @@ export const en: Messages = {
   cancel: 'Cancel payment',
   cancelling: 'Cancelling…',
   waiting: 'Waiting for confirmation…',
+  resuming: {
+    card: 'We are checking your card payment; the service is not answering right now, we keep trying…',
+    order: 'We are checking your payment; the service is not answering right now, we keep trying…',
+  },
   merchantKeyRefused:
     'This payment is misconfigured: the page includes a secret merchant key. It was not used. Please tell the store.',
   amount: {

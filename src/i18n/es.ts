@@ -23,6 +23,10 @@ export const es: Messages = {
   cancel: 'Cancelar pago',
   cancelling: 'Cancelando…',
   waiting: 'Esperando la confirmación…',
+  resuming: {
+    card: 'Estamos consultando tu pago con tarjeta; el servicio no responde por ahora, seguimos intentando…',
+    order: 'Estamos consultando tu pago; el servicio no responde por ahora, seguimos intentando…',
+  },
   details: {
     title: 'Tus datos',
     idType: 'Tipo de documento',

@@ -72,6 +72,8 @@ export interface Messages extends FirstMessages {
   cancel: string;
   cancelling: string;
   waiting: string;
+  /** Reading a saved order again while the service fails for now (back from the card page, or any other). */
+  resuming: { card: string; order: string };
   details: {
     title: string;
     idType: string;

@@ -1,7 +1,7 @@
-import { expect, fixtureCleanup } from '@open-wc/testing';
+import { expect, fixtureCleanup, waitUntil } from '@open-wc/testing';
 import { PayCheckout } from '../../src/index.js';
 import { defaultStatusTimings } from '../../src/element/controllers/status-timings.js';
-import { click, control, heading, latestOrderId, mount, resetSandbox, sandboxOrders, screenRoot, toPush, waitForStep } from './support/checkout.js';
+import { chooseMethod, click, control, fillDetails, heading, latestOrderId, mount, resetSandbox, sandboxOrders, screenRoot, toPush, waitForStep } from './support/checkout.js';
 
 const key = 'pay-checkout:order:demo-fixed';
 const saved = (store: Storage) => JSON.parse(store.getItem(key) ?? 'null') as Record<string, unknown> | null;
@@ -55,6 +55,26 @@ describe('<pay-checkout> resuming through service errors', () => {
     expect(steps).to.not.include('error');
     expect((await control<{ remaining: number }[]>('/faults'))[0]?.remaining).to.equal(0);
     expect(saved(sessionStorage)).to.include({ id_order: id });
+    expect(await sandboxOrders()).to.have.length(1);
+  });
+
+  it('back from the card page while the service answers 5xx: says so, announced, and resumes when it answers', async () => {
+    const el = await mount();
+    await chooseMethod(el, 'Tarjeta');
+    await fillDetails(el, {});
+    await waitForStep(el, 'redirect');
+    await click(el, 'Ir a pagar con tarjeta');
+    fixtureCleanup();
+    await fault(1000);
+
+    const again = await mount();
+    const live = () => again.shadowRoot?.querySelector('[part="live-region"]')?.textContent ?? '';
+    const said = 'Estamos consultando tu pago con tarjeta; el servicio no responde por ahora, seguimos intentando…';
+    await waitUntil(() => heading(again) === said, 'no word on the card payment during the 5xx', { timeout: 8000, interval: 10 });
+    await waitUntil(() => live().includes(said), 'not announced in the live region', { timeout: 5000, interval: 10 });
+    await expect(again).to.be.accessible();
+    await clearFaults();
+    await waitForStep(again, 'redirect');
     expect(await sandboxOrders()).to.have.length(1);
   });
 

@@ -57,6 +57,21 @@ describe('hosted page: any path shape, icons under its own CSP', () => {
     });
   }
 
+  for (const [query, words] of [['', /no tiene un enlace de pago/], ['?locale=en', /has no payment link/]] as const) {
+    it(`an address that names no link says so, in its language (${query || 'es'})`, async () => {
+      const buyer = await Buyer.create(world);
+      try {
+        await buyer.page.goto(`${pageOrigin}/checkout/index.html${query}`);
+        const message = await buyer.page.waitForSelector('main .hosted-message', { timeout: 15_000 });
+        assert.match((await message.textContent()) ?? '', words);
+        assert.equal(await buyer.page.locator('pay-checkout').count(), 0);
+        assert.deepEqual(buyer.pageErrors, []);
+      } finally {
+        await buyer.close();
+      }
+    });
+  }
+
   it('the check can fail: the page as it was (CSP img-src without the service origin) gets its icons blocked', async () => {
     // The built page without what the sandbox now writes into it: served as is, with the old CSP and an empty API base.
     const dir = mkdtempSync(path.join(tmpdir(), 'pay-hosted-old-'));

@@ -47,6 +47,7 @@ export function laterStepTemplate(s: LaterState, m: Messages, remainingMs: numbe
     case 'details':
       return html`<pay-step-details data-step exportparts=${parts} .state=${s} .messages=${m}></pay-step-details>`;
     case 'processing':
+    case 'resuming':
       return html`<pay-step-processing data-step exportparts=${parts} .state=${s} .messages=${m}></pay-step-processing>`;
     case 'push':
       return html`<pay-step-push data-step exportparts=${parts} .state=${s} .messages=${m} .remainingMs=${remainingMs}></pay-step-push>`;

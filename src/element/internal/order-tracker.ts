@@ -135,6 +135,9 @@ export class OrderTracker {
   /** After each step of the flow: events about the order, the saved order, the countdown and the status checks. */
   after(next: FlowState, event: FlowEvent): void {
     this.#report(next, event);
+    const m = this.#host.catalog();
+    // The resuming screen's words, said too: the buyer waits on it for a while.
+    if (next.step === 'resuming' && event.type === 'resume_retrying' && m) this.#host.announce(m.resuming[next.card ? 'card' : 'order']);
     const hash = this.#host.link();
     if (event.type === 'order_created') {
       this.#skewMs = skewOf(event.order.created_at);

@@ -53,6 +53,8 @@ export async function resumeOrder(ctx: ResumeContext, link: Promise<CheckoutLink
       const next = requestLink(ctx.options, saved.hash, signal);
       void resumeOrder(ctx, next, since, tries + 1);
     };
+    // Said once, then retried quietly: what is happening, not a bare "loading".
+    if (tries === 0) ctx.send({ type: 'resume_retrying', card: saved.handed_off === true });
     const timer = setTimeout(again, delay);
     signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
     return;
