@@ -22,8 +22,7 @@ import { defineSteps, loadLaterSteps } from './internal/steps.js';
 import type { LaterSteps } from './internal/steps.js';
 import type { OrderTracker } from './internal/order-tracker.js';
 import type { StepElement } from './internal/step-element.js';
-import { hasKeptReceipt, readSavedOrder } from './session.js';
-import type { SavedOrder } from './session.js';
+import { keepsOrderOrReceipt } from './saved-keys.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
 
 /**
@@ -35,8 +34,8 @@ const stepParts = 'heading, button, button-secondary, method, input, error, load
 /** What the later steps' chunk brings: the whole flow, and the tracker of the buyer's order. */
 interface Later {
   transition: LaterSteps['transition'];
-  resume: LaterSteps['resumeOrder'];
-  restoreReceipt: LaterSteps['restoreReceipt'];
+  resume: LaterSteps['resumeSaved'];
+  pageShow: LaterSteps['returnedFromCard'];
   template: LaterSteps['laterStepTemplate'];
   tracker: OrderTracker;
 }
@@ -336,8 +335,8 @@ export class PayCheckout extends LitElement {
     if (this._later) return this._later;
     this._later = {
       transition: later.transition,
-      resume: later.resumeOrder,
-      restoreReceipt: later.restoreReceipt,
+      resume: later.resumeSaved,
+      pageShow: later.returnedFromCard,
       template: later.laterStepTemplate,
       tracker: new later.OrderTracker(
         this,
@@ -360,9 +359,9 @@ export class PayCheckout extends LitElement {
 
   /**
    * Resumes a saved order (a reload, the card page's return), or shows this device's receipt of the link again (a
-   * reload after paying): the link at once, the rest with the later steps.
+   * reload after paying): the link at once, reading the saved order and the rest with the later steps.
    */
-  private async _resume(saved: SavedOrder | null, run: number): Promise<void> {
+  private async _resume(run: number): Promise<void> {
     const signal = this._abort.signal;
     const current = () => run === this._run && !signal.aborted;
     const link = requestLink(this._clientOptions(), this.link, signal);
@@ -376,9 +375,8 @@ export class PayCheckout extends LitElement {
       return;
     }
     if (!current()) return;
-    const hooks = { signal, current, options: this._clientOptions(), tracker: later.tracker, timings: PayCheckout.statusTimings };
-    const context = { ...hooks, send: (event: FlowEvent) => this._send(event), loadLink: () => void this._perform({ kind: 'load_link' }, run) };
-    void (saved ? later.resume({ ...context, saved }, link) : later.restoreReceipt(context, link));
+    const context = { signal, current, options: this._clientOptions(), tracker: later.tracker, timings: PayCheckout.statusTimings };
+    later.resume({ ...context, send: (event: FlowEvent) => this._send(event), loadLink: () => void this._perform({ kind: 'load_link' }, run) }, this.link, link);
   }
 
   /** Hands an event to the flow and carries out what the new state asks for. */
@@ -428,8 +426,7 @@ export class PayCheckout extends LitElement {
     };
     if (request.kind === 'load_link') {
       // A saved order for this link (a reload, the card page's return, a retry after a failed resume): resume it.
-      const saved = readSavedOrder(this.link);
-      if (saved || hasKeptReceipt(this.link)) return this._resume(saved, run);
+      if (keepsOrderOrReceipt(this.link)) return this._resume(run);
       return requestLink(this._clientOptions(), this.link, signal).then(
         (link) => answer({ type: 'link_loaded', link }),
         (e: unknown) => {
@@ -490,12 +487,9 @@ export class PayCheckout extends LitElement {
     this._later?.tracker.handOff(e.detail.url);
   };
 
-  private readonly _onPageShow = (e: PageTransitionEvent) => {
-    // Back from the card page through the back/forward cache: the element was never re-created.
-    if (e.persisted && this.flow.step === 'redirect' && readSavedOrder(this.link)?.handed_off) {
-      this._send({ type: 'returned_from_card' });
-    }
-  };
+  // Back from the card page through the back/forward cache: the element was never re-created (a redirect means the
+  // later steps are here).
+  private readonly _onPageShow = (e: PageTransitionEvent) => e.persisted && this._later?.pageShow(this.flow, this.link, () => this._send({ type: 'returned_from_card' }));
 }
 
 /** `pay-error`'s detail, with a plain-English line for listeners' logs. */

@@ -1,10 +1,13 @@
+import { keyOf, storage } from './saved-keys.js';
+import type { Kind } from './saved-keys.js';
+
 /**
  * The order in progress, kept by link hash as soon as it is created, so a reload or a return from the card page
  * resumes the same order. sessionStorage is per tab, so a copy also goes to localStorage: a new tab (the buyer
  * closed the first one during a push approval) resumes the same order instead of offering a second one. The copy
  * holds only what reads or cancels that one order, lapses with the order, and goes when a result is shown.
- * Reading is here (the first script decides whether to resume); keeping and forgetting come with the later steps
- * (internal/keep-order.ts).
+ * The first script only asks whether a copy is kept (saved-keys.ts); reading it here, keeping and forgetting it
+ * (internal/keep-order.ts) come with the later steps.
  */
 export interface SavedOrder {
   hash: string;
@@ -24,19 +27,6 @@ export interface SavedOrder {
 export const sharedGraceMs = 30 * 60 * 1000;
 /** The most a shared copy lives, whatever the order's deadline (a card hand-off has none). */
 export const sharedMaxAgeMs = 24 * 60 * 60 * 1000;
-
-const keyOf = (hash: string) => `pay-checkout:order:${hash}`;
-
-export type Kind = 'sessionStorage' | 'localStorage';
-
-/** Storage can be disabled or full (private modes): every call is best effort. */
-export function storage(kind: Kind): Storage | null {
-  try {
-    return globalThis[kind] ?? null;
-  } catch {
-    return null;
-  }
-}
 
 export function write(kind: Kind, hash: string, value: SavedOrder): void {
   try {
@@ -89,16 +79,4 @@ export function readSavedOrder(hash: string, now = Date.now()): SavedOrder | nul
   }
   write('sessionStorage', hash, shared);
   return shared;
-}
-
-/** Where this device keeps the receipt of a paid order of the link: what it shows, never a token (receipt-store.ts). */
-export const receiptKeyOf = (hash: string) => `pay-checkout:receipt:${hash}`;
-
-/** Whether a receipt is kept for the link; the later steps' chunk reads and checks it. */
-export function hasKeptReceipt(hash: string): boolean {
-  try {
-    return Boolean(storage('localStorage')?.getItem(receiptKeyOf(hash)));
-  } catch {
-    return false;
-  }
 }

@@ -63,8 +63,3 @@ export function isRetryable(error: FlowError): boolean {
 export function hasApiCode(error: FlowError, ...apiCodes: string[]): boolean {
   return error.category === 'service' && error.apiCode !== undefined && apiCodes.includes(error.apiCode);
 }
-
-/** The service says the order does not exist or is not ours (4010): a saved reference to it is worth nothing. */
-export function isOrderNotFound(error: FlowError): boolean {
-  return hasApiCode(error, 'ORDER_NOT_FOUND') || (error.category === 'service' && error.code === 4010);
-}

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CancelReason, OrderStatus } from '../../src/contract/index.js';
 import { InvalidResponseError, NetworkError, ServiceError, TimeoutError } from '../../src/client/errors.js';
-import { errorMessage, isOrderNotFound } from '../../src/flow/errors.js';
+import { errorMessage } from '../../src/flow/errors.js';
+import { isOrderNotFound } from '../../src/flow/order-not-found.js';
 import { errorBody } from '../../src/contract/index.js';
 import {
   expiresAtOf,

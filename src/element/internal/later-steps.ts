@@ -14,7 +14,7 @@ import { PayStepUnavailable } from './pay-step-unavailable.js';
 
 export { transition } from '../../flow/machine.js';
 export { OrderTracker } from './order-tracker.js';
-export { resumeOrder, restoreReceipt } from './resume-order.js';
+export { resumeSaved, returnedFromCard } from './resume-order.js';
 
 /**
  * The steps after the first screen, the whole flow and the order tracker: one lazy chunk (see `loadLaterSteps`),

@@ -1,10 +1,12 @@
 import type { ClientOptions } from '../../client/send.js';
 import type { CheckoutLink } from '../../contract/checkout-link.js';
-import { isOrderNotFound, isRetryable, toFlowError } from '../../flow/errors.js';
-import type { FlowError, FlowEvent } from '../../flow/types.js';
+import { isRetryable, toFlowError } from '../../flow/errors.js';
+import { isOrderNotFound } from '../../flow/order-not-found.js';
+import type { FlowError, FlowEvent, FlowState } from '../../flow/types.js';
 import { defaultStatusTimings, statusDelay } from '../controllers/status-timings.js';
 import type { StatusTimings } from '../controllers/status-timings.js';
 import { clearSavedOrder } from './keep-order.js';
+import { readSavedOrder } from '../session.js';
 import type { SavedOrder } from '../session.js';
 import { requestLink } from './link-request.js';
 import type { OrderTracker } from './order-tracker.js';
@@ -72,4 +74,18 @@ export async function restoreReceipt(ctx: Pick<ResumeContext, 'current' | 'track
   if (!answer.ok) return ctx.send({ type: 'link_failed', error: toFlowError(answer.reason) });
   const order = ctx.tracker.keptReceipt();
   ctx.send(order ? { type: 'receipt_restored', link: answer.value, order } : { type: 'link_loaded', link: answer.value });
+}
+
+/**
+ * The saved order resumed, or else this device's receipt of the link restored, or else (a stale or unreadable copy)
+ * the link's first screen: the element's resume, past its chunk.
+ */
+export function resumeSaved(ctx: Omit<ResumeContext, 'saved'>, hash: string, link: Promise<CheckoutLink>): void {
+  const saved = readSavedOrder(hash);
+  void (saved ? resumeOrder({ ...ctx, saved }, link) : restoreReceipt(ctx, link));
+}
+
+/** `pageshow` from the back/forward cache on the card page's hand-off: the buyer came back from the card page. */
+export function returnedFromCard(flow: FlowState, hash: string, back: () => void): void {
+  if (flow.step === 'redirect' && readSavedOrder(hash)?.handed_off) back();
 }
