@@ -24,7 +24,9 @@ describe('<pay-checkout> expiry on the service\'s word', () => {
     await toPush(el);
     const id = await latestOrderId();
     await deviceClockPast(5, async () => {
-      await waitForStep(el, 'expired');
+      // Up to 40 s: in WebKit on a loaded CI machine this has taken longer than 15 s (1 run in 5; the cause is not
+      // found yet, see the closing note of issue 10). What is asserted below is unchanged.
+      await waitForStep(el, 'expired', 40_000);
     });
     // What the screen says is now true on the service: no charge can follow.
     expect((await sandboxOrder(id)).status).to.equal('cancelled');
