@@ -16,6 +16,9 @@ async function deviceClockPast(minutes: number, body: () => Promise<void>): Prom
   }
 }
 
+// Waits of up to 40 s for the screen after the countdown: in WebKit on a loaded machine the final check has taken
+// longer than 15 s (a waiting status request that gives way slowly is suspected, not proven; see issue 10's note).
+// What each test asserts is unchanged.
 describe('<pay-checkout> expiry on the service\'s word', () => {
   beforeEach(resetSandbox);
 
@@ -24,8 +27,6 @@ describe('<pay-checkout> expiry on the service\'s word', () => {
     await toPush(el);
     const id = await latestOrderId();
     await deviceClockPast(5, async () => {
-      // Up to 40 s: in WebKit on a loaded CI machine this has taken longer than 15 s (1 run in 5; the cause is not
-      // found yet, see the closing note of issue 10). What is asserted below is unchanged.
       await waitForStep(el, 'expired', 40_000);
     });
     // What the screen says is now true on the service: no charge can follow.
@@ -46,7 +47,7 @@ describe('<pay-checkout> expiry on the service\'s word', () => {
       const id = await latestOrderId();
       await control(`/orders/${id}/pay`, {});
       await deviceClockPast(15, async () => {
-        await waitUntil(() => el.step !== 'transfer', 'still on the transfer screen', { timeout: 8000 });
+        await waitUntil(() => el.step !== 'transfer', 'still on the transfer screen', { timeout: 40_000 });
       });
       expect(el.step).to.equal('paid');
     } finally {
@@ -67,7 +68,7 @@ describe('<pay-checkout> expiry on the service\'s word', () => {
     };
     try {
       await deviceClockPast(5, async () => {
-        await waitUntil(() => el.step !== 'push', 'still on the push screen', { timeout: 8000 });
+        await waitUntil(() => el.step !== 'push', 'still on the push screen', { timeout: 40_000 });
       });
       expect(el.step).to.equal('paid');
       expect((await sandboxOrder(id)).status).to.equal('confirmed');
