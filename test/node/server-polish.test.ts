@@ -3,29 +3,15 @@
  * buyer request is a replay, answered 200 with `Idempotent-Replayed: true`, even from an instance that has not seen the key.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { CheckoutOrderCreatedSchema, dataOf } from '../../src/contract/index.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { createCheckoutHandler, toNodeListener, type CheckoutHandlerOptions } from '../../src/server/index.js';
+import { serveHandler as serve } from './handler-harness.js';
 
 const links = { 'camiseta-m': { amount: 50_000, description: 'Camiseta talla M', storeName: 'Tienda Demo' } };
 const resolveLink = (hash: string) => links[hash as keyof typeof links] ?? null;
 const otpBody = { payment_gateway: { id_payment_gateway: 2 }, shopper: { id_number: '1020304050', id_type: 1 } };
 
-async function serve(options: CheckoutHandlerOptions): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer(toNodeListener(createCheckoutHandler(options)));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
 
 /** A merchant API that never says "replayed" (the header is dropped on the way back). */
 const dropReplay: typeof fetch = async (input, init) => {
