@@ -13,6 +13,8 @@ export interface MeasuredFile {
   modules: { id: string; renderedLength: number }[];
 }
 export interface SizeReport {
+  /** Which build: `script-tag embed` or `hosted page`. */
+  target: string;
   files: MeasuredFile[];
   initial: { files: string[]; bytes: number; gzip: number; brotli: number };
   /** The initial graph plus the chunks fetched in parallel with the link call (`withTheLinkCall`). */
@@ -30,7 +32,16 @@ export const mustBeLazy: { name: string; test: (id: string) => boolean }[];
 export function gzipSize(bytes: Uint8Array): number;
 export function brotliSize(bytes: Uint8Array): number;
 export function kB(bytes: number): string;
-export function measureScriptSize(): Promise<SizeReport>;
+/** A build the budget applies to: its Vite config and how its entry chunk is recognised. */
+export interface SizeTarget {
+  name: string;
+  configFile: string;
+  isEntry: (chunk: { fileName: string; isEntry: boolean }) => boolean;
+}
+/** The script-tag embed (first) and the hosted page. */
+export const sizeTargets: SizeTarget[];
+/** Measures one target; the script-tag embed when none is given. */
+export function measureScriptSize(target?: SizeTarget): Promise<SizeReport>;
 export const withTheLinkCall: { name: string; test: (id: string) => boolean }[];
 export function firstInteractiveLine(report: SizeReport): string;
 export function checkBudget(report: SizeReport): SizeCheck[];

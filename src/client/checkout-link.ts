@@ -1,13 +1,18 @@
 import { CheckoutLinkSchema } from '../contract/checkout-link.js';
 import type { CheckoutLink } from '../contract/checkout-link.js';
-import { readAnswer } from './http.js';
-import type { Answer } from './http.js';
+import { issueCodes } from '../contract/problems.js';
+import { readAnswerWith } from './read-answer.js';
+import type { Answer } from './send.js';
 
 // The chunk the element loads alongside its first call: only the reading of the link answer, not the client class
 // (link-client.ts), so nothing else rides with the schemas before the first interactive screen.
 export const linkSpec = { schema: CheckoutLinkSchema, wrapper: 'data' } as const;
 
-/** `GET /checkout/links/{hash}`'s answer read against the contract: the link, or the typed error. */
+/**
+ * `GET /checkout/links/{hash}`'s answer read against the contract: the link, or the typed error. An answer that breaks
+ * the schema names each problem by path and issue code (`data.gateways.0.kind invalid value`), not in the clients'
+ * worded English: the buyer sees the error screen either way, and the wording would ride in the first screen's script.
+ */
 export function readLinkAnswer(answer: Answer): CheckoutLink {
-  return readAnswer(answer, linkSpec);
+  return readAnswerWith(answer, linkSpec, issueCodes);
 }

@@ -1,6 +1,6 @@
 import type { ErrorResponse } from '../contract/errors.js';
-import type { FieldProblem } from '../contract/validation.js';
-import { summarizeProblems } from '../contract/validation.js';
+import type { FieldProblem } from '../contract/problems.js';
+import { summarizeProblems } from '../contract/problems.js';
 
 /** What went wrong, as a category a caller can branch on. */
 export type PayCheckoutErrorKind = 'service' | 'network' | 'timeout' | 'aborted' | 'invalid_response' | 'invalid_request';

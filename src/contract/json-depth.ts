@@ -3,7 +3,7 @@
  * before anything that walks parsed values recursively (fingerprints, schemas, serializers) can overflow the stack.
  */
 import { maxJsonDepth } from './limits.js';
-import type { FieldProblem } from './validation.js';
+import type { FieldProblem } from './problems.js';
 
 /** True when `text` opens more than `limit` arrays or objects inside each other; brackets inside strings don't count. */
 export function jsonNestsDeeperThan(text: string, limit: number): boolean {

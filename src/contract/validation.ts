@@ -1,17 +1,11 @@
 import * as z from 'zod/mini';
+import type { FieldProblem } from './problems.js';
+import { issueField } from './problems.js';
 
-/** One field-level problem, as the service reports it in `validation_errors`. */
-export interface FieldProblem {
-  field: string;
-  message: string;
-}
+export { issueField, summarizeProblems } from './problems.js';
+export type { FieldProblem } from './problems.js';
 
 type Issue = z.core.$ZodIssue;
-
-/** Dotted path of an issue (`shopper.id_number`, `events.2`); `body` for the root. */
-export function issueField(issue: { path: PropertyKey[] }): string {
-  return issue.path.length ? issue.path.map(String).join('.') : 'body';
-}
 
 // zod/mini ships no message catalog (it keeps the browser bundle small), so the
 // contract words its own plain-English messages from the issue codes.
@@ -70,11 +64,6 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
-}
-
-/** A one-line summary such as `shopper.id_number is required; amount must be at least 1`. */
-export function summarizeProblems(problems: readonly FieldProblem[]): string {
-  return problems.map((p) => `${p.field} ${p.message}`).join('; ');
 }
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; problems: FieldProblem[] };

@@ -1,7 +1,7 @@
 import type { CheckoutGateway, CheckoutLink } from '../contract/checkout-link.js';
 import type { DocumentType } from '../contract/gateways.js';
 import type { CheckoutOrder, CheckoutOrderCreated, CheckoutOrderInput, NextAction } from '../contract/checkout.js';
-import type { FieldProblem } from '../contract/validation.js';
+import type { FieldProblem } from '../contract/problems.js';
 
 /**
  * The buyer flow as data (design.md §5). The element renders a `FlowState` and

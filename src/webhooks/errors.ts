@@ -1,4 +1,4 @@
-import type { FieldProblem } from '../contract/validation.js';
+import type { FieldProblem } from '../contract/problems.js';
 
 /**
  * Why a delivery was refused. Signature problems come first and carry no payload: nothing from an unverified body

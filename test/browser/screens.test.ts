@@ -71,6 +71,34 @@ describe('<pay-checkout> screens that are not a payment', () => {
     }
   });
 
+  it('shows the error screen, not a half-drawn checkout, when the link answer breaks the contract', async () => {
+    // A proxy that mangles the answer: a fault the sandbox cannot produce. The link chunk still validates it.
+    const realFetch = window.fetch;
+    let mangle = true;
+    window.fetch = async (input, init) => {
+      const response = await realFetch(input, init);
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (!mangle || !/\/checkout\/links\//.test(url)) return response;
+      const body = (await response.json()) as { data: { gateways: Record<string, unknown>[] } };
+      body.data.gateways = body.data.gateways.map((gateway) => ({ ...gateway, kind: 'crypto' }));
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    };
+    try {
+      const el = await fixture<PayCheckout>(html`<pay-checkout api-base="/v1" link="demo-fixed"></pay-checkout>`);
+      const events = recordEvents(el, ['pay-error']);
+      await waitForStep(el, 'error');
+      expect(heading(el)).to.equal('Algo salió mal');
+      expect(screenRoot(el).textContent).to.include('El servicio de pagos respondió algo que no entendimos');
+      await expect(el).to.be.accessible();
+      for (const e of events) expect(e.detail.kind).to.equal('invalid_response');
+      mangle = false;
+      screenRoot(el).querySelector<HTMLButtonElement>('button')?.click();
+      await waitForStep(el, 'method');
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+
   it('fires pay-error exactly once with its detail', async () => {
     const realFetch = window.fetch;
     window.fetch = () => Promise.reject(new TypeError('Failed to fetch'));

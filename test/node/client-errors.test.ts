@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import {
   AbortedError,
+  CheckoutLinkClient,
   InvalidRequestError,
   InvalidResponseError,
   MerchantClient,
@@ -10,6 +11,7 @@ import {
   ServiceError,
   TimeoutError,
 } from '../../src/client/index.js';
+import { readLinkAnswer } from '../../src/client/checkout-link.js';
 import { FakeService } from './client-server.js';
 
 const orderPath = '/v1/orders/42';
@@ -114,6 +116,43 @@ describe('client error mapping (real HTTP server)', () => {
     assert.equal(error.status, 200);
     assert.deepEqual(error.problems.map((p) => p.field), ['data.id_order']);
     assert.match(error.message, /data\.id_order/);
+  });
+
+  it("a link answer that breaks the schema: the clients word each problem, the element's link reader names its issue code", async () => {
+    const link = {
+      hash: 'h1',
+      store_name: 'Tienda',
+      description: 'Pedido',
+      amount: 50000,
+      currency: 'COP',
+      status: 'active',
+      expires_at: null,
+      collect_shopper_data: false,
+      gateways: [{ id_payment_gateway: 1, name: 'Nequi', kind: 'crypto', required_fields: [], id_types: [1], min_amount: 1, max_amount: 9, icon: '' }],
+      document_types: [],
+    };
+    const { store_name: _drop, ...withoutStore } = link;
+    const text = JSON.stringify({ data: withoutStore });
+    service.on('GET /v1/checkout/links/h1', { body: JSON.parse(text) as unknown });
+    const worded = await failure(new CheckoutLinkClient({ baseUrl: service.baseUrl }).getLink('h1'), InvalidResponseError);
+    assert.deepEqual(worded.problems, [
+      { field: 'data.store_name', message: 'is required' },
+      { field: 'data.gateways.0.kind', message: 'must be one of "push", "otp", "transfer", "card"' },
+    ]);
+    let coded: unknown;
+    try {
+      readLinkAnswer({ status: 200, text });
+    } catch (error) {
+      coded = error;
+    }
+    assert.ok(coded instanceof InvalidResponseError);
+    assert.deepEqual(coded.problems, [
+      { field: 'data.store_name', message: 'invalid type' },
+      { field: 'data.gateways.0.kind', message: 'invalid value' },
+    ]);
+    assert.equal(coded.message, 'The service sent a response we could not read (HTTP 200): data.store_name invalid type; data.gateways.0.kind invalid value');
+    // The same reader still tells a service error from a broken answer.
+    assert.throws(() => readLinkAnswer({ status: 404, text: JSON.stringify({ code: 4019, api_code: 'LINK_NOT_FOUND', message: 'No.', error: true }) }), ServiceError);
   });
 
   it('a 200 without the data wrapper, or empty, is an InvalidResponseError', async () => {

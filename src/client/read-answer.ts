@@ -1,0 +1,68 @@
+import type * as z from 'zod/mini';
+import { dataOf, resultOf } from '../contract/common.js';
+import { ErrorResponseSchema } from '../contract/errors.js';
+import type { FieldProblem } from '../contract/problems.js';
+import { InvalidResponseError, ServiceError } from './errors.js';
+import type { Answer } from './send.js';
+
+/**
+ * Reading an answer against the contract, with the wording of schema problems left to the caller: the clients word
+ * them (`toFieldProblems`), the element's link reader names them by issue code (`issueCodes`), so the chunk it needs
+ * before the first interactive screen carries no wording.
+ */
+
+/** Words a zod error as field problems (the input is there to tell a missing field from a wrong one). */
+export type DescribeProblems = (error: { issues: readonly z.core.$ZodIssue[] }, input: unknown) => FieldProblem[];
+
+/**
+ * How the result is wrapped: `data` (most endpoints), `result` (dashboard stats),
+ * `result-or-data` (refund: the contract says `result`, the live docs show `data`),
+ * `data-or-bare` (partner webhook endpoints, whose wrapper the contract does not show).
+ */
+export type Wrapper = 'data' | 'result' | 'result-or-data' | 'data-or-bare';
+
+/** How to read an answer: the contract's schema of the unwrapped result, and its wrapper. */
+export interface ReadSpec<S extends z.ZodMiniType> {
+  schema: S;
+  wrapper: Wrapper;
+  /** A 204 or empty 2xx body counts as success, with no result. */
+  allowEmpty?: boolean;
+}
+
+/** An answer read against the contract: the unwrapped result, or ServiceError / InvalidResponseError. */
+export function readAnswerWith<S extends z.ZodMiniType>({ status, text }: Answer, spec: ReadSpec<S>, describe: DescribeProblems): z.output<S> {
+  const ok = status >= 200 && status < 300;
+  if (ok && spec.allowEmpty && text.trim() === '') return undefined as z.output<S>;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new InvalidResponseError(status);
+  }
+  // The service answers failures with ErrorResponse; a 2xx carrying `error: true` is a failure too.
+  const failure = ErrorResponseSchema.safeParse(json);
+  if (failure.success) throw new ServiceError(status, failure.data);
+  if (!ok) throw new InvalidResponseError(status, describe(failure.error, json));
+  const key = wrapperKey(spec.wrapper, json);
+  // Validating the wrapper too makes problems name the full path (`data.id_order`).
+  const schema = key === 'data' ? dataOf(spec.schema) : key === 'result' ? resultOf(spec.schema) : spec.schema;
+  const result = schema.safeParse(json);
+  if (!result.success) throw new InvalidResponseError(status, describe(result.error, json));
+  const value = result.data as Record<string, unknown>;
+  return (key ? value[key] : value) as z.output<S>;
+}
+
+function wrapperKey(wrapper: Wrapper, json: unknown): 'data' | 'result' | undefined {
+  const has = (k: string) => typeof json === 'object' && json !== null && k in json;
+  switch (wrapper) {
+    case 'data':
+      return 'data';
+    case 'result':
+      return 'result';
+    case 'result-or-data':
+      return has('data') && !has('result') ? 'data' : 'result';
+    case 'data-or-bare':
+      return has('data') ? 'data' : undefined;
+  }
+}
+
