@@ -113,10 +113,8 @@ export const en: Messages = {
   result: {
     paidTitle: 'Payment successful!',
     paidBody: 'Your payment is confirmed. Keep this receipt.',
-    amount: 'Amount',
     method: 'Payment method',
     orderId: 'Order number',
-    date: 'Date',
     declinedTitle: 'The payment was declined',
     declinedBody: 'You were not charged. You can try again with this or another payment method.',
     tryAgain: 'Try again',

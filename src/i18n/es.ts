@@ -105,10 +105,8 @@ export const es: Messages = {
   result: {
     paidTitle: '¡Pago exitoso!',
     paidBody: 'Tu pago fue confirmado. Guarda este comprobante.',
-    amount: 'Valor',
     method: 'Medio de pago',
     orderId: 'Número de orden',
-    date: 'Fecha',
     declinedTitle: 'El pago fue rechazado',
     declinedBody: 'No se hizo ningún cobro. Puedes intentarlo de nuevo con este u otro medio de pago.',
     tryAgain: 'Intentar de nuevo',

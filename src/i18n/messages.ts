@@ -148,10 +148,8 @@ export interface Messages extends FirstMessages {
   result: {
     paidTitle: string;
     paidBody: string;
-    amount: string;
     method: string;
     orderId: string;
-    date: string;
     declinedTitle: string;
     declinedBody: string;
     tryAgain: string;

@@ -17,7 +17,7 @@ import {
   toPush,
   waitForStep,
 } from './support/checkout.js';
-import { expectAccessibleInBothThemes, focusName } from './support/a11y.js';
+import { expectAccessibleInBothThemes, focusName, liveRegionText } from './support/a11y.js';
 import { PayCheckout } from '../../src/index.js';
 
 const text = (el: PayCheckout) => (screenRoot(el).textContent ?? '').replace(/\s+/g, ' ');
@@ -56,7 +56,7 @@ describe('<pay-checkout> change method from a waiting screen', () => {
     await waitForStep(again, 'method');
   });
 
-  it('the cancel fails: says so, keeps the order, and focus stays on the button pressed (never <body>)', async () => {
+  it('the cancel fails: says so (announced too), keeps the order, and focus stays on the button pressed (never <body>)', async () => {
     const el = await mount();
     await toPush(el);
     const id = await latestOrderId();
@@ -65,6 +65,8 @@ describe('<pay-checkout> change method from a waiting screen', () => {
     change.focus();
     change.click();
     await waitUntil(() => text(el).includes('No pudimos cancelar; el pago sigue activo'), `no notice: "${text(el)}"`, { timeout: 8000 });
+    // Focus stays on the button, so nothing else would tell a screen reader: the live region says it once.
+    await waitUntil(() => liveRegionText(el).includes('No pudimos cancelar; el pago sigue activo'), `not announced: "${liveRegionText(el)}"`, { timeout: 5000 });
     expect(el.step).to.equal('push');
     expect((await sandboxOrder(id)).status).to.not.equal('cancelled');
     expect(focusName(el)).to.equal('button#');
