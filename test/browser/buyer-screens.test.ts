@@ -66,19 +66,21 @@ describe('<pay-checkout> on a 390 px phone at 200% text (defect 7)', () => {
     });
   }
 
-  it('fits the amount, SMS code and transfer screens too', async () => {
-    const { el, frame } = await mountOnPhone('demo-dynamic');
-    await expectNoOverflow(el, frame, 'amount');
-    const otp = await mountOnPhone('demo-fixed');
-    await chooseMethod(otp.el, 'Daviplata');
-    await fillDetails(otp.el, {});
-    await expectNoOverflow(otp.el, otp.frame, 'otp');
-    await resetSandbox();
-    const transfer = await mountOnPhone('demo-fixed');
-    await chooseMethod(transfer.el, 'Bre-B');
-    await fillDetails(transfer.el, {});
-    await expectNoOverflow(transfer.el, transfer.frame, 'transfer');
-  });
+  for (const theme of ['light', 'dark'] as const) {
+    it(`fits the amount, SMS code and transfer screens too (${theme})`, async () => {
+      const { el, frame } = await mountOnPhone('demo-dynamic', theme);
+      await expectNoOverflow(el, frame, 'amount');
+      const otp = await mountOnPhone('demo-fixed', theme);
+      await chooseMethod(otp.el, 'Daviplata');
+      await fillDetails(otp.el, {});
+      await expectNoOverflow(otp.el, otp.frame, 'otp');
+      await resetSandbox();
+      const transfer = await mountOnPhone('demo-fixed', theme);
+      await chooseMethod(transfer.el, 'Bre-B');
+      await fillDetails(transfer.el, {});
+      await expectNoOverflow(transfer.el, transfer.frame, 'transfer');
+    });
+  }
 });
 
 describe('<pay-checkout> copy (defect 8)', () => {
