@@ -24,10 +24,10 @@ const text = (el: PayCheckout) => (screenRoot(el).textContent ?? '').replace(/\s
 const liveRegion = (el: PayCheckout) => el.shadowRoot?.querySelector('[part="live-region"]')?.textContent ?? '';
 
 /** A 390 px wide phone column with the page's text at 200% (the root font size doubled, as browser zoom of text does). */
-async function mountOnPhone(link: string, theme: 'light' | 'dark' = 'light'): Promise<{ el: PayCheckout; frame: HTMLElement }> {
-  document.documentElement.style.fontSize = '200%';
+async function mountOnPhone(link: string, theme: 'light' | 'dark' = 'light', text = '200%', width = 390): Promise<{ el: PayCheckout; frame: HTMLElement }> {
+  document.documentElement.style.fontSize = text;
   const frame = await fixture<HTMLElement>(
-    html`<div style="width: 390px; overflow: auto"><pay-checkout link=${link} api-base="/v1" locale="es" theme=${theme}></pay-checkout></div>`,
+    html`<div style="width: ${width}px; overflow: auto"><pay-checkout link=${link} api-base="/v1" locale="es" theme=${theme}></pay-checkout></div>`,
   );
   return { el: frame.querySelector('pay-checkout') as PayCheckout, frame };
 }
@@ -63,6 +63,30 @@ describe('<pay-checkout> on a 390 px phone at 200% text (defect 7)', () => {
       localStorage.clear();
       const again = await mountOnPhone('demo-fixed', theme);
       await expectNoOverflow(again.el, again.frame, 'unavailable');
+    });
+  }
+
+  for (const text of ['100%', '200%']) {
+    it(`the receipt on a 375 px phone at ${text} text: no fact breaks inside itself (was "$ 50.0" / "00")`, async () => {
+      const { el, frame } = await mountOnPhone('demo-fixed', 'light', text, 375);
+      await chooseMethod(el, 'Nequi');
+      await fillDetails(el, { phone: '300 123 4567' });
+      await waitForStep(el, 'push');
+      await control(`/orders/${await latestOrderId()}/approve`, {});
+      await expectNoOverflow(el, frame, 'paid');
+      const lines = (node: Element) => {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      };
+      const values = Object.fromEntries([...screenRoot(el).querySelectorAll('dd')].map((dd) => [dd.previousElementSibling?.textContent?.trim(), dd]));
+      const amount = values['Total pagado'];
+      expect(amount?.textContent?.replace(/\s/g, ' ').trim()).to.equal('$ 50.000');
+      expect(lines(amount as Element), 'the amount is on one line').to.equal(1);
+      // The date may wrap once, between its day and its time, at 200% text (it took four lines before).
+      const date = values['Fecha y hora (Colombia)'] as Element;
+      if (text === '100%') expect(lines(date), 'the date on one line at 100%').to.equal(1);
+      else expect(lines(date), 'the date in at most two lines at 200%').to.be.at.most(2);
     });
   }
 

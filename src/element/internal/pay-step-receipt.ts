@@ -34,15 +34,11 @@ export class PayStepReceipt extends StepElement<PaidState> {
       <h2 tabindex="-1" part="heading">${m.result.paidTitle}</h2>
       <p>${m.result.paidBody}</p>
       <dl>
-        <dt>${m.receipt.totalPaid}</dt>
-        <dd>${formatMoney(order.amount, order.currency, m.locale)}</dd>
-        <dt>${m.result.method}</dt>
-        <dd>${order.gateway.name}</dd>
-        <dt>${m.result.orderId}</dt>
-        <dd>${order.id_order}</dd>
-        ${order.reference ? html`<dt>${m.receipt.serviceReference}</dt><dd class="reference">${order.reference}</dd>` : nothing}
-        <dt>${m.receipt.dateTime}</dt>
-        <dd>${formatDateTime(date, m.locale)}</dd>
+        <div><dt>${m.receipt.totalPaid}</dt><dd>${formatMoney(order.amount, order.currency, m.locale)}</dd></div>
+        <div><dt>${m.result.method}</dt><dd>${order.gateway.name}</dd></div>
+        <div><dt>${m.result.orderId}</dt><dd>${order.id_order}</dd></div>
+        ${order.reference ? html`<div><dt>${m.receipt.serviceReference}</dt><dd class="reference">${order.reference}</dd></div>` : nothing}
+        <div><dt>${m.receipt.dateTime}</dt><dd>${formatDateTime(date, m.locale)}</dd></div>
       </dl>
       <div class="actions">
         ${back ? html`<a class="button" part="button store-link" href=${back}>${m.link.backToStore(link.store_name)}</a>` : nothing}

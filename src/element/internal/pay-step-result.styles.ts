@@ -19,23 +19,31 @@ export const stepResultStyles = css`
   }
   dl {
     display: grid;
-    /* Both columns may shrink: at 200% text on a phone a long value wraps instead of pushing the page sideways. */
-    grid-template-columns: minmax(0, max-content) minmax(0, 1fr);
-    gap: 0.5rem 1rem;
+    gap: 0.5rem;
     margin: 0 0 var(--pay-space, 1rem);
     padding: var(--pay-space, 1rem);
     border: 1px solid var(--pay-color-border);
     border-radius: var(--pay-radius);
   }
+  /* One row per fact: label and value side by side; when they do not fit (a phone, 200% text) the value moves whole
+     to its own line, so an amount or a date never breaks inside itself ("$ 50.0 / 00"). */
+  dl > div {
+    display: flex;
+    flex-wrap: wrap;
+    justify-content: space-between;
+    gap: 0 1rem;
+  }
+  /* A single word longer than the line (a long method name) still breaks rather than push the page sideways. */
   dt,
   dd {
-    overflow-wrap: anywhere;
+    overflow-wrap: break-word;
   }
   dt {
     color: var(--pay-color-muted);
   }
   dd {
-    margin: 0;
+    min-width: 0;
+    margin: 0 0 0 auto;
     font-weight: 600;
     text-align: end;
     font-variant-numeric: tabular-nums;
