@@ -4,6 +4,7 @@ import type { ClientOptions, Environment } from '../client/send.js';
 import { beforeOrderSteps, firstScreen, firstScreenSteps, initialState } from '../flow/first-screen.js';
 import { toFlowError } from '../flow/errors.js';
 import { isNewRequest, orderOf } from '../flow/order-of.js';
+import { summarizeProblems } from '../contract/problems.js';
 import type { FlowError, FlowEvent, FlowRequest, FlowState, FlowStep } from '../flow/types.js';
 import { esFirst } from '../i18n/es-first.js';
 import { formatMoney } from '../i18n/format-money.js';
@@ -504,7 +505,8 @@ function errorText(error: FlowError): string {
     case 'network':
       return 'The payment service could not be reached.';
     case 'invalid_response':
-      return 'The payment service sent a response that does not match the contract.';
+      // Where it broke, so a developer behind a proxy that rewrites answers sees what changed.
+      return `The payment service sent a response that does not match the contract${error.problems ? `: ${summarizeProblems(error.problems)}` : ''}.`;
     case 'config':
       return 'The checkout is misconfigured (link, api-base) or hit a bug.';
     case 'service':

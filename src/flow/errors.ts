@@ -25,6 +25,7 @@ export function toFlowError(thrown: unknown): FlowError {
       // to hear is that the service is unavailable: keep the status so the message can say so.
       const error: FlowError = { category: 'invalid_response' };
       if (typeof e['status'] === 'number') error.status = e['status'];
+      if (Array.isArray(e['problems']) && e['problems'].length > 0) error.problems = e['problems'] as NonNullable<FlowError['problems']>;
       return error;
     }
     default:

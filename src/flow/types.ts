@@ -106,6 +106,8 @@ export interface FlowError {
   apiCode?: string;
   /** ErrorResponse `validation_errors`. */
   validationErrors?: readonly FieldProblem[];
+  /** `invalid_response`: where the answer broke the contract (`data.gateways.0.kind`), for the developer's logs. */
+  problems?: readonly FieldProblem[];
 }
 
 // ---------------------------------------------------------------------------

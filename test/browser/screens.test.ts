@@ -83,19 +83,27 @@ describe('<pay-checkout> screens that are not a payment', () => {
       body.data.gateways = body.data.gateways.map((gateway) => ({ ...gateway, kind: 'crypto' }));
       return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
     };
+    // On the document before the element exists, so the one pay-error cannot slip past.
+    const events: CustomEvent[] = [];
+    const listener = (e: Event) => events.push(e as CustomEvent);
+    document.addEventListener('pay-error', listener);
     try {
       const el = await fixture<PayCheckout>(html`<pay-checkout api-base="/v1" link="demo-fixed"></pay-checkout>`);
-      const events = recordEvents(el, ['pay-error']);
       await waitForStep(el, 'error');
       expect(heading(el)).to.equal('Algo salió mal');
       expect(screenRoot(el).textContent).to.include('El servicio de pagos respondió algo que no entendimos');
       await expect(el).to.be.accessible();
-      for (const e of events) expect(e.detail.kind).to.equal('invalid_response');
+      // The developer's line names where the answer broke the contract; the buyer's screen does not.
+      expect(events).to.have.length(1);
+      expect(events[0]?.detail.kind).to.equal('invalid_response');
+      expect(events[0]?.detail.message).to.include('does not match the contract: data.gateways.0.kind invalid value');
+      expect(screenRoot(el).textContent).to.not.include('gateways');
       mangle = false;
       screenRoot(el).querySelector<HTMLButtonElement>('button')?.click();
       await waitForStep(el, 'method');
     } finally {
       window.fetch = realFetch;
+      document.removeEventListener('pay-error', listener);
     }
   });
 

@@ -683,6 +683,8 @@ describe('toFlowError reads the clients’ errors', () => {
     assert.deepEqual(toFlowError(new NetworkError()), { category: 'network' });
     assert.deepEqual(toFlowError(new TimeoutError(15_000)), { category: 'network' });
     assert.deepEqual(toFlowError(new InvalidResponseError(200)), { category: 'invalid_response', status: 200 });
+    const problems = [{ field: 'data.gateways.0.kind', message: 'invalid value' }];
+    assert.deepEqual(toFlowError(new InvalidResponseError(200, problems)), { category: 'invalid_response', status: 200, problems });
     assert.deepEqual(toFlowError(new Error('boom')), { category: 'config' });
     assert.deepEqual(toFlowError(undefined), { category: 'config' });
   });

@@ -3,7 +3,7 @@ import type { FlowErrorCategory } from '../../flow/types.js';
 export interface PayErrorDetail {
   /** The category: `network`, `service`, `invalid_response` or `config`. */
   kind: FlowErrorCategory;
-  /** A plain-English description for logs; not shown to buyers. */
+  /** A plain-English description for logs; not shown to buyers. An unreadable answer names where it broke the contract. */
   message: string;
   /** The ErrorResponse `code`, when the service answered. */
   code?: number;
