@@ -11,6 +11,7 @@ import {
   latestOrderId,
   mount,
   pasteText,
+  receiptFacts,
   resetSandbox,
   screenRoot,
   submit,
@@ -79,12 +80,12 @@ describe('<pay-checkout> on a 390 px phone at 200% text (defect 7)', () => {
         range.selectNodeContents(node);
         return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
       };
-      const values = Object.fromEntries([...screenRoot(el).querySelectorAll('dd')].map((dd) => [dd.previousElementSibling?.textContent?.trim(), dd]));
-      const amount = values['Total pagado'];
+      const values = receiptFacts(el);
+      const amount = values.get('Total pagado');
       expect(amount?.textContent?.replace(/\s/g, ' ').trim()).to.equal('$ 50.000');
       expect(lines(amount as Element), 'the amount is on one line').to.equal(1);
       // The date may wrap once, between its day and its time, at 200% text (it took four lines before).
-      const date = values['Fecha y hora (Colombia)'] as Element;
+      const date = values.get('Fecha y hora (Colombia)') as Element;
       if (text === '100%') expect(lines(date), 'the date on one line at 100%').to.equal(1);
       else expect(lines(date), 'the date in at most two lines at 200%').to.be.at.most(2);
     });

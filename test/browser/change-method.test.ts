@@ -36,8 +36,7 @@ describe('<pay-checkout> change method from a waiting screen', () => {
 
   it('push: cancels the order on the service, then back to the methods with the details kept', async () => {
     const el = await mount();
-    await toPush(el);
-    const id = await latestOrderId();
+    const id = await toPush(el);
     await expectAccessibleInBothThemes(el);
     await click(el, 'Cambiar medio de pago');
     await expectBackToMethods(el, id);
@@ -58,8 +57,7 @@ describe('<pay-checkout> change method from a waiting screen', () => {
 
   it('the cancel fails: says so (announced too), keeps the order, and focus stays on the button pressed (never <body>)', async () => {
     const el = await mount();
-    await toPush(el);
-    const id = await latestOrderId();
+    const id = await toPush(el);
     await control('/faults', { path: `/v1/checkout/orders/${id}/cancel`, mode: 'error_5xx', count: 1 });
     const change = button(el, 'Cambiar medio de pago') as HTMLButtonElement;
     change.focus();

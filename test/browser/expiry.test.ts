@@ -26,8 +26,7 @@ describe('<pay-checkout> expiry on the service\'s word', () => {
 
   it('the countdown ends while the service still has the order open: it is cancelled there before "Se acabó el tiempo"', async () => {
     const el = await mount();
-    await toPush(el);
-    const id = await latestOrderId();
+    const id = await toPush(el);
     await deviceClockPast(5, async () => {
       await waitForStep(el, 'expired', 40_000);
     });
@@ -59,8 +58,7 @@ describe('<pay-checkout> expiry on the service\'s word', () => {
 
   it('paid between the last check and the cancel: the cancel is refused, and the receipt shows', async () => {
     const el = await mount();
-    await toPush(el);
-    const id = await latestOrderId();
+    const id = await toPush(el);
     const realFetch = window.fetch;
     // The race the sandbox cannot stage on its own: the buyer approves just as the cancel leaves.
     window.fetch = async (input, init) => {

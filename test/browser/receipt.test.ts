@@ -10,6 +10,7 @@ import {
   heading,
   latestOrderId,
   mount,
+  receiptFacts,
   recordEvents,
   resetSandbox,
   sandboxOrder,
@@ -23,8 +24,7 @@ import type { PayCheckout } from '../../src/index.js';
 
 /** The receipt's facts, term → value. */
 function facts(el: PayCheckout): Record<string, string> {
-  const clean = (n: Element | null) => n?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
-  return Object.fromEntries([...screenRoot(el).querySelectorAll('dt')].map((dt) => [clean(dt), clean(dt.nextElementSibling)]));
+  return Object.fromEntries([...receiptFacts(el)].map(([term, dd]) => [term, dd.textContent?.replace(/\s+/g, ' ').trim() ?? '']));
 }
 const header = (el: PayCheckout) => el.shadowRoot?.querySelector('[part="header"]')?.textContent?.replace(/\s+/g, ' ') ?? '';
 

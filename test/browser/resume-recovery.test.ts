@@ -18,8 +18,7 @@ describe('<pay-checkout> resuming through service errors', () => {
   it('a 5xx burst longer than its patience shows the retryable error screen, keeps the order, and retry resumes it', async () => {
     PayCheckout.statusTimings = { ...(timings ?? defaultStatusTimings), resumePatienceMs: 150 };
     const el = await mount();
-    await toPush(el);
-    const id = await latestOrderId();
+    const id = await toPush(el);
     fixtureCleanup();
     await fault(100);
 
@@ -39,8 +38,7 @@ describe('<pay-checkout> resuming through service errors', () => {
 
   it('a short 5xx burst is retried quietly on the loading screen, and the order resumes on its own', async () => {
     const el = await mount();
-    await toPush(el);
-    const id = await latestOrderId();
+    const id = await toPush(el);
     fixtureCleanup();
     await fault(3);
 
@@ -96,8 +94,7 @@ describe('<pay-checkout> the same order in a new tab', () => {
 
   it('a new tab (no sessionStorage) resumes the waiting order, then shows the receipt once approved', async () => {
     const el = await mount();
-    await toPush(el);
-    const id = await latestOrderId();
+    const id = await toPush(el);
     expect(saved(localStorage)).to.include({ hash: 'demo-fixed', id_order: id });
     expect(saved(localStorage)?.saved_at).to.be.a('number');
     expect(saved(localStorage)).to.not.have.property('handed_off');

@@ -3,7 +3,6 @@ import {
   chooseMethod,
   choose,
   control,
-  latestOrderId,
   mount,
   resetSandbox,
   sandboxOrders,
@@ -18,8 +17,7 @@ describe('<pay-checkout> nothing lost, nothing twice', () => {
 
   it('re-creating the element mid-payment resumes the same order (one order in the sandbox)', async () => {
     const el = await mount();
-    await toPush(el);
-    const id = await latestOrderId();
+    const id = await toPush(el);
     const saved = JSON.parse(sessionStorage.getItem('pay-checkout:order:demo-fixed') ?? 'null') as Record<string, unknown>;
     expect(saved).to.include({ hash: 'demo-fixed', id_order: id });
     expect(saved.order_token).to.be.a('string');

@@ -163,11 +163,18 @@ export async function fillDetails(el: PayCheckout, values: { idType?: string; id
   await submit(el, 'Pagar');
 }
 
-/** Fixed link, push (Nequi), phone given: up to the push screen. */
-export async function toPush(el: PayCheckout, phone = '300 123 4567'): Promise<void> {
+/** The receipt's facts: each term's text (spaces normalized) → its value's element. */
+export function receiptFacts(el: PayCheckout): Map<string, HTMLElement> {
+  const clean = (n: Element) => n.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+  return new Map([...screenRoot(el).querySelectorAll<HTMLElement>('dt + dd')].map((dd) => [clean(dd.previousElementSibling as Element), dd]));
+}
+
+/** Fixed link, push (Nequi), phone given: up to the push screen; returns the new order's id. */
+export async function toPush(el: PayCheckout, phone = '300 123 4567'): Promise<number> {
   await chooseMethod(el, 'Nequi');
   await fillDetails(el, { phone });
   await waitForStep(el, 'push');
+  return latestOrderId();
 }
 
 export async function latestOrderId(): Promise<number> {
