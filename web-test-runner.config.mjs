@@ -5,7 +5,8 @@
 import { fileURLToPath } from 'node:url';
 import { defaultReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { puppeteerLauncher } from '@web/test-runner-puppeteer';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import * as puppeteerCore from 'puppeteer-core';
 import { webdriverLauncher } from '@web/test-runner-webdriver';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { fromRollup } from '@web/dev-server-rollup';
@@ -21,7 +22,8 @@ const engine = currentEngine();
 
 /** One launcher per engine; the browser is started by the runner, WebKitWebDriver (and Xvfb) here. */
 async function launcher() {
-  if (engine === 'firefox') return puppeteerLauncher({ launchOptions: firefoxLaunchOptions() });
+  // puppeteer-core, never the full `puppeteer`: its install script downloads a Chrome this project never uses.
+  if (engine === 'firefox') return chromeLauncher({ puppeteer: puppeteerCore, launchOptions: firefoxLaunchOptions() });
   if (engine === 'webkit') {
     const { hostname, port } = await startWebKitDriver();
     return webdriverLauncher({ hostname, port, logLevel: 'error', capabilities: webkitCapabilities() });

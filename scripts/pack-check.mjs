@@ -162,10 +162,8 @@ try {
     cpSync(path.join(root, 'test', 'pack', 'projects'), app, { recursive: true });
     const manifest = path.join(app, 'package.json');
     writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('PAY_CHECKOUT_TARBALL', tarball));
-    await must(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
-      cwd: app,
-      env: { PUPPETEER_SKIP_DOWNLOAD: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
-    });
+    // Nothing exported: a plugin author's install sets no variable either.
+    await must(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: app });
     const installed = readdirSync(path.join(app, 'node_modules'));
     for (const name of ['hono', '@hono']) if (installed.includes(name)) throw new Error(`a browser project got ${name}`);
   });
