@@ -10,13 +10,16 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { Buyer, hostedDir, startWorld, type World } from './support/harness.js';
 
-/** Every gateway icon of the method screen, once each has loaded or failed. */
-const iconsScript = `(() => {
+/**
+ * Every gateway icon of the method screen, once each has loaded or failed. A function, not a string: Playwright
+ * polls a string predicate through `eval`, which the page's own CSP (no 'unsafe-eval') refuses.
+ */
+const iconsLoaded = () => {
   const screen = document.querySelector('pay-checkout')?.shadowRoot?.querySelector('[data-step]');
   const images = [...(screen?.shadowRoot?.querySelectorAll('img') ?? [])];
   if (!images.length || images.some((img) => !img.complete)) return null;
   return images.map((img) => ({ src: img.src, width: img.naturalWidth, visible: img.checkVisibility() }));
-})()`;
+};
 
 describe('hosted page: any path shape, icons under its own CSP', () => {
   let world: World;
@@ -30,7 +33,7 @@ describe('hosted page: any path shape, icons under its own CSP', () => {
   beforeEach(() => world.reset());
 
   async function icons(buyer: Buyer): Promise<{ src: string; width: number; visible: boolean }[]> {
-    const handle = await buyer.page.waitForFunction(iconsScript, undefined, { timeout: 15_000, polling: 50 });
+    const handle = await buyer.page.waitForFunction(iconsLoaded, undefined, { timeout: 15_000, polling: 50 });
     return (await handle.jsonValue()) as { src: string; width: number; visible: boolean }[];
   }
 
