@@ -105,7 +105,9 @@ describe('sandbox guard', () => {
     assert.equal(sb.orderCount(), before, 'no order made');
     const ok = await checkoutOrder(sb, 'demo-fixed', gateways.card, { extra: { return_url: `${sb.origin}/checkout/demo-fixed` } });
     assert.equal(ok.status, 201, ok.text);
-    // The card form posts from its own page: its origin is the sandbox's.
+    // The card form posts from its own page: its origin is the sandbox's (the page's referrer policy lets the browser say so).
+    const page = await send(sb.origin, 'GET', new URL(ok.body.data.next_action.url).pathname);
+    assert.equal(page.headers.get('referrer-policy'), 'same-origin');
     const form = await send(sb.origin, 'POST', new URL(ok.body.data.next_action.url).pathname, { origin: sb.origin, 'content-type': 'application/x-www-form-urlencoded' }, 'card_number=4242424242424242');
     assert.equal(form.status, 303, form.text);
     assert.equal(form.headers.get('location'), `${sb.origin}/checkout/demo-fixed`);
