@@ -79,7 +79,7 @@ export function toNodeListener(handler: Handler, options: NodeListenerOptions = 
       if (!res.writableFinished) gone.abort();
     });
     // A body cut off mid-way errors the request first: mark it gone before the handler sees the read fail.
-    req.once('error', () => gone.abort());
+    req.on('error', () => gone.abort());
     void (async () => {
       try {
         await writeResponse(await handler(toRequest(req, gone.signal)), res);
