@@ -18,6 +18,7 @@ import { partnerRoutes } from './routes/partner.js';
 import { receiverRoutes } from './routes/receiver.js';
 import { createState, resetState, type SandboxState } from './state.js';
 import { SandboxGuard, type SandboxGuardOptions } from './guard.js';
+import { guardMiddleware } from './guard-middleware.js';
 import { createDeliverer, type Deliverer } from './webhooks/delivery.js';
 
 export interface SandboxOptions {
@@ -114,7 +115,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const app = new Hono();
   // Before anything else: a refused host or origin reaches no route and no fault.
-  app.use('*', context.guard.middleware());
+  app.use('*', guardMiddleware(context.guard));
   // Then, so an error or a drop fault stops a request before anything else sees it.
   app.use('*', faultMiddleware(context.state));
   app.use('*', async (c, next) => {

@@ -2,12 +2,10 @@
  * What the sandbox, a developer tool on a developer's machine, refuses from a browser: its control API and pages
  * under a `Host` it does not serve (DNS rebinding), writes from a foreign origin or of a non-JSON body (cross-site
  * requests), a webhook forward to any other loopback service, a card page return to a foreign origin. The buyer API
- * (`/v1`) answers any origin and any host. One module, so an embedder (a Service Worker, a proxy) can configure it.
+ * (`/v1`) answers any origin and any host. The rules are here, configured in one place (a Service Worker, a proxy);
+ * guard-middleware.ts applies them to each request.
  */
-import type { MiddlewareHandler } from 'hono';
 import { isLoopbackHost } from '../contract/redirect-url.js';
-import { isJsonType } from '../server/body.js';
-import { ApiError } from './http.js';
 
 export interface SandboxGuardOptions {
   /**
@@ -26,11 +24,6 @@ export interface SandboxGuardOptions {
    */
   allowedForwards?: readonly string[] | 'loopback';
 }
-
-/** Paths outside the checks: the buyer API, and what pages on any origin load (the script tag, the OpenAPI document). */
-const open = (path: string) => path === '/v1' || path.startsWith('/v1/') || path === '/openapi.json' || /^\/pay-checkout[\w.-]*\.js$/.test(path);
-/** Writes that are not JSON by nature: the card and onboarding forms (same-origin pages), the webhook receiver. */
-const notJson = (path: string) => path.startsWith('/sandbox/card/') || path.startsWith('/sandbox/receiver') || path === '/onboarding';
 
 const hostnameOf = (host: string): string | null => {
   try {
@@ -105,30 +98,9 @@ export class SandboxGuard {
     return sameTarget(this.#firstForward, target) ? null : `must be ${this.#firstForward}, the receiver named first; restart the sandbox with --allow-forward to name others`;
   }
 
-  /** The checks as a middleware, before routing. */
-  middleware(): MiddlewareHandler {
-    return async (c, next) => {
-      const path = c.req.path;
-      if (open(path)) return next();
-      const request = c.req.raw;
-      if (!this.hostAllowed(request.headers.get('host') ?? new URL(request.url).host)) {
-        throw new ApiError('REQUEST_NOT_ALLOWED', { description: `The Host ${request.headers.get('host') ?? ''} is not one this sandbox serves; start it with --host or --public-url, or allow the host.` });
-      }
-      const write = !['GET', 'HEAD', 'OPTIONS'].includes(request.method);
-      const origin = request.headers.get('origin');
-      const own = new URL(request.url).origin;
-      if (origin !== null && (write || path.startsWith('/sandbox/')) && !this.originAllowed(origin, own)) {
-        throw new ApiError('REQUEST_NOT_ALLOWED', { description: `Requests from ${origin} may not use the sandbox's control API or pages.` });
-      }
-      if (write && origin === null && request.headers.get('sec-fetch-site') === 'cross-site' && this.#options.allowedOrigins !== 'any') {
-        throw new ApiError('REQUEST_NOT_ALLOWED', { description: 'A cross-site request may not use the sandbox control API or pages.' });
-      }
-      // A body a form or a text/plain fetch can send without a preflight is refused; a bodiless POST (curl -X POST) is fine.
-      const type = request.headers.get('content-type');
-      const hasBody = type !== null || Number(request.headers.get('content-length') ?? '0') > 0 || request.headers.has('transfer-encoding');
-      if (write && hasBody && !notJson(path) && !isJsonType(type)) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
-      return next();
-    };
+  /** Whether every origin is let in (`allowedOrigins: 'any'`): a cross-site request too. */
+  get anyOrigin(): boolean {
+    return this.#options.allowedOrigins === 'any';
   }
 }
 
