@@ -4,10 +4,13 @@
  * every failure with the contract's ErrorResponse.
  */
 import { AbortedError, MerchantClient, NetworkError, ServiceError, TimeoutError } from '../client/index.js';
-import { errorBody, idempotencyKeyHeader, orderTokenHeader, statusWaitHeader } from '../contract/index.js';
+import { botCheckHeader, errorBody, idempotencyKeyHeader, orderTokenHeader, statusWaitHeader } from '../contract/index.js';
 import { CheckoutHttpError } from './http.js';
 import { memoryClaimStore } from './claims.js';
 import { defaultClaimTimings } from './once.js';
+import { checkoutGuards } from './guards.js';
+import { memoryLimitStore } from './limit-store.js';
+import { limitsPlan } from './limits.js';
 import { checkoutOperations, type Operations } from './operations.js';
 import type { Reply } from './http.js';
 import type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
@@ -62,17 +65,27 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   let secrets: Promise<ServerSecrets> | undefined;
   const store = options.store ?? memoryClaimStore();
   const timings = { ...defaultClaimTimings, ...options.claimTimings };
+  const serverSecret = () => (secrets ??= serverSecrets(merchantKey, options.secret));
+  const guards = checkoutGuards({
+    plan: limitsPlan(options.limits, memoryLimitStore),
+    botCheck: options.botCheck,
+    store,
+    secret: async () => (await serverSecret()).orderKey,
+    ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+    ...(options.clientAddress ? { clientAddress: options.clientAddress } : {}),
+  });
   const ops = checkoutOperations({
     merchant,
     watchReplay: replayWatcher(merchantOptions),
     resolveLink: options.resolveLink,
-    secrets: () => (secrets ??= serverSecrets(merchantKey, options.secret)),
+    secrets: serverSecret,
     gateways: options.gateways,
     store,
     timings,
     countryCode: options.countryCode ?? 'CO',
     now: options.now ?? Date.now,
     statusPollMs: options.statusPollMs ?? defaultStatusPollMs,
+    guards,
   });
   const intake = options.webhookSecret ? webhookIntake({ secret: options.webhookSecret, now: options.now ?? Date.now, store, timings, merchant, ops }) : undefined;
   const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '').replace(/^(?=[^/])/, '/');
@@ -124,7 +137,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       if (request.method === 'OPTIONS') {
         const cors = corsHeaders(request);
         const preflight = cors['Access-Control-Allow-Origin']
-          ? { ...cors, 'Access-Control-Allow-Methods': allow, 'Access-Control-Allow-Headers': `Content-Type, ${idempotencyKeyHeader}, ${orderTokenHeader}`, 'Access-Control-Max-Age': '600' }
+          ? { ...cors, 'Access-Control-Allow-Methods': allow, 'Access-Control-Allow-Headers': `Content-Type, ${idempotencyKeyHeader}, ${orderTokenHeader}, ${botCheckHeader}`, 'Access-Control-Max-Age': '600' }
           : cors;
         return new Response(null, { status: 204, headers: { Allow: allow, ...preflight } });
       }

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody } from '../contract/errors.js';
+import { rememberSocketAddress } from './client-address.js';
 
 export interface NodeListenerOptions {
   /** Unexpected adapter failures; default console.error. */
@@ -79,7 +80,9 @@ export function toNodeListener(handler: Handler, options: NodeListenerOptions = 
     });
     void (async () => {
       try {
-        await writeResponse(await handler(toRequest(req, gone.signal)), res);
+        const request = toRequest(req, gone.signal);
+        rememberSocketAddress(request, req.socket.remoteAddress);
+        await writeResponse(await handler(request), res);
       } catch (error) {
         onError(error);
         if (!res.headersSent) {

@@ -1,6 +1,8 @@
 import type { Environment } from '../client/index.js';
 import type { CheckoutGateway } from '../contract/index.js';
 import type { ClaimStore } from './claims.js';
+import type { BotCheck } from './guards.js';
+import type { LimitsOption } from './limits.js';
 import type { ResolveLink } from './links.js';
 import type { ClaimTimings } from './once.js';
 
@@ -49,6 +51,17 @@ export interface CheckoutHandlerOptions {
   countryCode?: string;
   /** Injectable clock (link expiry). */
   now?: () => number;
+  /**
+   * Abuse limits, on by default (docs/site/servers/limits.md): change any with `{ ordersPerPhone: { max, windowMs } }`,
+   * share the counters across instances with `{ store: redisLimitStore({ client }) }`, or turn them off with `false`.
+   */
+  limits?: LimitsOption;
+  /** Proxies in front of this server that append to `X-Forwarded-For`; the client is the entry that many hops in. Default 0. */
+  trustProxy?: number;
+  /** The buyer's address where the runtime knows it (serverless, edge); wins over the socket's and `trustProxy`. */
+  clientAddress?: (request: Request) => string | null | undefined;
+  /** Called before a new order is created with the page's bot-check token (`X-Bot-Check`); false refuses with 403. */
+  botCheck?: BotCheck;
   /** Unexpected failures (answered 500 7001); default console.error. Never given the merchant key. */
   onError?: (error: unknown) => void;
 }
