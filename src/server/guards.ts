@@ -21,6 +21,8 @@ export interface BotCheckInput {
 export type BotCheck = (input: BotCheckInput) => boolean | Promise<boolean>;
 
 export interface Guards {
+  /** The client address the per-address counts use (client-address.ts). */
+  address(request: Request): string | undefined;
   /** Before a new order: the bot check, then orders per address, link, phone and document. */
   beforeCreate(request: Request, hash: string, body: CheckoutOrderInput): Promise<void>;
   /** After an SMS-code order is created: which document its codes count against. */
@@ -47,6 +49,8 @@ export function checkoutGuards(deps: GuardDeps): Guards {
   const documentKey = async (body: CheckoutOrderInput) => pseudonym(await deps.secret(), 'document', documentForLimits(body.shopper.id_number));
 
   return {
+    address,
+
     async beforeCreate(request, hash, body) {
       const clientAddress = address(request);
       if (deps.botCheck) {

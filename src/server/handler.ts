@@ -16,7 +16,7 @@ import type { Reply } from './http.js';
 import type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
 import { replayWatcher } from './replay.js';
 import { checkSecrets, serverSecrets, type ServerSecrets } from './secrets.js';
-import { defaultStatusPollMs } from './status-wait.js';
+import { defaultStatusPollMs, defaultWaiterCaps, statusWaits } from './status-wait.js';
 import { webhookIntake } from './webhook-intake.js';
 
 type Route = { methods: Record<string, (ops: Operations, request: Request, param: string) => Promise<Reply>> };
@@ -84,7 +84,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     timings,
     countryCode: options.countryCode ?? 'CO',
     now: options.now ?? Date.now,
-    statusPollMs: options.statusPollMs ?? defaultStatusPollMs,
+    waits: statusWaits({ store, pollMs: options.statusPollMs ?? defaultStatusPollMs, caps: { ...defaultWaiterCaps, ...options.statusWaiters } }),
     guards,
   });
   const intake = options.webhookSecret ? webhookIntake({ secret: options.webhookSecret, now: options.now ?? Date.now, store, timings, merchant, ops }) : undefined;

@@ -23,7 +23,7 @@ import { cached, discoveryTtlMs } from './cache.js';
 import type { ClaimStore } from './claims.js';
 import type { Guards } from './guards.js';
 import { toCheckoutGateways } from './gateways.js';
-import { waitForOrderStatus } from './status-wait.js';
+import type { StatusWaits } from './status-wait.js';
 import { CheckoutHttpError, readJsonBody, type Reply } from './http.js';
 import { createOnce, InDoubtError, isDefiniteFailure, type ClaimTimings } from './once.js';
 import { replayedHeader, type ReplayWatch } from './replay.js';
@@ -57,8 +57,8 @@ export interface OperationDeps {
   timings: ClaimTimings;
   countryCode: string;
   now: () => number;
-  /** Server-side polling of the order while a status request waits (status-wait.ts). */
-  statusPollMs: number;
+  /** Waiting status requests, one watch per order (status-wait.ts). */
+  waits: StatusWaits;
   /** Limits and bot check, before a request reaches the service (guards.ts). */
   guards: Guards;
 }
@@ -211,8 +211,8 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       if (Array.isArray(wait)) throw CheckoutHttpError.invalid(wait);
       if (!wait) return currentOrder(id);
       const read = async () => orderView(await merchant.getOrder(id));
-      const order = await waitForOrderStatus({ store: deps.store, pollMs: deps.statusPollMs, read }, id, wait, request.signal);
-      return { status: 200, data: order, headers: { [statusWaitHeader]: String(wait.seconds) } };
+      const { order, waited } = await deps.waits.wait(id, read, wait, request.signal, deps.guards.address(request));
+      return { status: 200, data: order, headers: waited ? { [statusWaitHeader]: String(wait.seconds) } : {} };
     },
 
     async submitOtp(request, rawId) {

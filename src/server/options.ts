@@ -3,6 +3,7 @@ import type { CheckoutGateway } from '../contract/index.js';
 import type { ClaimStore } from './claims.js';
 import type { BotCheck } from './guards.js';
 import type { LimitsOption } from './limits.js';
+import type { WaiterCaps } from './status-wait.js';
 import type { ResolveLink } from './links.js';
 import type { ClaimTimings } from './once.js';
 
@@ -45,6 +46,11 @@ export interface CheckoutHandlerOptions {
    * 2,000 ms. A webhook through `webhookSecret` wakes it sooner, on every instance sharing `store`.
    */
   statusPollMs?: number;
+  /**
+   * Caps on waiting status requests: per order (default 100), per client address (100) and per instance (10,000).
+   * Past one, a request is answered at once with the current status and the element polls instead.
+   */
+  statusWaiters?: Partial<WaiterCaps>;
   /** Per merchant API call; default the client's 15 s. */
   timeoutMs?: number;
   /** Country of the document types; default `CO`. */

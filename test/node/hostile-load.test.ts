@@ -1,0 +1,285 @@
+/**
+ * Hostile load against createCheckoutHandler() with its default limits (issue 18), on loopback only and bounded in
+ * count: pushes to one phone and SMS to one document from 50 addresses, orders from one address, SMS-code guesses,
+ * waiting status requests, held claims under a flood, and honest buyers who must never be refused. One instance
+ * sees real socket addresses (each buyer binds its own 127.x.y.z); three instances sharing a real Redis sit behind a
+ * proxy and read the client from `X-Forwarded-For` (`trustProxy: 1`).
+ */
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { defaultLimits, memoryClaimStore, type CheckoutHandlerOptions } from '../../src/server/index.js';
+import { startCluster, type Cluster } from '../../scripts/handler-cluster.js';
+import { stormLink } from '../../scripts/buyer-storm.js';
+import { resolveHandlerLink, serveHandler, type RunningHandler } from './handler-harness.js';
+import { startRedis, type TestRedis } from './redis-harness.js';
+
+interface Answer {
+  status: number;
+  retryAfter: string | null;
+  waited: string | null;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+/** How a request says who sends it: its own loopback source address, or the header a load balancer adds. */
+type From = { localAddress: string } | { forwardedFor: string };
+
+/** One HTTP request from `from`; a fresh connection each time, so the source address is really its own. */
+function send(origin: string, method: string, path: string, from: From, headers: Record<string, string> = {}, body?: unknown): Promise<Answer> {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${origin}${path}`,
+      {
+        method,
+        agent: false,
+        ...('localAddress' in from ? { localAddress: from.localAddress } : {}),
+        headers: {
+          ...headers,
+          ...('forwardedFor' in from ? { 'x-forwarded-for': from.forwardedFor } : {}),
+          ...(text !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) } : {}),
+        },
+      },
+      (res) => {
+        let data = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (data += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] ?? null, waited: (res.headers['order-status-wait'] as string | undefined) ?? null, body: data ? JSON.parse(data) : null }),
+        );
+      },
+    );
+    req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${path}: no answer in 30 s`)));
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+/** Buyer `n` (0..4095) of a run: its own address, in the socket or in X-Forwarded-For. */
+const addressOf = (n: number) => `127.${10 + Math.floor(n / 250)}.${(n % 250) + 1}.${n % 200 + 2}`;
+const fromOf = (viaProxy: boolean, n: number): From => (viaProxy ? { forwardedFor: `203.0.${Math.floor(n / 250)}.${(n % 250) + 1}` } : { localAddress: addressOf(n) });
+
+let keyCount = 0;
+const newKey = (label: string) => `${label}-${process.pid}-${++keyCount}`;
+
+const pushBody = (phone: string, document: string) => ({ payment_gateway: { id_payment_gateway: 1 }, shopper: { id_number: document, id_type: 1, phone_number: phone } });
+const otpBody = (document: string) => ({ payment_gateway: { id_payment_gateway: 2 }, shopper: { id_number: document, id_type: 1 } });
+
+const createOrder = (origin: string, from: From, body: unknown, key = newKey('order')) =>
+  send(origin, 'POST', `/v1/checkout/links/${stormLink}/orders`, from, { 'Idempotency-Key': key }, body);
+
+function tally(answers: Answer[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const a of answers) {
+    const label = `${a.status}${a.body?.api_code ? ` ${a.body.api_code}` : ''}`;
+    counts[label] = (counts[label] ?? 0) + 1;
+  }
+  return counts;
+}
+
+function assertLimited(answers: Answer[], allowed: number, what: string): void {
+  const counts = JSON.stringify(tally(answers));
+  const reached = answers.filter((a) => a.status !== 429);
+  assert.ok(reached.length <= allowed, `${what}: ${reached.length} reached the service, at most ${allowed} may (${counts})`);
+  assert.ok(reached.length > 0, `${what}: the first ones pass (${counts})`);
+  for (const refused of answers.filter((a) => a.status === 429)) {
+    assert.equal(refused.body.api_code, 'LIMIT_REACHED', counts);
+    assert.equal(refused.body.code, 3017);
+    assert.ok(Number(refused.retryAfter) >= 1, `Retry-After: ${refused.retryAfter}`);
+  }
+  assert.ok(answers.some((a) => a.status === 429), `${what}: the rest are refused (${counts})`);
+}
+
+/** The scenarios, against one handler origin (one instance, or a proxy before three). */
+function hostileScenarios(target: () => { origin: string; viaProxy: boolean }, run: string) {
+  const phone = run === 'one' ? '3105550001' : '3105550002';
+  const document = run === 'one' ? '52000001' : '52000002';
+
+  it('honest buyers (50 addresses, 1–5 orders each, every create sent twice) are never refused', async () => {
+    const { origin, viaProxy } = target();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, async (_, buyer) => {
+        const from = fromOf(viaProxy, 1000 + buyer);
+        const mine: Answer[] = [];
+        for (let order = 0; order < 1 + (buyer % 5); order++) {
+          const key = newKey('honest');
+          const body = pushBody(`3${String(200_000_000 + buyer * 10 + (run === 'one' ? 0 : 5)).padStart(9, '0')}`, `${run === 'one' ? 7 : 8}${String(1_000_000 + buyer)}`);
+          mine.push(await createOrder(origin, from, body, key));
+          mine.push(await createOrder(origin, from, body, key)); // a replay: never counted
+        }
+        return mine;
+      }),
+    );
+    const all = answers.flat();
+    assert.deepEqual(
+      Object.keys(tally(all)).filter((label) => label !== '201' && label !== '200'),
+      [],
+      `honest buyers: ${JSON.stringify(tally(all))}`,
+    );
+    assert.equal(all.filter((a) => a.status === 201).length, 150);
+  });
+
+  it('pushes to one phone from 50 addresses stay within its limit', async () => {
+    const { origin, viaProxy } = target();
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => createOrder(origin, fromOf(viaProxy, 2000 + n), pushBody(phone, `${61_000_000 + n}`))));
+    assertLimited(answers, defaultLimits.ordersPerPhone.max, 'orders to one phone');
+    // Spacing and +57 do not make it another phone.
+    const dodged = await createOrder(origin, fromOf(viaProxy, 2100), pushBody(`+57 ${phone.slice(0, 3)} ${phone.slice(3)}`, '61999999'));
+    assert.equal(dodged.status, 429, JSON.stringify(dodged.body));
+  });
+
+  it('SMS to one document from 50 addresses, and the codes guessed on them, stay within their limits', async () => {
+    const { origin, viaProxy } = target();
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => createOrder(origin, fromOf(viaProxy, 2200 + n), otpBody(document))));
+    assertLimited(answers, defaultLimits.ordersPerDocument.max, 'SMS orders for one document');
+    const dodged = await createOrder(origin, fromOf(viaProxy, 2300), otpBody(`${document.slice(0, 2)}.${document.slice(2, 5)}.${document.slice(5)}`));
+    assert.equal(dodged.status, 429, JSON.stringify(dodged.body));
+
+    // Wrong codes on every order the document got, each from many addresses: the service sees at most codesPerDocument.
+    const orders = answers.filter((a) => a.status === 201).map((a) => ({ id: a.body.data.id_order as number, token: a.body.data.order_token as string }));
+    const guesses = await Promise.all(
+      orders.flatMap((order, o) =>
+        Array.from({ length: 6 }, (_, g) =>
+          send(origin, 'POST', `/v1/checkout/orders/${order.id}/otp`, fromOf(viaProxy, 2400 + o * 10 + g), { 'X-Order-Token': order.token }, { daviplata_otp: '999999' }),
+        ),
+      ),
+    );
+    assertLimited(guesses, defaultLimits.codesPerDocument.max, 'SMS codes for one document');
+  });
+
+  it('orders from one address stay within its limit', async () => {
+    const { origin, viaProxy } = target();
+    const from = fromOf(viaProxy, 3000);
+    const answers: Answer[] = [];
+    for (let n = 0; n < defaultLimits.ordersPerAddress.max + 5; n++) answers.push(await createOrder(origin, from, pushBody(`3${String(400_000_000 + n + (run === 'one' ? 0 : 500))}`, `${run === 'one' ? 4 : 5}${1_000_000 + n}`)));
+    assertLimited(answers, defaultLimits.ordersPerAddress.max, 'orders from one address');
+    // Another buyer is not affected.
+    const other = await createOrder(origin, fromOf(viaProxy, 3001), pushBody(run === 'one' ? '3119990001' : '3119990002', run === 'one' ? '99000001' : '99000002'));
+    assert.equal(other.status, 201, JSON.stringify(other.body));
+  });
+}
+
+describe('hostile load: one instance (socket addresses)', () => {
+  let sandbox: RunningSandbox;
+  let handler: RunningHandler;
+  let orderReads = 0;
+  const pollMs = 500;
+
+  before(async () => {
+    sandbox = await startSandbox({ port: 0, defaultReceiver: false });
+    // Counts what reaches the service; every request still goes over a real socket.
+    const counting: typeof fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if ((init?.method ?? 'GET') === 'GET' && /\/v1\/orders\/\d+$/.test(url.pathname)) orderReads++;
+      return fetch(input, init);
+    };
+    const options: CheckoutHandlerOptions = { merchantKey: 'mk_test_demo', baseUrl: sandbox.baseUrl, resolveLink: resolveHandlerLink, fetch: counting, statusPollMs: pollMs };
+    handler = await serveHandler({ ...options, limits: {} });
+  });
+  after(async () => {
+    await handler?.close();
+    await sandbox?.close();
+  });
+
+  hostileScenarios(() => ({ origin: handler.url, viaProxy: false }), 'one');
+
+  it('1,000 waiting requests on one order: one service read per poll interval, the rest answered at once, others keep answering', async () => {
+    const created = await createOrder(handler.url, fromOf(false, 3500), pushBody('3129990001', '98000001'));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const order = { id: created.body.data.id_order as number, token: created.body.data.order_token as string };
+    const waitS = 3;
+    const readsBefore = orderReads;
+    const started = performance.now();
+    const waiting = Promise.all(
+      Array.from({ length: 1_000 }, (_, n) =>
+        send(handler.url, 'GET', `/v1/checkout/orders/${order.id}?wait=${waitS}&since=processing`, fromOf(false, 3600 + (n % 40)), { 'X-Order-Token': order.token }),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const otherStarted = performance.now();
+    const other = await send(handler.url, 'GET', `/v1/checkout/links/${stormLink}`, fromOf(false, 3700));
+    const otherMs = performance.now() - otherStarted;
+    const answers = await waiting;
+    const elapsedMs = performance.now() - started;
+    const reads = orderReads - readsBefore;
+    assert.equal(other.status, 200);
+    assert.ok(otherMs < 2_000, `another buyer waited ${Math.round(otherMs)} ms`);
+    assert.ok(answers.every((a) => a.status === 200 && a.body.data.status === 'processing'), JSON.stringify(tally(answers)));
+    const waited = answers.filter((a) => a.waited === String(waitS)).length;
+    assert.equal(waited, 100, 'the per-order cap: 100 wait, the rest are answered at once without Order-Status-Wait');
+    // One read to start the watch, then one per poll interval (plus the read of a request that came before the watch).
+    const allowed = 2 + Math.ceil(elapsedMs / pollMs);
+    assert.ok(reads <= allowed, `${reads} GET /orders/{id} for 1,000 waiting requests over ${Math.round(elapsedMs)} ms (at most ${allowed})`);
+  });
+});
+
+describe('hostile load: held claims under a flood (memory store)', () => {
+  let sandbox: RunningSandbox;
+  let handler: RunningHandler;
+  before(async () => {
+    sandbox = await startSandbox({ port: 0, defaultReceiver: false, orderKeyDedupe: false });
+    handler = await serveHandler({ merchantKey: 'mk_test_demo', baseUrl: sandbox.baseUrl, resolveLink: resolveHandlerLink, store: memoryClaimStore({ maxEntries: 100 }), timeoutMs: 1_000 });
+  });
+  after(async () => {
+    await handler?.close();
+    await sandbox?.close();
+  });
+
+  it('an in-doubt claim outlives a flood of 300 newer creates: its retry never makes a second order', async () => {
+    const control = (path: string, body: unknown) =>
+      fetch(`${sandbox.url}/sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal((await control('faults', { path: '/v1/orders', method: 'POST', mode: 'slow_first_byte', latency_ms: 1_500, count: 1 })).status, 200);
+    const key = newKey('in-doubt');
+    const body = pushBody('3139990001', '97000001');
+    const first = await createOrder(handler.url, fromOf(false, 4000), body, key);
+    assert.equal(first.status, 409, JSON.stringify(first.body));
+    assert.equal(first.body.api_code, 'IDEMPOTENCY_KEY_IN_USE');
+    const flood = await Promise.all(Array.from({ length: 300 }, (_, n) => createOrder(handler.url, fromOf(false, 4100 + n), pushBody(`3${140_000_000 + n}`, `${96_000_000 + n}`))));
+    const counts = tally(flood);
+    assert.ok((counts['201'] ?? 0) > 0, JSON.stringify(counts));
+    assert.ok(flood.every((a) => a.status === 201 || a.status === 503), `a flood gets orders or 503, never a lost claim: ${JSON.stringify(counts)}`);
+    const retry = await createOrder(handler.url, fromOf(false, 4000), body, key);
+    assert.equal(retry.status, 409, `the retry is still held, not a second order: ${JSON.stringify(retry.body)}`);
+    assert.equal(retry.body.api_code, 'IDEMPOTENCY_KEY_IN_USE');
+  });
+});
+
+describe('hostile load: three instances sharing Redis (X-Forwarded-For)', () => {
+  let redis: TestRedis;
+  let sandbox: RunningSandbox;
+  let cluster: Cluster;
+  before(async () => {
+    redis = await startRedis();
+    sandbox = await startSandbox({ port: 0, defaultReceiver: false });
+    cluster = await startCluster(3, { baseUrl: sandbox.baseUrl, redisUrl: redis.url, webhookSecret: 'whsec_test_demo', limits: true });
+  });
+  after(async () => {
+    await cluster?.close();
+    await sandbox?.close();
+    await redis?.stop();
+  });
+
+  hostileScenarios(() => ({ origin: cluster.url, viaProxy: true }), 'three');
+
+  it('every counter in Redis expires, and its size is small', async () => {
+    const { createClient } = await import('redis');
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    try {
+      const keys = await client.keys('pay-checkout:limit:*');
+      assert.ok(keys.length > 0);
+      let bytes = 0;
+      for (const key of keys) {
+        const ttl = await client.pTTL(key);
+        assert.ok(ttl > 0 && ttl <= 24 * 3_600_000, `${key} expires (pttl ${ttl})`);
+        bytes += (await client.memoryUsage(key)) ?? 0;
+      }
+      const claims = await client.keys('pay-checkout:claim:*');
+      for (const key of claims) assert.ok((await client.pTTL(key)) > 0, `${key} expires`);
+      console.log(`# redis: ${keys.length} limit counters, ${Math.round(bytes / keys.length)} B each on average`);
+    } finally {
+      await client.close();
+    }
+  });
+});
