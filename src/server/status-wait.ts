@@ -111,7 +111,6 @@ export function statusWaits(deps: StatusWaitDeps): StatusWaits {
 
       const watch = existing ?? open(idOrder, read);
       return new Promise<WaitAnswer>((resolve, reject) => {
-        let timer: ReturnType<typeof setTimeout> | undefined;
         const done = (): boolean => {
           if (!watch.waiters.delete(waiter)) return false;
           clearTimeout(timer);
@@ -139,7 +138,7 @@ export function statusWaits(deps: StatusWaitDeps): StatusWaits {
         waiting += 1;
         if (address !== undefined) perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
         signal?.addEventListener('abort', leave, { once: true });
-        timer = setTimeout(leave, wait.seconds * 1000);
+        const timer = setTimeout(leave, wait.seconds * 1000);
         if (signal?.aborted) leave();
         else if (!existing) void poll(idOrder, watch);
         else if (watch.latest && watch.latest.status !== wait.since) waiter.settle(watch.latest);
