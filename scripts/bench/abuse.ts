@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -38,6 +39,8 @@ const settledMemory = async () => {
 
 export async function benchAbuse(options: AbuseBenchOptions): Promise<boolean> {
   console.log(`\n## abuse: ${(ordersCount * perOrder).toLocaleString('en')} waiting status requests on one handler instance`);
+  const [busy = 0] = loadavg();
+  if (busy > availableParallelism() / 2) console.log(`note: load average ${busy.toFixed(1)} on ${availableParallelism()} cores: other processes are busy, latencies will be high`);
   const sandbox = (await startSandboxProcess()) as { baseUrl: string; stop: () => void } | null;
   if (!sandbox) throw new Error('the sandbox CLI is missing');
   let orderReads = new Map<string, number>();
