@@ -9,8 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { addressKey, clientAddressOf } from '../../src/server/client-address.js';
-import { defaultLimits, memoryLimitStore, type BotCheckInput, type CheckoutHandlerOptions } from '../../src/server/index.js';
+import { defaultLimits, memoryClaimStore, memoryLimitStore, type BotCheckInput, type CheckoutHandlerOptions } from '../../src/server/index.js';
 import { redisLimitStore } from '../../src/server/redis-limits.js';
+import { statusWaits } from '../../src/server/status-wait.js';
+import { orderChannel } from '../../src/server/once.js';
+import type { CheckoutOrder } from '../../src/contract/index.js';
 import { postOrder, pushOrderBody, resolveHandlerLink, serveHandler, type RunningHandler } from './handler-harness.js';
 import { startRedis, type TestRedis } from './redis-harness.js';
 
@@ -244,5 +247,54 @@ describe('limit stores', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('waiting status requests: one watch per order, caps', () => {
+  const order = (status: CheckoutOrder['status']) => ({ id_order: 7, status }) as CheckoutOrder;
+  const waitFor = { seconds: 2, since: 'processing' as const };
+
+  it('waiters on one order share one read per interval and one wake-up; past a cap, answered at once without waiting', async () => {
+    const store = memoryClaimStore();
+    let reads = 0;
+    let status: CheckoutOrder['status'] = 'processing';
+    const read = async () => {
+      reads++;
+      return order(status);
+    };
+    const waits = statusWaits({ store, pollMs: 200, caps: { perOrder: 3, perAddress: 2, perInstance: 4 } });
+    const a = waits.wait(7, read, waitFor, undefined, 'a');
+    const b = waits.wait(7, read, waitFor, undefined, 'a');
+    const overAddress = await waits.wait(7, read, waitFor, undefined, 'a');
+    assert.equal(overAddress.waited, false, 'the third from one address is answered at once');
+    const c = waits.wait(7, read, waitFor, undefined, 'b');
+    const overOrder = await waits.wait(7, read, waitFor, undefined, 'c');
+    assert.equal(overOrder.waited, false, 'the fourth on one order is answered at once');
+    const other = waits.wait(8, read, waitFor, undefined, 'd');
+    const overInstance = await waits.wait(9, read, waitFor, undefined, 'e');
+    assert.equal(overInstance.waited, false, 'the fifth on the instance is answered at once');
+    assert.equal(waits.waiting, 4);
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    // Order 7: one read to start, then one per 200 ms; order 8 the same; order 9 one read (over the cap).
+    assert.ok(reads <= 2 * 4 + 1, `${reads} reads`);
+    status = 'confirmed';
+    const before = reads;
+    await store.publish(orderChannel(7), 'confirmed');
+    const answers = await Promise.all([a, b, c]);
+    assert.deepEqual(answers.map((x) => [x.order.status, x.waited]), [['confirmed', true], ['confirmed', true], ['confirmed', true]]);
+    assert.ok(reads - before <= 2, 'one wake-up, one read for every waiter (plus order 8 polling meanwhile)');
+    assert.equal((await other).order.status, 'confirmed');
+    assert.equal(waits.waiting, 0);
+  });
+
+  it('a waiter that leaves is answered with the last read; a first read that fails fails its waiters', async () => {
+    const waits = statusWaits({ store: memoryClaimStore(), pollMs: 100, caps: { perOrder: 10, perAddress: 10, perInstance: 10 } });
+    const leaving = new AbortController();
+    const waiting = waits.wait(3, async () => order('processing'), waitFor, leaving.signal, 'a');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    leaving.abort();
+    assert.deepEqual((await waiting).order.status, 'processing');
+    await assert.rejects(waits.wait(4, async () => Promise.reject(new Error('service down')), waitFor, undefined, 'a'), /service down/);
+    assert.equal(waits.waiting, 0);
   });
 });
