@@ -63,10 +63,14 @@ export function checkoutGuards(deps: GuardDeps): Guards {
       if (!plan) return;
       const phone = await pseudonym(await deps.secret(), 'phone', phoneForLimits(body.shopper.phone_number));
       const document = await documentKey(body);
-      // One call for every count, so a create costs the store one round trip.
+      // Address and link first: a flood they refuse never creates a counter per phone or document (kept up to a
+      // day), so Redis memory stays bounded by the per-link limit. Two store round trips per create that passes.
       await enforce(
         plan,
-        { ordersPerAddress: clientAddress, ordersPerLink: hash, ordersPerPhone: phone, ordersPerPhoneDay: phone, ordersPerDocument: document, ordersPerDocumentDay: document },
+        [
+          { ordersPerAddress: clientAddress, ordersPerLink: hash },
+          { ordersPerPhone: phone, ordersPerPhoneDay: phone, ordersPerDocument: document, ordersPerDocumentDay: document },
+        ],
         count,
       );
     },

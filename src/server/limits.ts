@@ -91,16 +91,23 @@ export function limitsPlan(option: LimitsOption | undefined, store: () => LimitS
   return { limits, store: given ?? store() };
 }
 
-/** Counts `names` against their keys (a missing key is not counted) and refuses with 429 when any is over. */
-export async function enforce(plan: LimitsPlan | undefined, keys: Partial<Record<LimitName, string | undefined>>, count: (call: () => Promise<number>) => Promise<number>): Promise<void> {
+type LimitKeys = Partial<Record<LimitName, string | undefined>>;
+
+/**
+ * Counts each group's names against their keys (a missing key is not counted), one store call per group, and
+ * refuses with 429 at the first group over a limit: later groups are then not counted at all.
+ */
+export async function enforce(plan: LimitsPlan | undefined, groups: LimitKeys | LimitKeys[], count: (call: () => Promise<number>) => Promise<number>): Promise<void> {
   if (!plan) return;
-  const hits: LimitHit[] = [];
-  for (const [name, key] of Object.entries(keys) as [LimitName, string | undefined][]) {
-    if (key) hits.push({ name, key, limit: plan.limits[name] });
+  for (const keys of Array.isArray(groups) ? groups : [groups]) {
+    const hits: LimitHit[] = [];
+    for (const [name, key] of Object.entries(keys) as [LimitName, string | undefined][]) {
+      if (key) hits.push({ name, key, limit: plan.limits[name] });
+    }
+    if (hits.length === 0) continue;
+    const waitMs = await count(() => plan.store.hit(hits));
+    if (waitMs > 0) throw limitReached(waitMs);
   }
-  if (hits.length === 0) return;
-  const waitMs = await count(() => plan.store.hit(hits));
-  if (waitMs > 0) throw limitReached(waitMs);
 }
 
 export function limitReached(waitMs: number): CheckoutHttpError {

@@ -64,7 +64,9 @@ describe('<pay-checkout> when the handler limits the buyer (429)', () => {
         const focused = deepActive();
         await waitUntil(() => (el.shadowRoot?.textContent ?? '').includes(sentence) || deepText(el).includes(sentence), `no "${sentence}"`, { timeout: settleMs });
         expect(stub.hits()).to.equal(1);
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Said on the next frame; then nothing more.
+        await waitUntil(() => said.includes(sentence), `never said: ${JSON.stringify(said)}`, { timeout: settleMs });
+        await new Promise((resolve) => setTimeout(resolve, 500));
         expect(said.filter((text) => text === sentence), JSON.stringify(said)).to.have.length(1);
         expect(deepActive(), 'focus stays where the buyer was').to.equal(focused);
         expect(await sandboxOrders()).to.have.length(0);

@@ -191,12 +191,18 @@ describe('hostile load: one instance (socket addresses)', () => {
     const waitS = 10;
     const readsBefore = orderReads;
     const started = performance.now();
+    let answered = 0;
     const waiting = Promise.all(
       Array.from({ length: 1_000 }, (_, n) =>
-        send(handler.url, 'GET', `/v1/checkout/orders/${order.id}?wait=${waitS}&since=processing`, fromOf(false, 3600 + (n % 40)), { 'X-Order-Token': order.token }),
+        send(handler.url, 'GET', `/v1/checkout/orders/${order.id}?wait=${waitS}&since=processing`, fromOf(false, 3600 + (n % 40)), { 'X-Order-Token': order.token }).then((a) => {
+          answered++;
+          return a;
+        }),
       ),
     );
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Once the requests past the cap are answered (all 1,000 are in), another buyer asks.
+    const inBy = Date.now() + 30_000;
+    while (answered < 900 && Date.now() < inBy) await new Promise((resolve) => setTimeout(resolve, 50));
     const otherStarted = performance.now();
     const other = await send(handler.url, 'GET', `/v1/checkout/links/${stormLink}`, fromOf(false, 3700));
     const otherMs = performance.now() - otherStarted;
@@ -220,7 +226,7 @@ describe('hostile load: held claims under a flood (memory store)', () => {
   let handler: RunningHandler;
   before(async () => {
     sandbox = await startSandbox({ port: 0, defaultReceiver: false, orderKeyDedupe: false });
-    handler = await serveHandler({ merchantKey: 'mk_test_demo', baseUrl: sandbox.baseUrl, resolveLink: resolveHandlerLink, store: memoryClaimStore({ maxEntries: 100 }), timeoutMs: 1_000 });
+    handler = await serveHandler({ merchantKey: 'mk_test_demo', baseUrl: sandbox.baseUrl, resolveLink: resolveHandlerLink, store: memoryClaimStore({ maxEntries: 100 }), timeoutMs: 3_000 });
   });
   after(async () => {
     await handler?.close();
@@ -230,7 +236,7 @@ describe('hostile load: held claims under a flood (memory store)', () => {
   it('an in-doubt claim outlives a flood of 300 newer creates: its retry never makes a second order', async () => {
     const control = (path: string, body: unknown) =>
       fetch(`${sandbox.url}/sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    assert.equal((await control('faults', { path: '/v1/orders', method: 'POST', mode: 'slow_first_byte', latency_ms: 1_500, count: 1 })).status, 200);
+    assert.equal((await control('faults', { path: '/v1/orders', method: 'POST', mode: 'slow_first_byte', latency_ms: 4_000, count: 1 })).status, 200);
     const key = newKey('in-doubt');
     const body = pushBody('3139990001', '97000001');
     const first = await createOrder(handler.url, fromOf(false, 4000), body, key);
@@ -239,7 +245,11 @@ describe('hostile load: held claims under a flood (memory store)', () => {
     const flood = await Promise.all(Array.from({ length: 300 }, (_, n) => createOrder(handler.url, fromOf(false, 4100 + n), pushBody(`3${140_000_000 + n}`, `${96_000_000 + n}`))));
     const counts = tally(flood);
     assert.ok((counts['201'] ?? 0) > 0, JSON.stringify(counts));
-    assert.ok(flood.every((a) => a.status === 201 || a.status === 503), `a flood gets orders or 503, never a lost claim: ${JSON.stringify(counts)}`);
+    // An order, a 503 when only held claims are left, or (a create slower than the timeout on a busy machine) in doubt.
+    assert.ok(
+      flood.every((a) => a.status === 201 || a.status === 503 || a.body?.api_code === 'IDEMPOTENCY_KEY_IN_USE'),
+      `a flood gets orders, 503 or in doubt: ${JSON.stringify(counts)}`,
+    );
     const retry = await createOrder(handler.url, fromOf(false, 4000), body, key);
     assert.equal(retry.status, 409, `the retry is still held, not a second order: ${JSON.stringify(retry.body)}`);
     assert.equal(retry.body.api_code, 'IDEMPOTENCY_KEY_IN_USE');
