@@ -4,6 +4,7 @@
  * (compare-and-set on the fencing token), or released after a definite failure. Plus a tiny pub/sub to wake
  * waiters on other instances. `memoryClaimStore()` here; `createRedisStore()` (redis-store.ts) shares it.
  */
+import type { LimitStore } from './limits.js';
 
 /** What `claim()` found. `mismatch`: the key is held or done with another digest (another request body). */
 export type ClaimResult =
@@ -33,6 +34,8 @@ export interface ClaimStore {
   subscribe(channel: string, listener: (message: string) => void): Promise<Unsubscribe>;
   /** Closes connections (Redis); the memory store has none. */
   close?(): Promise<void>;
+  /** The abuse limits' counters beside the claims (a shared store's); without it, the handler counts in memory. */
+  limitStore?: LimitStore;
 }
 
 /** Thrown (or rejected) by a store that cannot answer: the handler turns it into 503 with Retry-After. */

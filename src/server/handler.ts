@@ -67,7 +67,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   const timings = { ...defaultClaimTimings, ...options.claimTimings };
   const serverSecret = () => (secrets ??= serverSecrets(merchantKey, options.secret));
   const guards = checkoutGuards({
-    plan: limitsPlan(options.limits, memoryLimitStore),
+    plan: limitsPlan(options.limits, () => store.limitStore ?? memoryLimitStore()),
     botCheck: options.botCheck,
     store,
     secret: async () => (await serverSecret()).orderKey,

@@ -59,7 +59,7 @@ export interface CheckoutHandlerOptions {
   now?: () => number;
   /**
    * Abuse limits, on by default (docs/site/servers/limits.md): change any with `{ ordersPerPhone: { max, windowMs } }`,
-   * share the counters across instances with `{ store: redisLimitStore({ client }) }`, or turn them off with `false`.
+   * or turn them off with `false`. Counters live in `limits.store`, else the claim store's `limitStore`, else memory.
    */
   limits?: LimitsOption;
   /** Proxies in front of this server that append to `X-Forwarded-For`; the client is the entry that many hops in. Default 0. */
