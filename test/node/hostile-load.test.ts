@@ -6,7 +6,9 @@
  * proxy and read the client from `X-Forwarded-For` (`trustProxy: 1`).
  */
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
+import { once } from 'node:events';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { defaultLimits, memoryClaimStore, type CheckoutHandlerOptions } from '../../src/server/index.js';
@@ -184,7 +186,7 @@ describe('hostile load: one instance (socket addresses)', () => {
 
   hostileScenarios(() => ({ origin: handler.url, viaProxy: false }), 'one');
 
-  it('1,000 waiting requests on one order: one service read per poll interval, the rest answered at once, others keep answering', async () => {
+  it('1,000 waiting requests on one order: one service read per poll interval, the rest answered at once, others keep answering', async (t) => {
     const created = await createOrder(handler.url, fromOf(false, 3500), pushBody('3129990001', '98000001'));
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const order = { id: created.body.data.id_order as number, token: created.body.data.order_token as string };
@@ -217,6 +219,7 @@ describe('hostile load: one instance (socket addresses)', () => {
     assert.ok(waited >= 100 && waited <= 100 * Math.ceil(elapsedMs / (waitS * 1000)), `${waited} of 1,000 waited over ${Math.round(elapsedMs)} ms`);
     // One read to start the watch, then one per poll interval (plus the read of a request that came before the watch).
     const allowed = 2 + Math.ceil(elapsedMs / pollMs);
+    t.diagnostic(`1 instance: ${reads} service reads for 1,000 waiting requests (${waited} waited) in ${Math.round(elapsedMs)} ms; another buyer answered in ${Math.round(otherMs)} ms`);
     assert.ok(reads <= allowed, `${reads} GET /orders/{id} for 1,000 waiting requests over ${Math.round(elapsedMs)} ms (at most ${allowed})`);
   });
 });
@@ -256,22 +259,75 @@ describe('hostile load: held claims under a flood (memory store)', () => {
   });
 });
 
+/** A pass-through proxy before the sandbox that counts `GET /v1/orders/{id}`: what the instances ask the service. */
+async function countingProxy(target: string): Promise<{ baseUrl: string; orderReads: () => number; close: () => Promise<void> }> {
+  let reads = 0;
+  const server = createServer((req, res) => {
+    if (req.method === 'GET' && /^\/v1\/orders\/\d+$/.test(req.url ?? '')) reads++;
+    const upstream = httpRequest(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  // Longer than the instances' keep-alive, so no request is sent on a socket this side is closing.
+  server.keepAliveTimeout = 30_000;
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    orderReads: () => reads,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
 describe('hostile load: three instances sharing Redis (X-Forwarded-For)', () => {
   let redis: TestRedis;
   let sandbox: RunningSandbox;
+  let service: Awaited<ReturnType<typeof countingProxy>>;
   let cluster: Cluster;
   before(async () => {
     redis = await startRedis();
     sandbox = await startSandbox({ port: 0, defaultReceiver: false });
-    cluster = await startCluster(3, { baseUrl: sandbox.baseUrl, redisUrl: redis.url, webhookSecret: 'whsec_test_demo', limits: true });
+    service = await countingProxy(sandbox.url);
+    cluster = await startCluster(3, { baseUrl: service.baseUrl, redisUrl: redis.url, webhookSecret: 'whsec_test_demo', limits: true });
   });
   after(async () => {
     await cluster?.close();
+    await service?.close();
     await sandbox?.close();
     await redis?.stop();
   });
 
   hostileScenarios(() => ({ origin: cluster.url, viaProxy: true }), 'three');
+
+  it('300 waiting requests on one order over 3 instances: at most one service read per poll interval per instance', async (t) => {
+    const created = await createOrder(cluster.url, fromOf(true, 3500), pushBody('3129990004', '98000002'));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const order = { id: created.body.data.id_order as number, token: created.body.data.order_token as string };
+    const waitS = 6;
+    const pollMs = 2_000; // the instances' default statusPollMs
+    const before = service.orderReads();
+    const started = performance.now();
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, n) =>
+        send(cluster.url, 'GET', `/v1/checkout/orders/${order.id}?wait=${waitS}&since=processing`, fromOf(true, 3600 + (n % 30)), { 'X-Order-Token': order.token }),
+      ),
+    );
+    const elapsedMs = performance.now() - started;
+    const reads = service.orderReads() - before;
+    assert.ok(answers.every((a) => a.status === 200 && a.body.data.status === 'processing'), JSON.stringify(tally(answers)));
+    const waited = answers.filter((a) => a.waited === String(waitS)).length;
+    assert.ok(waited >= 250, `${waited} of 300 waited: nearly all (100 per order per instance)`);
+    // Per instance: one read to start its watch, one per interval, one for a request that arrived before the watch.
+    const allowed = 3 * (2 + Math.ceil(elapsedMs / pollMs));
+    t.diagnostic(`3 instances: ${reads} service reads for 300 waiting requests (${waited} waited) in ${Math.round(elapsedMs)} ms`);
+    assert.ok(reads <= allowed, `${reads} GET /orders/{id} over 3 instances in ${Math.round(elapsedMs)} ms (at most ${allowed})`);
+  });
 
   it('every counter in Redis expires, and its size is small', async () => {
     const { createClient } = await import('redis');
