@@ -30,7 +30,7 @@ const packageEntries: Record<string, string> = {
 // Dependencies and peers stay imports for the merchant's bundler; node builtins only matter to server/sandbox.
 // Bundled instead: hono and @hono/node-server into the sandbox (their only user), so a browser-only install never
 // gets them; @lit/react (1 KB) into pay-checkout/react, so React users install nothing more than React.
-const externalPackages = ['lit', 'zod', 'qrcode', 'react', 'redis'];
+const externalPackages = ['lit', 'zod', 'qrcode', 'react', 'redis', 'rate-limiter-flexible'];
 const isExternal = (id: string) =>
   id.startsWith('node:') ||
   builtinModules.includes(id) ||

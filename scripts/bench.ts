@@ -2,7 +2,7 @@
  * `npm run bench`: prints measured figures against design.md §7's budgets. A script, not a test:
  * each section lives in `scripts/bench/*.ts` and returns whether it met its budget.
  * Options: `--duration SECONDS` (per measured run, default 5), `--concurrency N` (default 32), `--only NAME`
- * (sandbox, size, timing, package).
+ * (sandbox, size, timing, package, abuse).
  */
 import { parseArgs } from 'node:util';
 import { benchSandbox } from './bench/sandbox.js';
@@ -30,12 +30,14 @@ const sections: [string, () => Promise<boolean>][] = [
   ['first-screen', async () => (await import('./bench/timing.js')).benchTiming({ loads, firstScreenOnly: true })],
   ['package', async () => (await import('./bench/package.js')).benchPackage()],
   ['confirm', async () => (await import('./bench/confirm.js')).benchConfirm()],
+  // 10,000 waiting requests: only with `--only abuse` (it needs `ulimit -n` above 10,000).
+  ['abuse', async () => (await import('./bench/abuse.js')).benchAbuse({ durationMs })],
 ];
 
 console.log(`# pay-checkout bench (Node ${process.version}, ${(await import('node:os')).availableParallelism()} cores)`);
 const verdicts: [string, boolean][] = [];
 for (const [name, run] of sections) {
-  if (values.only ? values.only !== name : name === 'first-screen') continue;
+  if (values.only ? values.only !== name : name === 'first-screen' || name === 'abuse') continue;
   try {
     verdicts.push([name, await run()]);
   } catch (error) {

@@ -4,7 +4,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCheckoutHandler, createRedisStore, memoryClaimStore, toNodeListener } from '../src/server/index.js';
+import { createCheckoutHandler, createRedisStore, memoryClaimStore, toNodeListener, type LimitsOption } from '../src/server/index.js';
+import { redisLimitStore } from '../src/server/redis-limits.js';
 import { stormLink } from './buyer-storm.js';
 
 export interface InstanceSettings {
@@ -16,11 +17,24 @@ export interface InstanceSettings {
   timeoutMs?: number;
   waitMs?: number;
   secret?: string | string[];
+  /** The abuse limits with their defaults (in Redis with `redisUrl`), behind one proxy hop; default off (throughput runs). */
+  limits?: boolean;
 }
 
 const settings = JSON.parse(process.env.PAY_HANDLER_INSTANCE ?? '{}') as InstanceSettings;
 const store = settings.redisUrl ? createRedisStore({ url: settings.redisUrl }) : memoryClaimStore();
+async function limitsOf(): Promise<LimitsOption> {
+  if (!settings.limits) return false;
+  if (!settings.redisUrl) return {};
+  const { createClient } = await import('redis');
+  const client = createClient({ url: settings.redisUrl, disableOfflineQueue: true });
+  client.on('error', (error: unknown) => console.error('[instance] redis limits:', error));
+  await client.connect();
+  return { store: redisLimitStore({ client }) };
+}
 const handler = createCheckoutHandler({
+  limits: await limitsOf(),
+  trustProxy: 1,
   merchantKey: 'mk_test_demo',
   baseUrl: settings.baseUrl,
   resolveLink: (hash) => (hash === stormLink ? { amount: 50_000, description: 'Camiseta talla M', storeName: 'Tienda Demo' } : null),

@@ -52,13 +52,15 @@ export async function benchConfirm(confirmations = 5): Promise<boolean> {
         resolveLink: (hash) => (hash === 'demo-fixed' ? demoFixed : null),
         store: memoryClaimStore(),
         webhookSecret: 'whsec_test_demo',
+        // Ten orders for the demo buyer's phone: a latency bench, not an abuse one.
+        limits: false,
       }),
     ),
   );
   const handlerOrigin = await listen(handlerServer);
   // No webhooks: the waiting request is answered by the handler's own polling of GET /orders/{id} (every 2 s).
   const pollingHandler = createServer(
-    toNodeListener(createCheckoutHandler({ merchantKey: 'mk_test_demo', baseUrl: sandbox.baseUrl, resolveLink: (hash) => (hash === 'demo-fixed' ? demoFixed : null) })),
+    toNodeListener(createCheckoutHandler({ merchantKey: 'mk_test_demo', baseUrl: sandbox.baseUrl, resolveLink: (hash) => (hash === 'demo-fixed' ? demoFixed : null), limits: false })),
   );
   const pollingHandlerOrigin = await listen(pollingHandler);
   // A fresh sandbox for each buyer (demo-fixed is paid once), forwarding its webhooks to the handler.

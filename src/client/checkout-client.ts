@@ -5,7 +5,7 @@ import {
   idempotencyKeyHeader,
   orderTokenHeader,
 } from '../contract/checkout.js';
-import type { CheckoutOrder, CheckoutOrderCreated, CheckoutOrderInput } from '../contract/checkout.js';
+import { botCheckHeader, type CheckoutOrder, type CheckoutOrderCreated, type CheckoutOrderInput } from '../contract/checkout.js';
 import { OtpBodySchema } from '../contract/orders.js';
 import { maxStatusWaitSeconds, statusWaitHeader } from '../contract/status-wait.js';
 import { CheckoutLinkClient } from './link-client.js';
@@ -24,13 +24,13 @@ export class CheckoutClient extends CheckoutLinkClient {
     hash: string,
     body: CheckoutOrderInput,
     idempotencyKey: string,
-    options: CallOptions = {},
+    options: CallOptions & { botCheck?: string | undefined } = {},
   ): Promise<CheckoutOrderCreated> {
     const path = `/checkout/links/${pathText(hash, 'hash')}/orders`;
     return this.http.request({
       method: 'POST',
       path,
-      headers: { [idempotencyKeyHeader]: requireText(idempotencyKey, idempotencyKeyHeader) },
+      headers: { [idempotencyKeyHeader]: requireText(idempotencyKey, idempotencyKeyHeader), ...(options.botCheck ? { [botCheckHeader]: options.botCheck } : {}) },
       body: checkRequest(CheckoutOrderBodySchema, body),
       schema: CheckoutOrderCreatedSchema,
       wrapper: 'data',

@@ -24,9 +24,12 @@ export class ServiceError extends PayCheckoutError {
   readonly validationErrors: readonly FieldProblem[];
   /** The whole error body, as sent. */
   readonly body: ErrorResponse;
+  /** Seconds the answer's `Retry-After` asks to wait (429, 503), when it said. */
+  readonly retryAfterS: number | undefined;
 
-  constructor(status: number, body: ErrorResponse) {
+  constructor(status: number, body: ErrorResponse, retryAfterS?: number) {
     super(body.message);
+    this.retryAfterS = retryAfterS;
     this.name = 'ServiceError';
     this.status = status;
     this.body = body;

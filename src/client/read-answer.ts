@@ -30,7 +30,7 @@ export interface ReadSpec<S extends z.ZodMiniType> {
 }
 
 /** An answer read against the contract: the unwrapped result, or ServiceError / InvalidResponseError. */
-export function readAnswerWith<S extends z.ZodMiniType>({ status, text }: Answer, spec: ReadSpec<S>, describe: DescribeProblems): z.output<S> {
+export function readAnswerWith<S extends z.ZodMiniType>({ status, text, headers }: Answer, spec: ReadSpec<S>, describe: DescribeProblems): z.output<S> {
   const ok = status >= 200 && status < 300;
   if (ok && spec.allowEmpty && text.trim() === '') return undefined as z.output<S>;
   let json: unknown;
@@ -41,7 +41,7 @@ export function readAnswerWith<S extends z.ZodMiniType>({ status, text }: Answer
   }
   // The service answers failures with ErrorResponse; a 2xx carrying `error: true` is a failure too.
   const failure = ErrorResponseSchema.safeParse(json);
-  if (failure.success) throw new ServiceError(status, failure.data);
+  if (failure.success) throw new ServiceError(status, failure.data, retryAfterSeconds(headers?.get('retry-after')));
   if (!ok) throw new InvalidResponseError(status, describe(failure.error, json));
   const key = wrapperKey(spec.wrapper, json);
   // Validating the wrapper too makes problems name the full path (`data.id_order`).
@@ -66,3 +66,8 @@ function wrapperKey(wrapper: Wrapper, json: unknown): 'data' | 'result' | undefi
   }
 }
 
+
+/** `Retry-After` in seconds (delta form only; a date is read as unknown). */
+function retryAfterSeconds(value: string | null | undefined): number | undefined {
+  return value && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+}

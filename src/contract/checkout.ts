@@ -72,3 +72,5 @@ export type CheckoutOrderCreated = z.infer<typeof CheckoutOrderCreatedSchema>;
 
 export const orderTokenHeader = 'X-Order-Token';
 export const idempotencyKeyHeader = 'Idempotency-Key';
+/** A bot-check token (Turnstile, hCaptcha) the page handed the element; the handler's `botCheck` verifies it. */
+export const botCheckHeader = 'X-Bot-Check';

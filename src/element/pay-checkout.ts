@@ -114,6 +114,7 @@ export class PayCheckout extends LitElement {
     environment: {},
     locale: {},
     returnUrl: { attribute: 'return-url' },
+    botCheck: { attribute: 'bot-check' },
     storeUrl: { attribute: 'store-url' },
     theme: { reflect: true },
     merchantKey: { attribute: 'merchant-key' },
@@ -150,6 +151,9 @@ export class PayCheckout extends LitElement {
 
   /** Where the card provider sends the buyer back; defaults to this page. */
   returnUrl: string | undefined;
+
+  /** A bot-check token (Turnstile, hCaptcha) from the page, sent with each new order as `X-Bot-Check`. */
+  botCheck: string | undefined;
 
   /** The receipt's way back to the store; defaults to the link's `redirect_link` when the service gives one. */
   storeUrl: string | undefined;
@@ -349,6 +353,7 @@ export class PayCheckout extends LitElement {
           catalog: () => (isWholeCatalog(this.messages) ? this.messages : null),
           statusTimings: () => PayCheckout.statusTimings,
           navigate: (url) => PayCheckout.navigate(url),
+          botCheck: () => this.botCheck,
         },
         this._clientOptions(),
       ),

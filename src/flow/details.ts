@@ -1,5 +1,5 @@
 import type { CheckoutOrderInput } from '../contract/checkout.js';
-import { hasApiCode, isRetryable } from './errors.js';
+import { errorMessage, hasApiCode, isRateLimited, isRetryable } from './errors.js';
 import { isAmountError, serviceFieldErrors } from './refusals.js';
 import { orderState } from './orders.js';
 import { validateDetails, type ShopperDetails } from './rules.js';
@@ -66,6 +66,8 @@ export function detailsInFlight(state: DetailsState, event: FlowEvent): FlowStat
  */
 function createFailed(state: DetailsState, error: FlowError): FlowState {
   const idle = { ...state, submitting: false, request: null };
+  // A limit keeps the buyer on the form, focus where it was, with the same attempt ready for when the wait is over.
+  if (isRateLimited(error)) return { ...idle, formError: errorMessage(error) };
   if (isRetryable(error)) return errorState(error, state.request, idle, state.link);
   const settled = { ...idle, attempt: null };
   if (error.category !== 'service') return errorState(error, null, settled, state.link);

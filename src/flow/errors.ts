@@ -13,6 +13,7 @@ export function toFlowError(thrown: unknown): FlowError {
       if (typeof e['status'] === 'number') error.status = e['status'];
       if (typeof e['code'] === 'number') error.code = e['code'];
       if (typeof e['apiCode'] === 'string') error.apiCode = e['apiCode'];
+      if (typeof e['retryAfterS'] === 'number') error.retryAfterS = e['retryAfterS'];
       if (Array.isArray(e['validationErrors'])) error.validationErrors = e['validationErrors'] as NonNullable<FlowError['validationErrors']>;
       return error;
     }
@@ -35,10 +36,16 @@ export function toFlowError(thrown: unknown): FlowError {
 }
 
 const rateLimited = (e: FlowError) => e.status === 429 || e.apiCode === 'RATE_LIMITED';
+/** A limit said no (429): the same request may pass once `Retry-After` has gone by. */
+export const isRateLimited = (e: FlowError) => e.category === 'service' && rateLimited(e);
 /** The server still creates or checks the order under this Idempotency-Key: the same request must be repeated. */
 const beingChecked = (e: FlowError) => e.apiCode === 'IDEMPOTENCY_KEY_IN_USE';
 const serverSide = (e: FlowError) =>
   (e.status !== undefined && e.status >= 500) || e.apiCode === 'SERVICE_UNAVAILABLE' || e.apiCode === 'INTERNAL_SERVER_ERROR';
+
+/** When to try again after a 429, as the buyer hears it: in a minute, in a few minutes, in a few hours. */
+const rateLimitedMessage = (seconds: number): ErrorMessageKey =>
+  seconds <= 60 ? 'error.rate_limited' : seconds <= 20 * 60 ? 'error.rate_limited_minutes' : 'error.rate_limited_hours';
 
 /** The error screen's message for a failure. */
 export function errorMessage(error: FlowError): ErrorMessageKey {
@@ -50,7 +57,7 @@ export function errorMessage(error: FlowError): ErrorMessageKey {
     case 'config':
       return 'error.config';
     case 'service':
-      if (rateLimited(error)) return 'error.rate_limited';
+      if (rateLimited(error)) return rateLimitedMessage(error.retryAfterS ?? 0);
       if (beingChecked(error)) return 'error.checking';
       return serverSide(error) ? 'error.unavailable' : 'error.service';
   }

@@ -67,7 +67,9 @@ export const messageKeys = [
   // error screen
   'error.network',
   'error.service',
-  'error.rate_limited',
+  'error.rate_limited', // 429: try again in a minute
+  'error.rate_limited_minutes', // 429: in a few minutes
+  'error.rate_limited_hours', // 429: in a few hours
   'error.unavailable', // 5xx / SERVICE_UNAVAILABLE
   'error.checking', // IDEMPOTENCY_KEY_IN_USE: the order is still being created or checked; retry the same request
   'error.invalid_response',
@@ -106,6 +108,8 @@ export interface FlowError {
   apiCode?: string;
   /** ErrorResponse `validation_errors`. */
   validationErrors?: readonly FieldProblem[];
+  /** Seconds the server asked to wait before trying again (`Retry-After`). */
+  retryAfterS?: number;
   /** `invalid_response`: where the answer broke the contract (`data.gateways.0.kind`), for the developer's logs. */
   problems?: readonly FieldProblem[];
 }

@@ -4,6 +4,7 @@
  * (compare-and-set on the fencing token), or released after a definite failure. Plus a tiny pub/sub to wake
  * waiters on other instances. `memoryClaimStore()` here; `createRedisStore()` (redis-store.ts) shares it.
  */
+import type { LimitStore } from './limits.js';
 
 /** What `claim()` found. `mismatch`: the key is held or done with another digest (another request body). */
 export type ClaimResult =
@@ -33,6 +34,8 @@ export interface ClaimStore {
   subscribe(channel: string, listener: (message: string) => void): Promise<Unsubscribe>;
   /** Closes connections (Redis); the memory store has none. */
   close?(): Promise<void>;
+  /** The abuse limits' counters beside the claims (a shared store's); without it, the handler counts in memory. */
+  limitStore?: LimitStore;
 }
 
 /** Thrown (or rejected) by a store that cannot answer: the handler turns it into 503 with Retry-After. */
@@ -47,7 +50,10 @@ export class ClaimStoreError extends Error {
 export const newToken = () => crypto.randomUUID();
 
 export interface MemoryClaimStoreOptions {
-  /** Oldest records are forgotten beyond this many (held claims included); default 100,000. */
+  /**
+   * At most this many records; default 100,000. The oldest replies are forgotten first; a held claim never is
+   * (forgetting it would let a retry create a second order): with only held claims left, a new one is refused (503).
+   */
   maxEntries?: number;
   now?: () => number;
 }
@@ -58,22 +64,32 @@ type Entry = { digest: string; until: number } & ({ token: string; response?: un
 export function memoryClaimStore(options: MemoryClaimStoreOptions = {}): ClaimStore {
   const maxEntries = options.maxEntries ?? 100_000;
   const now = options.now ?? Date.now;
-  const entries = new Map<string, Entry>();
+  // Held claims and stored replies apart, so room is made from replies only, oldest first (Maps keep insertion order).
+  const held = new Map<string, Entry>();
+  const done = new Map<string, Entry>();
   const listeners = new Map<string, Set<(message: string) => void>>();
+  let sweptAt = -Infinity;
 
   const live = (key: string): Entry | undefined => {
-    const entry = entries.get(key);
-    if (entry && entry.until <= now()) entries.delete(key);
-    return entry && entry.until > now() ? entry : undefined;
-  };
-  const put = (key: string, entry: Entry) => {
-    entries.delete(key);
-    entries.set(key, entry);
-    // Maps keep insertion order, so the first keys are the oldest.
-    for (const old of entries.keys()) {
-      if (entries.size <= maxEntries) break;
-      entries.delete(old);
+    const entry = held.get(key) ?? done.get(key);
+    if (entry && entry.until <= now()) {
+      held.delete(key);
+      done.delete(key);
+      return undefined;
     }
+    return entry;
+  };
+  const makeRoom = () => {
+    for (const old of done.keys()) {
+      if (held.size + done.size < maxEntries) return;
+      done.delete(old);
+    }
+    // Only held claims left: drop the lapsed ones, at most once a second (a full scan).
+    if (held.size >= maxEntries && now() - sweptAt >= 1_000) {
+      sweptAt = now();
+      for (const [key, entry] of held) if (entry.until <= now()) held.delete(key);
+    }
+    if (held.size >= maxEntries) throw new ClaimStoreError(`memory claim store: all ${maxEntries} records are claims still held; refusing new work`);
   };
   const holds = (key: string, token: string) => live(key)?.token === token;
 
@@ -81,8 +97,9 @@ export function memoryClaimStore(options: MemoryClaimStoreOptions = {}): ClaimSt
     async claim(key, digest, leaseMs) {
       const entry = live(key);
       if (!entry) {
+        makeRoom();
         const token = newToken();
-        put(key, { digest, token, until: now() + leaseMs });
+        held.set(key, { digest, token, until: now() + leaseMs });
         return { state: 'claimed', token };
       }
       if (entry.digest !== digest) return { state: 'mismatch' };
@@ -91,12 +108,13 @@ export function memoryClaimStore(options: MemoryClaimStoreOptions = {}): ClaimSt
     async complete(key, token, response, ttlMs) {
       const entry = live(key);
       if (!entry || entry.token !== token) return false;
-      put(key, { digest: entry.digest, response, until: now() + ttlMs });
+      held.delete(key);
+      done.set(key, { digest: entry.digest, response, until: now() + ttlMs });
       return true;
     },
     async release(key, token) {
       if (!holds(key, token)) return false;
-      entries.delete(key);
+      held.delete(key);
       return true;
     },
     async inspect(key) {

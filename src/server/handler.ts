@@ -4,16 +4,19 @@
  * every failure with the contract's ErrorResponse.
  */
 import { AbortedError, MerchantClient, NetworkError, ServiceError, TimeoutError } from '../client/index.js';
-import { errorBody, idempotencyKeyHeader, orderTokenHeader, statusWaitHeader } from '../contract/index.js';
+import { botCheckHeader, errorBody, idempotencyKeyHeader, orderTokenHeader, statusWaitHeader } from '../contract/index.js';
 import { CheckoutHttpError } from './http.js';
 import { memoryClaimStore } from './claims.js';
 import { defaultClaimTimings } from './once.js';
+import { checkoutGuards } from './guards.js';
+import { memoryLimitStore } from './limit-store.js';
+import { limitsPlan } from './limits.js';
 import { checkoutOperations, type Operations } from './operations.js';
 import type { Reply } from './http.js';
 import type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
 import { replayWatcher } from './replay.js';
 import { checkSecrets, serverSecrets, type ServerSecrets } from './secrets.js';
-import { defaultStatusPollMs } from './status-wait.js';
+import { defaultStatusPollMs, defaultWaiterCaps, statusWaits } from './status-wait.js';
 import { webhookIntake } from './webhook-intake.js';
 
 type Route = { methods: Record<string, (ops: Operations, request: Request, param: string) => Promise<Reply>> };
@@ -62,17 +65,27 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   let secrets: Promise<ServerSecrets> | undefined;
   const store = options.store ?? memoryClaimStore();
   const timings = { ...defaultClaimTimings, ...options.claimTimings };
+  const serverSecret = () => (secrets ??= serverSecrets(merchantKey, options.secret));
+  const guards = checkoutGuards({
+    plan: limitsPlan(options.limits, () => store.limitStore ?? memoryLimitStore()),
+    botCheck: options.botCheck,
+    store,
+    secret: async () => (await serverSecret()).orderKey,
+    ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+    ...(options.clientAddress ? { clientAddress: options.clientAddress } : {}),
+  });
   const ops = checkoutOperations({
     merchant,
     watchReplay: replayWatcher(merchantOptions),
     resolveLink: options.resolveLink,
-    secrets: () => (secrets ??= serverSecrets(merchantKey, options.secret)),
+    secrets: serverSecret,
     gateways: options.gateways,
     store,
     timings,
     countryCode: options.countryCode ?? 'CO',
     now: options.now ?? Date.now,
-    statusPollMs: options.statusPollMs ?? defaultStatusPollMs,
+    waits: statusWaits({ store, pollMs: options.statusPollMs ?? defaultStatusPollMs, caps: { ...defaultWaiterCaps, ...options.statusWaiters } }),
+    guards,
   });
   const intake = options.webhookSecret ? webhookIntake({ secret: options.webhookSecret, now: options.now ?? Date.now, store, timings, merchant, ops }) : undefined;
   const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '').replace(/^(?=[^/])/, '/');
@@ -126,7 +139,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       if (request.method === 'OPTIONS') {
         const cors = corsHeaders(request);
         const preflight = cors['Access-Control-Allow-Origin']
-          ? { ...cors, 'Access-Control-Allow-Methods': allow, 'Access-Control-Allow-Headers': `Content-Type, ${idempotencyKeyHeader}, ${orderTokenHeader}`, 'Access-Control-Max-Age': '600' }
+          ? { ...cors, 'Access-Control-Allow-Methods': allow, 'Access-Control-Allow-Headers': `Content-Type, ${idempotencyKeyHeader}, ${orderTokenHeader}, ${botCheckHeader}`, 'Access-Control-Max-Age': '600' }
           : cors;
         return new Response(null, { status: 204, headers: { Allow: allow, ...preflight } });
       }

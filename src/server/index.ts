@@ -13,3 +13,7 @@ export { defaultAmountLimits, gatewayKindOf, toCheckoutGateways } from './gatewa
 export { orderKeyPrefix } from './secrets.js';
 export { defaultServeOptions, serve, toNodeListener } from './node.js';
 export type { NodeListenerOptions, RunningNodeServer, ServeOptions } from './node.js';
+export { defaultLimits } from './limits.js';
+export type { Limit, LimitHit, Limits, LimitsOption, LimitStore } from './limits.js';
+export { memoryLimitStore } from './limit-store.js';
+export type { BotCheck, BotCheckInput } from './guards.js';

@@ -5,6 +5,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { errorBody } from '../contract/errors.js';
+import { rememberSocketAddress } from './client-address.js';
 
 export interface NodeListenerOptions {
   /** Unexpected adapter failures; default console.error. */
@@ -82,7 +83,9 @@ export function toNodeListener(handler: Handler, options: NodeListenerOptions = 
     req.on('error', () => gone.abort());
     void (async () => {
       try {
-        await writeResponse(await handler(toRequest(req, gone.signal)), res);
+        const request = toRequest(req, gone.signal);
+        rememberSocketAddress(request, req.socket.remoteAddress);
+        await writeResponse(await handler(request), res);
       } catch (error) {
         // The buyer went away mid-request (an aborted upload, a closed tab): nobody to answer, nothing to report.
         if (gone.signal.aborted || req.destroyed) return void res.destroy();

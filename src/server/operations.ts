@@ -21,8 +21,9 @@ import {
 import type * as z from 'zod/mini';
 import { cached, discoveryTtlMs } from './cache.js';
 import type { ClaimStore } from './claims.js';
+import type { Guards } from './guards.js';
 import { toCheckoutGateways } from './gateways.js';
-import { waitForOrderStatus } from './status-wait.js';
+import type { StatusWaits } from './status-wait.js';
 import { CheckoutHttpError, readJsonBody, type Reply } from './http.js';
 import { createOnce, InDoubtError, isDefiniteFailure, type ClaimTimings } from './once.js';
 import { replayedHeader, type ReplayWatch } from './replay.js';
@@ -56,8 +57,10 @@ export interface OperationDeps {
   timings: ClaimTimings;
   countryCode: string;
   now: () => number;
-  /** Server-side polling of the order while a status request waits (status-wait.ts). */
-  statusPollMs: number;
+  /** Waiting status requests, one watch per order (status-wait.ts). */
+  waits: StatusWaits;
+  /** Limits and bot check, before a request reaches the service (guards.ts). */
+  guards: Guards;
 }
 
 /** Our own output is checked against the contract, so a bad `resolveLink` answer is a 500, not a broken element. */
@@ -107,7 +110,8 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     checked(CheckoutOrderCreatedSchema, { ...order, order_token: await orderTokenFor((await deps.secrets()).sign, order.id_order) }, 'The created order');
 
   /** The create itself, run only under a claim. Failures before `POST /orders` is sent are definite. */
-  const createNew = async (info: CheckoutLinkInfo, body: CheckoutOrderInput, orderKey: string): Promise<Reply> => {
+  const createNew = async (request: Request, hash: string, info: CheckoutLinkInfo, body: CheckoutOrderInput, orderKey: string): Promise<Reply> => {
+    await deps.guards.beforeCreate(request, hash, body);
     const status = linkStatus(info, deps.now());
     if (status === 'paid') throw CheckoutHttpError.of('LINK_ALREADY_PAID');
     if (status === 'expired') throw CheckoutHttpError.of('LINK_EXPIRED');
@@ -161,6 +165,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     if (details.total !== amount || (methodId !== undefined && methodId !== gateway.id_payment_gateway)) {
       throw CheckoutHttpError.of('IDEMPOTENCY_KEY_REUSED');
     }
+    if (gateway.kind === 'otp') deps.guards.created(created.id_order, body);
     let order: CheckoutOrderCreated;
     try {
       order = await withToken(await orderView(details, [gateway], created, info.description));
@@ -192,7 +197,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       const info = await resolve(request, hash);
       const orderKey = await orderKeyFor((await deps.secrets()).orderKey, hash, key);
       // Claimed before the service is called; see once.ts for what a repeat, a failure and an unknown outcome do.
-      return createOnce(deps.store, deps.timings, orderKey, await bodyDigest(body), () => createNew(info, body, orderKey));
+      return createOnce(deps.store, deps.timings, orderKey, await bodyDigest(body), () => createNew(request, hash, info, body, orderKey));
     },
 
     async createdReply(details) {
@@ -201,18 +206,20 @@ export function checkoutOperations(deps: OperationDeps): Operations {
 
     async getOrder(request, rawId) {
       const id = await tokenOrderId(request, rawId);
+      await deps.guards.beforeLookup(request);
       const wait = readStatusWait(new URL(request.url).searchParams);
       if (Array.isArray(wait)) throw CheckoutHttpError.invalid(wait);
       if (!wait) return currentOrder(id);
       const read = async () => orderView(await merchant.getOrder(id));
-      const order = await waitForOrderStatus({ store: deps.store, pollMs: deps.statusPollMs, read }, id, wait, request.signal);
-      return { status: 200, data: order, headers: { [statusWaitHeader]: String(wait.seconds) } };
+      const { order, waited } = await deps.waits.wait(id, read, wait, request.signal, deps.guards.address(request));
+      return { status: 200, data: order, headers: waited ? { [statusWaitHeader]: String(wait.seconds) } : {} };
     },
 
     async submitOtp(request, rawId) {
       const id = await tokenOrderId(request, rawId);
       const parsed = parseWith(OtpBodySchema, await readJsonBody(request));
       if (!parsed.ok) throw CheckoutHttpError.invalid(parsed.problems);
+      await deps.guards.beforeCode(request, id);
       await merchant.submitOtp(id, parsed.value.daviplata_otp);
       return currentOrder(id);
     },
@@ -220,6 +227,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     async cancelOrder(request, rawId) {
       const id = await tokenOrderId(request, rawId);
       await readJsonBody(request, { optional: true }); // no body is needed, but a hostile one is refused, not ignored
+      await deps.guards.beforeCancel(request);
       await merchant.cancel(id);
       return currentOrder(id);
     },

@@ -1,6 +1,9 @@
 import type { Environment } from '../client/index.js';
 import type { CheckoutGateway } from '../contract/index.js';
 import type { ClaimStore } from './claims.js';
+import type { BotCheck } from './guards.js';
+import type { LimitsOption } from './limits.js';
+import type { WaiterCaps } from './status-wait.js';
 import type { ResolveLink } from './links.js';
 import type { ClaimTimings } from './once.js';
 
@@ -43,12 +46,28 @@ export interface CheckoutHandlerOptions {
    * 2,000 ms. A webhook through `webhookSecret` wakes it sooner, on every instance sharing `store`.
    */
   statusPollMs?: number;
+  /**
+   * Caps on waiting status requests: per order (default 100), per client address (100) and per instance (10,000).
+   * Past one, a request is answered at once with the current status and the element polls instead.
+   */
+  statusWaiters?: Partial<WaiterCaps>;
   /** Per merchant API call; default the client's 15 s. */
   timeoutMs?: number;
   /** Country of the document types; default `CO`. */
   countryCode?: string;
   /** Injectable clock (link expiry). */
   now?: () => number;
+  /**
+   * Abuse limits, on by default (docs/site/servers/limits.md): change any with `{ ordersPerPhone: { max, windowMs } }`,
+   * or turn them off with `false`. Counters live in `limits.store`, else the claim store's `limitStore`, else memory.
+   */
+  limits?: LimitsOption;
+  /** Proxies in front of this server that append to `X-Forwarded-For`; the client is the entry that many hops in. Default 0. */
+  trustProxy?: number;
+  /** The buyer's address where the runtime knows it (serverless, edge); wins over the socket's and `trustProxy`. */
+  clientAddress?: (request: Request) => string | null | undefined;
+  /** Called before a new order is created with the page's bot-check token (`X-Bot-Check`); false refuses with 403. */
+  botCheck?: BotCheck;
   /** Unexpected failures (answered 500 7001); default console.error. Never given the merchant key. */
   onError?: (error: unknown) => void;
 }

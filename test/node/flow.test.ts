@@ -338,13 +338,27 @@ describe('never twice', () => {
     for (const [error, message] of [
       [service('SERVICE_UNAVAILABLE', 503), 'error.unavailable'],
       [service('INTERNAL_SERVER_ERROR', 500), 'error.unavailable'],
-      [service('RATE_LIMITED', 429), 'error.rate_limited'],
       // The handler still creates or checks the order under this key: a new key could make a second order.
       [service('IDEMPOTENCY_KEY_IN_USE', 409), 'error.checking'],
     ] as const) {
       const s = expectStep(run(submitted(), { type: 'order_failed', error }), 'error');
       assert.equal(s.message, message);
       assert.equal(expectStep(run(s, { type: 'retry' }), 'details').request?.idempotencyKey, 'key-1');
+    }
+  });
+
+  it('a limit (429) keeps the form with when to try again, and the same key for the next submit', () => {
+    for (const [retryAfterS, message] of [
+      [undefined, 'error.rate_limited'],
+      [30, 'error.rate_limited'],
+      [600, 'error.rate_limited_minutes'],
+      [6 * 3600, 'error.rate_limited_hours'],
+    ] as const) {
+      const error = { ...service('LIMIT_REACHED', 429), ...(retryAfterS !== undefined ? { retryAfterS } : {}) };
+      const s = expectStep(run(submitted(), { type: 'order_failed', error }), 'details');
+      assert.equal(s.formError, message);
+      assert.equal(s.submitting, false);
+      assert.equal(expectStep(run(s, { type: 'details_submitted', idempotencyKey: 'key-2' }), 'details').request?.idempotencyKey, 'key-1');
     }
   });
 });

@@ -48,7 +48,7 @@ interface Running {
 }
 
 async function serve(options: CheckoutHandlerOptions): Promise<Running> {
-  const server: Server = createServer(toNodeListener(createCheckoutHandler(options)));
+  const server: Server = createServer(toNodeListener(createCheckoutHandler({ limits: false, ...options })));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { otpTimeoutMs, pushApprovalTimeoutMs, type OrderDetails, type PaymentGateway } from '../../src/contract/index.js';
 import { gatewayKindOf, toCheckoutGateways } from '../../src/server/gateways.js';
 import { toCheckoutLink } from '../../src/server/links.js';
-import { createCheckoutHandler, memoryClaimStore } from '../../src/server/index.js';
+import { ClaimStoreError, createCheckoutHandler, memoryClaimStore } from '../../src/server/index.js';
 import { gatewayOfOrder, maskPhoneHint, nextActionOf, toCheckoutOrder } from '../../src/server/orders.js';
 import { isOrderToken, orderKeyFor, orderTokenFor, serverSecrets } from '../../src/server/secrets.js';
 
@@ -139,7 +139,7 @@ describe('secrets', () => {
 });
 
 describe('memoryClaimStore limits', () => {
-  it('lets a lease lapse on its clock and forgets the oldest keys beyond maxEntries', async () => {
+  it('lets a lease lapse on its clock and forgets the oldest replies beyond maxEntries, never a held claim', async () => {
     let now = 0;
     const store = memoryClaimStore({ maxEntries: 2, now: () => now });
     const a = await store.claim('a', 'x', 1_000);
@@ -147,11 +147,21 @@ describe('memoryClaimStore limits', () => {
     now = 999;
     assert.equal((await store.claim('a', 'x', 1_000)).state, 'in_flight');
     now = 1_000;
-    assert.equal((await store.claim('a', 'x', 1_000)).state, 'claimed');
+    const again = await store.claim('a', 'x', 60_000);
+    assert.equal(again.state, 'claimed');
     await store.claim('b', 'x', 60_000);
-    await store.claim('c', 'x', 60_000);
+    // Both records are held claims: the third is refused (the handler answers 503), neither is forgotten.
+    await assert.rejects(store.claim('c', 'x', 60_000), ClaimStoreError);
+    assert.equal((await store.inspect('a')).state, 'held');
+    assert.equal((await store.inspect('b')).state, 'held');
+    assert.equal(await store.complete('a', again.state === 'claimed' ? again.token : '', '{}', 60_000), true);
+    assert.equal((await store.claim('c', 'x', 60_000)).state, 'claimed');
     assert.deepEqual(await store.inspect('a'), { state: 'free' });
+    assert.equal((await store.inspect('b')).state, 'held');
     assert.equal((await store.inspect('c')).state, 'held');
+    // A lapsed held claim makes room again.
+    now = 62_000;
+    assert.equal((await store.claim('d', 'x', 60_000)).state, 'claimed');
   });
 });
 

@@ -36,6 +36,8 @@ export interface OrderTrackerHooks {
   catalog(): Messages | null;
   statusTimings(): StatusTimings | undefined;
   navigate(url: string): void;
+  /** The page's bot-check token, if it gave one. */
+  botCheck(): string | undefined;
 }
 
 /**
@@ -122,7 +124,7 @@ export class OrderTracker {
     const received = (order: CheckoutOrder) => answer({ type: 'status_received', order });
     switch (request.kind) {
       case 'create_order':
-        return this.#client.createOrder(hash, request.body, request.idempotencyKey, { signal }).then((order) => answer({ type: 'order_created', order }), failed);
+        return this.#client.createOrder(hash, request.body, request.idempotencyKey, { signal, botCheck: this.#host.botCheck() }).then((order) => answer({ type: 'order_created', order }), failed);
       case 'submit_otp':
         return this.#client.submitOtp(request.id_order, request.order_token, request.code, { signal }).then(received, failed);
       case 'cancel_order':

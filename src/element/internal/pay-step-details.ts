@@ -30,6 +30,7 @@ export class PayStepDetails extends StepElement<DetailsState> {
   static override styles = [sharedStyles, laterStyles, stepDetailsStyles];
 
   #submitted = false;
+  #saidFormError: DetailsState['formError'] = null;
 
   override render() {
     const m = this.messages;
@@ -68,6 +69,10 @@ export class PayStepDetails extends StepElement<DetailsState> {
   }
 
   override updated(): void {
+    // A refusal of the create (a limit, the service) is said once when it appears; focus stays where it was.
+    const { formError } = this.state;
+    if (formError && formError !== this.#saidFormError) this.announce(this.messages.rules[formError]({}));
+    this.#saidFormError = formError;
     if (!this.#submitted) return;
     this.#submitted = false;
     const wrong = this.state.needed.filter((f) => this.state.errors[f]).length;
