@@ -35,6 +35,11 @@ export const laterStyles = css`
   .waiting p {
     margin: 0;
   }
+  /* "confirmación…" at 200% text is wider than a 320 px phone's column: it may break. */
+  .waiting > :not(.spinner) {
+    min-width: 0;
+    overflow-wrap: anywhere;
+  }
   .countdown {
     font-variant-numeric: tabular-nums;
     color: var(--pay-color-muted);
