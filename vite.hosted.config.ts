@@ -23,7 +23,10 @@ function hostedPage(): Plugin {
     generateBundle(_, bundle) {
       const entry = Object.values(bundle).find((item) => item.type === 'chunk' && item.isEntry);
       if (!entry) throw new Error('the hosted build produced no entry chunk');
-      const html = readFileSync(hosted('index.html'), 'utf8').replace('src="./main.ts"', `src="${hostedBuildBase}${entry.fileName}"`);
+      // The link schemas' chunk is fetched beside the entry, not after it: the first interactive screen waits for it.
+      const schemas = Object.values(bundle).find((item) => item.type === 'chunk' && item.moduleIds.some((id) => id.endsWith('/src/client/checkout-link.ts')));
+      const preload = schemas ? `\n    <link rel="modulepreload" href="${hostedBuildBase}${schemas.fileName}" />` : '';
+      const html = readFileSync(hosted('index.html'), 'utf8').replace(/( *)<script type="module" src="\.\/main\.ts"><\/script>/, (line) => line.replace('./main.ts', `${hostedBuildBase}${entry.fileName}`) + preload);
       if (html.includes('main.ts')) throw new Error('hosted/index.html no longer names ./main.ts');
       this.emitFile({ type: 'asset', fileName: 'index.html', source: html });
     },

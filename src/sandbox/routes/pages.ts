@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { SandboxContext } from '../context.js';
 import { configureHostedPage, isHostedPage } from '../hosted-page.js';
+import { renderHostedPage } from '../../server/hosted-page.js';
+import { checkoutLinkView } from '../views.js';
 import { ApiError, readForm } from '../http.js';
 import { completeOnboarding } from '../onboarding.js';
 import { cancelOrder, confirmOrder, isOpen } from '../orders.js';
@@ -136,7 +138,7 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
   });
 
   // The hosted page, from the build when it exists; a placeholder until then.
-  app.get('/checkout/*', (c) => {
+  app.get('/checkout/*', async (c) => {
     let rel: string;
     try {
       rel = decodeURIComponent(new URL(c.req.url).pathname.slice('/checkout/'.length));
@@ -152,7 +154,7 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
       // The page talks to this sandbox at the origin buyers reach it by (the icons come from there too): its CSP says so.
       const built = readFileSync(path.join(hostedDir, 'index.html'), 'utf8');
       const index = isHostedPage(built) ? configureHostedPage(built, { apiBase: `${originOf(ctx, c)}/v1` }) : built;
-      return c.body(index, 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
+      return c.body(await serverRendered(ctx, c, index, rel), 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
     }
     const hash = rel.split('/')[0] ?? '';
     const link = ctx.state.links.get(hash);
@@ -169,6 +171,15 @@ ${link ? html`<p>Link <code>${hash}</code>: ${link.description}${link.amount !==
   });
 
   return app;
+}
+
+/** The page with the link's first screen and answer in it (server/hosted-page.ts); as built for a link it cannot show. */
+async function serverRendered(ctx: SandboxContext, c: Context, index: string, rel: string): Promise<string> {
+  const hash = rel.split('/').filter(Boolean).at(-1);
+  const link = hash ? ctx.state.links.get(hash) : undefined;
+  const store = link && storeById(ctx.state, link.id_store);
+  if (!hash || !link || !store?.active) return index;
+  return renderHostedPage(index, { hash, link: checkoutLinkView(ctx, link, originOf(ctx, c)), locale: new URL(c.req.url).searchParams.get('locale') === 'en' ? 'en' : 'es', now: ctx.clock.now() });
 }
 
 function contentTypeOf(file: string): string {
