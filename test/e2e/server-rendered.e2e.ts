@@ -12,7 +12,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { configureHostedPage } from '../../src/sandbox/hosted-page.js';
 import { Buyer, completeOutside, gateways, hostedDir, onlyOrder, startWorld, type World } from './support/harness.js';
 
-const linkRequest = /\/v1\/checkout\/links\//;
+const linkRequest = /\/v1\/checkout\/links\/[^/]+$/;
 
 describe('hosted page: server-rendered first screen', () => {
   let world: World;
