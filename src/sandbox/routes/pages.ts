@@ -1,6 +1,7 @@
 /** HTML pages: the sandbox card page, the onboarding page, the hosted checkout (or its placeholder), icons. */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { SandboxContext } from '../context.js';
@@ -149,12 +150,12 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
     if (hostedDir) {
       const file = path.resolve(hostedDir, rel);
       if (rel && file.startsWith(hostedDir + path.sep) && existsSync(file) && statSync(file).isFile()) {
-        return c.body(readFileSync(file), 200, { 'Content-Type': contentTypeOf(file) });
+        return compressed(c, readFileSync(file), { 'Content-Type': contentTypeOf(file) }, `${file}:${statSync(file).mtimeMs}`);
       }
       // The page talks to this sandbox at the origin buyers reach it by (the icons come from there too): its CSP says so.
       const built = readFileSync(path.join(hostedDir, 'index.html'), 'utf8');
       const index = isHostedPage(built) ? configureHostedPage(built, { apiBase: `${originOf(ctx, c)}/v1` }) : built;
-      return c.body(await serverRendered(ctx, c, index, rel), 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
+      return compressed(c, Buffer.from(await serverRendered(ctx, c, index, rel)), { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
     }
     const hash = rel.split('/')[0] ?? '';
     const link = ctx.state.links.get(hash);
@@ -171,6 +172,23 @@ ${link ? html`<p>Link <code>${hash}</code>: ${link.description}${link.amount !==
   });
 
   return app;
+}
+
+const gzipped = new Map<string, Buffer>();
+
+/**
+ * gzip where the browser takes it, as any host of the page would: on a phone's 1.6 Mbps the hosted page's script is a
+ * third of the wait uncompressed. Files are compressed once per version (`key`), pages per answer.
+ */
+function compressed(c: Context, body: Buffer, headers: Record<string, string>, key?: string): Response {
+  const vary = { ...headers, Vary: 'Accept-Encoding' };
+  if (!/\bgzip\b/.test(c.req.header('accept-encoding') ?? '') || body.length < 1_024) return c.body(new Uint8Array(body), 200, vary);
+  let zipped = key ? gzipped.get(key) : undefined;
+  if (!zipped) {
+    zipped = gzipSync(body);
+    if (key) gzipped.set(key, zipped);
+  }
+  return c.body(new Uint8Array(zipped), 200, { ...vary, 'Content-Encoding': 'gzip' });
 }
 
 /** The page with the link's first screen and answer in it (server/hosted-page.ts); as built for a link it cannot show. */
