@@ -53,6 +53,9 @@ async function measured(options: Parameters<typeof runLoad>[0]): Promise<LoadRes
   return { ...load, sandboxCpu: per(0), handlerCpu: per(1) };
 }
 
+/** Thousands of bench orders make every sandbox request slower (its sweeps walk them all): each phase starts clean. */
+const resetSandbox = (origin: string) => fetch(`${origin}/sandbox/reset`, { method: 'POST' }).then((r) => r.body?.cancel());
+
 const cpuText = (ms: number | null) => (ms === null ? 'n/a' : `${ms.toFixed(2)} ms`);
 
 export async function benchHandler(options: HandlerBenchOptions): Promise<boolean> {
@@ -69,6 +72,7 @@ export async function benchHandler(options: HandlerBenchOptions): Promise<boolea
     print('sandbox merchant API (no handler)', direct);
     const directOne = await runLoad({ origin: sandbox.origin, request: merchantCreate, ...options, concurrency: 1 });
     console.log(`${''.padEnd(52)} CPU per create: sandbox ${cpuText(direct.sandboxCpu)}; one client: p50 ${directOne.p50Ms.toFixed(2)} ms`);
+    await resetSandbox(sandbox.origin);
     for (const [name, count, store] of [
       ['1 instance, memory store', 1, {}],
       ['3 instances, Redis, round-robin', 3, { redisUrl: redis.url }],
@@ -97,6 +101,7 @@ export async function benchHandler(options: HandlerBenchOptions): Promise<boolea
           ok &&= load.perSecond >= oneInstance;
         }
         console.log(line);
+        await resetSandbox(sandbox.origin);
         const storm = await buyerStorm({ origin, sandboxOrigin: sandbox.origin, buyers: 200, copies: 5, changedEvery: 4 });
         console.log(
           `${''.padEnd(52)} 200 buyers × 5: ${storm.orders} orders, ${storm.duplicateOrders} duplicate orders, ${storm.stuckClaims} stuck claims, ` +
