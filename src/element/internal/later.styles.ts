@@ -35,7 +35,6 @@ export const laterStyles = css`
   .waiting p {
     margin: 0;
   }
-  /* "confirmación…" at 200% text is wider than a 320 px phone's column: it may break. */
   .waiting > :not(.spinner) {
     min-width: 0;
     overflow-wrap: anywhere;

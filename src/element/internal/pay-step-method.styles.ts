@@ -1,12 +1,12 @@
 import { css } from 'lit';
 
+// The list's column may be narrower than a method's longest word ("Transferencia" at 200% text on a 320 px phone).
 export const stepMethodStyles = css`
   ul {
     list-style: none;
     margin: 0;
     padding: 0;
     display: grid;
-    /* The column may be narrower than a method's longest word ("Transferencia" at 200% text on a 320 px phone). */
     grid-template-columns: minmax(0, 1fr);
     gap: calc(var(--pay-space, 1rem) / 2);
   }
