@@ -62,3 +62,31 @@ describe('renderHostedPage', () => {
     assert.equal(await renderHostedPage(page, { hash: 'abc123', link, now, locale: 'en' }), page);
   });
 });
+
+describe('npm start (Vite): the hosted page at /checkout/{hash}', () => {
+  it('is server-rendered from its own sandbox, and English is left as built', async () => {
+    const { createServer } = await import('vite');
+    const { paySandbox } = await import('../../src/sandbox/vite-plugin.js');
+    const { hostedPagePlugin } = await import('../../scripts/vite-hosted.js');
+    const server = await createServer({
+      configFile: false,
+      root: new URL('../../demo/', import.meta.url).pathname,
+      logLevel: 'silent',
+      server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+      optimizeDeps: { noDiscovery: true, include: [] },
+      plugins: [paySandbox(), hostedPagePlugin()],
+    });
+    await server.listen();
+    try {
+      const origin = new URL(server.resolvedUrls?.local[0] ?? '').origin;
+      const spanish = await (await fetch(`${origin}/checkout/demo-fixed`)).text();
+      assert.match(spanish, /<template shadowroot="open" shadowrootmode="open">[\s\S]*Elige cómo pagar/);
+      assert.match(spanish, /<script type="application\/json">\{"data":\{"hash":"demo-fixed"/);
+      const english = await (await fetch(`${origin}/checkout/demo-fixed?locale=en`)).text();
+      assert.doesNotMatch(english, /shadowrootmode/);
+      assert.match(english, /<main id="checkout">/);
+    } finally {
+      await server.close();
+    }
+  });
+});
