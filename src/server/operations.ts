@@ -95,11 +95,14 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     return id.value;
   };
 
-  const orderView = async (details: OrderDetails, known = deps.gateways, created?: CreatedOrder, description?: string): Promise<CheckoutOrder> => {
+  /** The buyer's view of an order, not yet checked: `orderView` checks it alone, `withToken` with its token (once). */
+  const viewOf = (details: OrderDetails, known = deps.gateways, created?: CreatedOrder, description?: string): CheckoutOrder => {
     const gateway = gatewayOfOrder(details, known);
     if (!gateway) throw new TypeError(`Order ${details.id_order} names no gateway the checkout knows.`);
-    return checked(CheckoutOrderSchema, toCheckoutOrder({ details, gateway, created, description }), 'The order');
+    return toCheckoutOrder({ details, gateway, created, description });
   };
+
+  const orderView = async (details: OrderDetails): Promise<CheckoutOrder> => checked(CheckoutOrderSchema, viewOf(details), 'The order');
 
   const currentOrder = async (id: number): Promise<Reply> => ({ status: 200, data: await orderView(await merchant.getOrder(id)) });
 
@@ -166,7 +169,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     }
     let order: CheckoutOrderCreated;
     try {
-      order = await withToken(await orderView(details, [gateway], created, info.description));
+      order = await withToken(viewOf(details, [gateway], created, info.description));
     } catch (error) {
       // The order exists but cannot be shown: the claim is kept, never released into a second order.
       throw new InDoubtError(error);
@@ -199,7 +202,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     },
 
     async createdReply(details) {
-      return { status: 201, data: await withToken(await orderView(details)) };
+      return { status: 201, data: await withToken(viewOf(details)) };
     },
 
     async getOrder(request, rawId) {
