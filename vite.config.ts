@@ -21,6 +21,8 @@ const packageEntries: Record<string, string> = {
   client: 'src/client/index.ts',
   webhooks: 'src/webhooks/index.ts',
   server: 'src/server/index.ts',
+  // Lit SSR of the hosted page: its own subpath, so pay-checkout/server never names @lit-labs/ssr (edge bundlers).
+  'server-hosted-page': 'src/server/hosted-page.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react.ts',
   // The `bin` (npx pay-checkout sandbox), over the sandbox entry.
@@ -30,7 +32,7 @@ const packageEntries: Record<string, string> = {
 // Dependencies and peers stay imports for the merchant's bundler; node builtins only matter to server/sandbox.
 // Bundled instead: hono and @hono/node-server into the sandbox (their only user), so a browser-only install never
 // gets them; @lit/react (1 KB) into pay-checkout/react, so React users install nothing more than React.
-const externalPackages = ['lit', 'zod', 'qrcode', 'react', 'redis', 'rate-limiter-flexible'];
+const externalPackages = ['lit', 'zod', 'qrcode', 'react', 'redis', 'rate-limiter-flexible', '@lit-labs/ssr'];
 const isExternal = (id: string) =>
   id.startsWith('node:') ||
   builtinModules.includes(id) ||

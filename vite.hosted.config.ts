@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { minifyTemplates } from './scripts/minify-templates.js';
 import { ownOrderSchemas } from './scripts/own-order-schemas.js';
+import { liteLinkCheck } from './scripts/lite-link-check.js';
 import { pureSchemas } from './scripts/pure-schemas.js';
 import { browserTarget } from './scripts/browser-target.js';
 import { hostedBuildBase } from './src/sandbox/hosted-page.js';
@@ -23,7 +24,10 @@ function hostedPage(): Plugin {
     generateBundle(_, bundle) {
       const entry = Object.values(bundle).find((item) => item.type === 'chunk' && item.isEntry);
       if (!entry) throw new Error('the hosted build produced no entry chunk');
-      const html = readFileSync(hosted('index.html'), 'utf8').replace('src="./main.ts"', `src="${hostedBuildBase}${entry.fileName}"`);
+      // The link schemas' chunk is fetched beside the entry, not after it: the first interactive screen waits for it.
+      const schemas = Object.values(bundle).find((item) => item.type === 'chunk' && item.moduleIds.some((id) => /\/src\/client\/(checkout-link|link-reader-lite)\.ts$/.test(id)));
+      const preload = schemas ? `\n    <link rel="modulepreload" href="${hostedBuildBase}${schemas.fileName}" />` : '';
+      const html = readFileSync(hosted('index.html'), 'utf8').replace(/( *)<script type="module" src="\.\/main\.ts"><\/script>/, (line) => line.replace('./main.ts', `${hostedBuildBase}${entry.fileName}`) + preload);
       if (html.includes('main.ts')) throw new Error('hosted/index.html no longer names ./main.ts');
       this.emitFile({ type: 'asset', fileName: 'index.html', source: html });
     },
@@ -34,7 +38,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   publicDir: false,
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  plugins: [minifyTemplates(), pureSchemas(), ownOrderSchemas(), hostedPage()],
+  plugins: [liteLinkCheck(), minifyTemplates(), pureSchemas(), ownOrderSchemas(), hostedPage()],
   build: {
     outDir: fileURLToPath(new URL('./dist/hosted/', import.meta.url)),
     emptyOutDir: true,

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { minifyTemplates } from './scripts/minify-templates.js';
 import { ownOrderSchemas } from './scripts/own-order-schemas.js';
+import { liteLinkCheck } from './scripts/lite-link-check.js';
 import { pureSchemas } from './scripts/pure-schemas.js';
 import { browserTarget } from './scripts/browser-target.js';
 
@@ -37,7 +38,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // Lit and the libraries read the production condition; nothing here reads NODE_ENV at runtime after this.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  plugins: [dropOldScriptChunks(), minifyTemplates(), pureSchemas(), ownOrderSchemas()],
+  plugins: [liteLinkCheck(), dropOldScriptChunks(), minifyTemplates(), pureSchemas(), ownOrderSchemas()],
   build: {
     outDir: dist,
     // The library build (vite.config.ts) shares dist/ and runs first.

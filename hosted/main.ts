@@ -15,7 +15,9 @@ if (title) title.textContent = locale === 'en' ? 'Payment' : 'Pago';
 if (!hash) {
   void import('./no-link.js').then(({ noLinkMessage }) => main.replaceChildren(noLinkMessage(locale)));
 } else {
-  const checkout = document.createElement('pay-checkout');
+  // A server-rendered page already holds the element, its first screen and the link answer: it takes over in place.
+  const rendered = main.querySelector('pay-checkout');
+  const checkout = rendered ?? document.createElement('pay-checkout');
   checkout.link = hash;
   checkout.apiBase = apiBaseFrom(document.querySelector<HTMLMetaElement>('meta[name="pay-api-base"]')?.content, location.origin);
   checkout.locale = locale;
@@ -25,5 +27,5 @@ if (!hash) {
     if (title) title.textContent = `${locale === 'en' ? 'Payment to' : 'Pago a'} ${event.detail.link.store_name}`;
   });
   // A return from the card page lands here again: the element resumes the order it kept in sessionStorage.
-  main.replaceChildren(checkout);
+  if (!rendered) main.replaceChildren(checkout);
 }

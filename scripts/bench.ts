@@ -2,7 +2,7 @@
  * `npm run bench`: prints measured figures against design.md §7's budgets. A script, not a test:
  * each section lives in `scripts/bench/*.ts` and returns whether it met its budget.
  * Options: `--duration SECONDS` (per measured run, default 5), `--concurrency N` (default 32), `--only NAME`
- * (sandbox, size, timing, package, abuse).
+ * (sandbox, handler, size, timing, first-paint, first-screen, package, confirm, abuse).
  */
 import { parseArgs } from 'node:util';
 import { benchSandbox } from './bench/sandbox.js';
@@ -26,6 +26,8 @@ const sections: [string, () => Promise<boolean>][] = [
   ['handler', async () => (await import('./bench/handler.js')).benchHandler({ durationMs, concurrency, warmupMs: 500 })],
   ['size', async () => (await import('./bench/size.js')).benchSize()],
   ['timing', async () => (await import('./bench/timing.js')).benchTiming({ loads })],
+  // The hosted page static and server-rendered against a plain page with the amount in its HTML (issue 22).
+  ['first-paint', async () => (await import('./bench/first-paint.js')).benchFirstPaint({ loads: Math.max(1, Math.round(loads / 2)) })],
   // The first interactive screen alone (hosted page and script-tag embed): bytes and time, without the waiting figures.
   ['first-screen', async () => (await import('./bench/timing.js')).benchTiming({ loads, firstScreenOnly: true })],
   ['package', async () => (await import('./bench/package.js')).benchPackage()],

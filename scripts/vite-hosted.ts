@@ -10,6 +10,7 @@ import { configureHostedPage } from '../src/sandbox/hosted-page.js';
 
 const hostedDir = fileURLToPath(new URL('../hosted/', import.meta.url));
 const examplesDir = fileURLToPath(new URL('../examples/', import.meta.url));
+const renderer = fileURLToPath(new URL('../src/server/hosted-page.ts', import.meta.url));
 
 /** `/checkout/HASH` (one segment, no file extension): a page; `/checkout/x.js` and deeper paths are not. */
 export function isHostedPagePath(url: string | undefined, prefix = '/checkout/'): boolean {
@@ -37,7 +38,8 @@ export function hostedPagePlugin(options: { prefix?: string; apiBase?: string } 
     const apiBase = options.apiBase ?? (local ? `${new URL(local).origin}/v1` : undefined);
     const source = configureHostedPage(await readFile(`${hostedDir}index.html`, 'utf8'), { apiBase });
     // Files outside root are served under /@fs/; the workspace root (this repo) is within server.fs.allow.
-    const html = await server.transformIndexHtml(req.url ?? prefix, rewriteHostedHtml(source, `/@fs${hostedDir}`));
+    const page = await server.transformIndexHtml(req.url ?? prefix, rewriteHostedHtml(source, `/@fs${hostedDir}`));
+    const html = await serverRendered(server, page, req.url ?? prefix, apiBase);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.setHeader('Cache-Control', 'no-store');
     res.end(html);
@@ -53,6 +55,25 @@ export function hostedPagePlugin(options: { prefix?: string; apiBase?: string } 
       });
     },
   };
+}
+
+/**
+ * The first screen and the link answer in the page, as `npm run sandbox` serves it: the link asked of this server's
+ * own sandbox, drawn by Lit SSR through Vite's SSR loader (TypeScript sources, lit's Node build). As built on failure.
+ */
+async function serverRendered(server: ViteDevServer, page: string, url: string, apiBase: string | undefined): Promise<string> {
+  const hash = decodeURIComponent(url.split(/[?#]/)[0]?.split('/').filter(Boolean).at(-1) ?? '');
+  if (!apiBase || !hash) return page;
+  try {
+    const answer = await fetch(`${apiBase}/checkout/links/${encodeURIComponent(hash)}`);
+    if (!answer.ok) return page;
+    const { renderHostedPage } = (await server.ssrLoadModule(`/@fs${renderer}`)) as typeof import('../src/server/hosted-page.js');
+    const locale = new URL(url, 'http://localhost').searchParams.get('locale') === 'en' ? 'en' : 'es';
+    return await renderHostedPage(page, { hash, link: await answer.json(), locale });
+  } catch (error) {
+    server.config.logger.warn(`[pay-checkout] hosted page not server-rendered: ${error instanceof Error ? error.message : String(error)}`);
+    return page;
+  }
 }
 
 /** `/examples/NAME.html` in `npm start`: the plugin-author examples (examples/), which live outside the demo root. */

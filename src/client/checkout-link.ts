@@ -16,3 +16,16 @@ export const linkSpec = { schema: CheckoutLinkSchema, wrapper: 'data' } as const
 export function readLinkAnswer(answer: Answer): CheckoutLink {
   return readAnswerWith(answer, linkSpec, issueCodes);
 }
+
+/**
+ * A link answer the page hands over (its server fetched `GET /checkout/links/{hash}`, so the element need not): the
+ * answer's `data`, or the whole `{ "data": … }`. Trusted only if it matches the contract, is for this link and has not
+ * expired; otherwise undefined, and the element asks the service itself.
+ */
+export function pageLink(answer: unknown, hash: string, now: number): CheckoutLink | undefined {
+  const data = typeof answer === 'object' && answer !== null && 'data' in answer ? (answer as { data: unknown }).data : answer;
+  const result = CheckoutLinkSchema.safeParse(data);
+  if (!result.success || result.data.hash !== hash) return undefined;
+  const expires = result.data.expires_at === null ? Infinity : Date.parse(result.data.expires_at);
+  return expires > now ? result.data : undefined;
+}

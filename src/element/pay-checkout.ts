@@ -1,6 +1,7 @@
-import { LitElement, html, nothing } from 'lit';
+import { LitElement, adoptStyles, html, isServer, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import type { ClientOptions, Environment } from '../client/send.js';
+import type { CheckoutLink } from '../contract/checkout-link.js';
 import { beforeOrderSteps, firstScreen, firstScreenSteps, initialState } from '../flow/first-screen.js';
 import { toFlowError } from '../flow/errors.js';
 import { isNewRequest, orderOf } from '../flow/order-of.js';
@@ -116,8 +117,10 @@ export class PayCheckout extends LitElement {
     returnUrl: { attribute: 'return-url' },
     botCheck: { attribute: 'bot-check' },
     storeUrl: { attribute: 'store-url' },
-    theme: { reflect: true },
+    // `useDefault`: the default `auto` is not written onto the host, so server-rendered markup and the client agree.
+    theme: { reflect: true, useDefault: true },
     merchantKey: { attribute: 'merchant-key' },
+    linkData: { attribute: false },
     flow: { state: true },
     messages: { state: true },
     announcement: { state: true },
@@ -162,6 +165,13 @@ export class PayCheckout extends LitElement {
   theme: 'light' | 'dark' | 'auto' = 'auto';
 
   /**
+   * The link answer (`GET /checkout/links/{hash}`'s `data`, or the whole `{ "data": … }`) the page's server already
+   * fetched, so the element makes no link request; a `<script type="application/json">` child does the same. Used
+   * only if it matches the contract, is for `link` and has not expired; otherwise the element asks the service.
+   */
+  linkData: unknown;
+
+  /**
    * Refused: a merchant key is a server secret and must never reach a page. Setting
    * it logs an error and shows a message; the value is dropped and never sent.
    */
@@ -195,6 +205,10 @@ export class PayCheckout extends LitElement {
   /** The later steps' chunk, once here. */
   private _later: Later | undefined;
   private _wantLater: (() => void) | undefined;
+  /** The page's link answer is offered to the first link load only; a retry asks the service. */
+  private _pageLinkTaken = false;
+  /** A server-rendered first screen (declarative shadow DOM), kept on screen until the client has its own. */
+  private _serverScreen: ChildNode[] | undefined;
   /**
    * Resolves when the later steps and the whole catalog are wanted: a frame after the first screen past loading is
    * painted (nothing it does not need competes with it), or at once when a step past it needs them (a resumed order).
@@ -204,6 +218,7 @@ export class PayCheckout extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     defineSteps();
+    if (isServer) return; // a server (Lit SSR with `connectedCallback: true`) has no window
     window.addEventListener('pageshow', this._onPageShow);
     // A move in the DOM disconnects and reconnects: start again, resuming any saved order.
     if (this._started) this._start();
@@ -217,6 +232,14 @@ export class PayCheckout extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // On a server the loading shell is rendered as is: no page to read the locale from, no request (the client starts).
+    if (isServer) {
+      defineSteps();
+      // A server that hands over the link renders its first screen (renderHostedPage checks the answer first).
+      const link = this.linkData as CheckoutLink | undefined;
+      if (link?.hash === this.link && Array.isArray(link.gateways)) this.flow = firstScreen(initialState(), { type: 'link_loaded', link }) ?? this.flow;
+      return;
+    }
     if (changed.has('locale') || !this._started) this._useLocale();
     if (!this._started || changed.has('link') || changed.has('apiBase') || changed.has('environment')) {
       this._started = true;
@@ -248,7 +271,26 @@ export class PayCheckout extends LitElement {
       });
   }
 
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    // A server-rendered page that carries the link answer: its first screen stays until the element has checked that
+    // answer (no flash of the loading screen); without one, Lit's own handling (hydration where it is loaded).
+    const root = isServer ? null : this.shadowRoot;
+    if (!root || !this.querySelector(':scope > script[type="application/json"]')) return super.createRenderRoot();
+    this._serverScreen = [...root.childNodes];
+    adoptStyles(root, PayCheckout.elementStyles);
+    return root;
+  }
+
+  protected override update(changed: PropertyValues<this>): void {
+    if (this._serverScreen && this._shown().step !== 'loading') {
+      for (const node of this._serverScreen) node.remove();
+      this._serverScreen = undefined;
+    }
+    super.update(changed);
+  }
+
   override render() {
+    if (this._serverScreen) return nothing;
     const m = this.messages;
     return html`<section class="base" part="base" aria-label=${m.checkoutLabel} lang=${m.locale === 'es' ? 'es-CO' : 'en'}>
       ${this.keyRefused && isWholeCatalog(m) ? html`<p class="config-error" part="config-error">${m.merchantKeyRefused}</p>` : nothing}
@@ -326,6 +368,19 @@ export class PayCheckout extends LitElement {
     if (this.flow.request) void this._perform(this.flow.request, this._run);
   }
 
+  /** The link answer the page carries (`linkData`, else a JSON script child), offered once. */
+  private _pageLink(): unknown {
+    if (this._pageLinkTaken) return undefined;
+    this._pageLinkTaken = true;
+    if (this.linkData !== undefined) return this.linkData;
+    const script = this.querySelector(':scope > script[type="application/json"]');
+    try {
+      return script ? (JSON.parse(script.textContent ?? '') as unknown) : undefined;
+    } catch {
+      return undefined; // not JSON: refused like any other unfit answer
+    }
+  }
+
   private _clientOptions(): ClientOptions {
     // A relative `api-base` ("/v1") means this page's own origin.
     const options: ClientOptions = { environment: this.environment };
@@ -370,7 +425,7 @@ export class PayCheckout extends LitElement {
   private async _resume(run: number): Promise<void> {
     const signal = this._abort.signal;
     const current = () => run === this._run && !signal.aborted;
-    const link = requestLink(this._clientOptions(), this.link, signal);
+    const link = requestLink(this._clientOptions(), this.link, signal, this._pageLink());
     link.catch(() => undefined); // read by the later steps, once here
     let later: Later;
     try {
@@ -433,7 +488,7 @@ export class PayCheckout extends LitElement {
     if (request.kind === 'load_link') {
       // A saved order for this link (a reload, the card page's return, a retry after a failed resume): resume it.
       if (keepsOrderOrReceipt(this.link)) return this._resume(run);
-      return requestLink(this._clientOptions(), this.link, signal).then(
+      return requestLink(this._clientOptions(), this.link, signal, this._pageLink()).then(
         (link) => answer({ type: 'link_loaded', link }),
         (e: unknown) => {
           if (!signal.aborted) answer({ type: 'link_failed', error: toFlowError(e) });

@@ -11,6 +11,7 @@ import { defaultClaimTimings } from './once.js';
 import { checkoutGuards } from './guards.js';
 import { memoryLimitStore } from './limit-store.js';
 import { limitsPlan } from './limits.js';
+import { nodeFetch } from './node-fetch.js';
 import { checkoutOperations, type Operations } from './operations.js';
 import type { Reply } from './http.js';
 import type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
@@ -54,11 +55,13 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   checkSecrets(options.secret);
   if ('idempotency' in options) throw new TypeError('createCheckoutHandler: `idempotency` (get/set) is replaced by `store`, an atomic claim store: memoryClaimStore() or createRedisStore().');
   const { merchantKey } = options;
+  // Node's http where it exists; the global fetch elsewhere (node-fetch.ts says why).
+  const fetch = options.fetch ?? nodeFetch();
   const merchantOptions = {
     merchantKey,
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.environment !== undefined ? { environment: options.environment } : {}),
-    ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+    ...(fetch !== undefined ? { fetch } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   };
   const merchant = new MerchantClient(merchantOptions);

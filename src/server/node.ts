@@ -56,16 +56,31 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
   if (cookies.length) headers['set-cookie'] = cookies;
   // An unread request body (a refused upload) must not be read into the next request on this socket.
   if (response.status === 413) headers.connection = 'close';
-  res.writeHead(response.status, headers);
   if (!response.body) {
+    res.writeHead(response.status, headers);
     res.end();
     return;
   }
   const reader = response.body.getReader();
+  const first = await reader.read();
+  const second = first.done ? first : await reader.read();
+  // A whole body in one chunk (every JSON answer) goes out as one write with its length, not chunked.
+  if (second.done) {
+    if (!('content-length' in headers)) headers['content-length'] = String(first.value?.byteLength ?? 0);
+    res.writeHead(response.status, headers);
+    res.end(first.value);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  const write = async (value: Uint8Array) => {
+    if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve));
+  };
+  if (first.value) await write(first.value);
+  await write(second.value);
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve));
+    await write(value);
   }
   res.end();
 }

@@ -98,11 +98,14 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     return id.value;
   };
 
-  const orderView = async (details: OrderDetails, known = deps.gateways, created?: CreatedOrder, description?: string): Promise<CheckoutOrder> => {
+  /** The buyer's view of an order, not yet checked: `orderView` checks it alone, `withToken` with its token (once). */
+  const viewOf = (details: OrderDetails, known = deps.gateways, created?: CreatedOrder, description?: string): CheckoutOrder => {
     const gateway = gatewayOfOrder(details, known);
     if (!gateway) throw new TypeError(`Order ${details.id_order} names no gateway the checkout knows.`);
-    return checked(CheckoutOrderSchema, toCheckoutOrder({ details, gateway, created, description }), 'The order');
+    return toCheckoutOrder({ details, gateway, created, description });
   };
+
+  const orderView = async (details: OrderDetails): Promise<CheckoutOrder> => checked(CheckoutOrderSchema, viewOf(details), 'The order');
 
   const currentOrder = async (id: number): Promise<Reply> => ({ status: 200, data: await orderView(await merchant.getOrder(id)) });
 
@@ -147,8 +150,8 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     } catch (error) {
       throw isDefiniteFailure(error) ? error : new InDoubtError(error);
     }
-    const details = await merchant.getOrder(created.id_order).catch((): OrderDetails => ({
-      // The order exists; answer from what creation returned rather than fail the buyer.
+    // What creation returned is enough for the buyer's answer; one service call per create, not two.
+    const fromCreation = (): OrderDetails => ({
       id_order: created.id_order,
       id_external: created.id_external ?? orderKey,
       purchase_date: new Date(deps.now()).toISOString(),
@@ -159,7 +162,10 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       payment_method: { gateway: gateway.name, id_payment_gateway: gateway.id_payment_gateway, status: 'pending' },
       payment_gateway: created.payment_gateway,
       expires_at: created.expires_at ?? null,
-    }));
+    });
+    // A replayed order is read back: it may carry another body's amount or gateway. If that read fails, the order
+    // still exists, so the answer comes from what creation returned rather than failing the buyer.
+    const details = watch.replayed() ? await merchant.getOrder(created.id_order).catch(fromCreation) : fromCreation();
     // A merchant API that deduplicates order_key hands back the first order: another amount or gateway means another body.
     const methodId = details.payment_method?.id_payment_gateway;
     if (details.total !== amount || (methodId !== undefined && methodId !== gateway.id_payment_gateway)) {
@@ -168,7 +174,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     if (gateway.kind === 'otp') deps.guards.created(created.id_order, body);
     let order: CheckoutOrderCreated;
     try {
-      order = await withToken(await orderView(details, [gateway], created, info.description));
+      order = await withToken(viewOf(details, [gateway], created, info.description));
     } catch (error) {
       // The order exists but cannot be shown: the claim is kept, never released into a second order.
       throw new InDoubtError(error);
@@ -201,7 +207,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     },
 
     async createdReply(details) {
-      return { status: 201, data: await withToken(await orderView(details)) };
+      return { status: 201, data: await withToken(viewOf(details)) };
     },
 
     async getOrder(request, rawId) {

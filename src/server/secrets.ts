@@ -1,6 +1,7 @@
 /**
- * The handler's only secrets, all derived with WebCrypto HMAC-SHA256 so it runs on Node and edge runtimes:
- * the `order_key` sent to `POST /orders` and the `order_token` handed to the buyer. Nothing is stored.
+ * The handler's only secrets, all HMAC-SHA256: the `order_key` sent to `POST /orders` and the `order_token`
+ * handed to the buyer. Nothing is stored. Node's own crypto where the runtime has it (synchronous, no thread-pool
+ * hop per create), else WebCrypto with each imported key kept, so edge runtimes work too.
  */
 import { timingSafeEqual } from '../webhooks/signature.js';
 
@@ -10,12 +11,25 @@ export const defaultSecretLabel = 'pay-checkout/server-secret/v1';
 /** Prefix of every `order_key` (and so `id_external`) the handler creates. */
 export const orderKeyPrefix = 'pc_';
 
+type NodeCrypto = typeof import('node:crypto');
+/** `process.getBuiltinModule` (Node 20.16+) reaches node:crypto without an import an edge bundler would choke on. */
+const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
+  | NodeCrypto
+  | undefined;
+const importedKeys = new Map<string, Promise<CryptoKey>>();
+
 async function hmac(secret: string, message: string): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message)));
+  if (nodeCrypto) return nodeCrypto.createHmac('sha256', secret).update(message).digest();
+  let key = importedKeys.get(secret);
+  if (!key) importedKeys.set(secret, (key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])));
+  return new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(message)));
 }
 
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+const hex = (bytes: Uint8Array) => {
+  let text = '';
+  for (const b of bytes) text += (b < 16 ? '0' : '') + b.toString(16);
+  return text;
+};
 
 function base64url(bytes: Uint8Array): string {
   let binary = '';
@@ -77,6 +91,7 @@ export async function isOrderToken(secrets: string | readonly string[], idOrder:
 
 /** SHA-256 of the body's canonical JSON: key order does not make a body "other". */
 export async function bodyDigest(body: unknown): Promise<string> {
+  if (nodeCrypto) return nodeCrypto.createHash('sha256').update(canonicalJson(body)).digest('hex');
   return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(body)))));
 }
 

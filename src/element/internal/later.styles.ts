@@ -35,6 +35,10 @@ export const laterStyles = css`
   .waiting p {
     margin: 0;
   }
+  .waiting > :not(.spinner) {
+    min-width: 0;
+    overflow-wrap: anywhere;
+  }
   .countdown {
     font-variant-numeric: tabular-nums;
     color: var(--pay-color-muted);

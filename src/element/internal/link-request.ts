@@ -20,9 +20,16 @@ export function loadLinkCheck(): Promise<LinkCheck> {
 /**
  * @internal `GET /checkout/links/{hash}`, started at once by the first script with a plain `fetch`, while the chunk
  * with the link's schema loads in parallel; the link is returned only once that chunk has validated the answer.
+ * `fromPage`: the answer the page carries (`linkData`, or a `<script type="application/json">` child), used instead
+ * when it is valid, for this link and not expired.
  */
-export async function requestLink(options: ClientOptions, hash: string, signal: AbortSignal): Promise<CheckoutLink> {
+export async function requestLink(options: ClientOptions, hash: string, signal: AbortSignal, fromPage?: unknown): Promise<CheckoutLink> {
   const check = loadLinkCheck();
+  // The page's own copy of the answer (server-rendered pages): no request, once it passes the same contract.
+  if (fromPage !== undefined) {
+    const link = (await check).pageLink(fromPage, hash, Date.now());
+    if (link) return link;
+  }
   const answer = send(resolveBaseUrl(options) + linkPath(hash), { headers: { Accept: 'application/json' } }, defaultTimeoutMs, signal);
   const [link, read] = await Promise.all([answer, check]);
   return read.readLinkAnswer(link);

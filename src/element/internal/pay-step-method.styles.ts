@@ -1,11 +1,13 @@
 import { css } from 'lit';
 
+// The list's column may be narrower than a method's longest word ("Transferencia" at 200% text on a 320 px phone).
 export const stepMethodStyles = css`
   ul {
     list-style: none;
     margin: 0;
     padding: 0;
     display: grid;
+    grid-template-columns: minmax(0, 1fr);
     gap: calc(var(--pay-space, 1rem) / 2);
   }
   .method {
@@ -32,6 +34,9 @@ export const stepMethodStyles = css`
   }
   .method .name {
     display: grid;
+    min-width: 0;
+    overflow-wrap: anywhere;
+    hyphens: auto;
   }
   .method .why {
     font-weight: 400;

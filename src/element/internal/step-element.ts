@@ -1,5 +1,5 @@
-import { LitElement } from 'lit';
-import type { PropertyDeclarations } from 'lit';
+import { LitElement, isServer } from 'lit';
+import type { PropertyDeclarations, PropertyValues } from 'lit';
 import type { FirstMessages, Messages } from '../../i18n/messages.js';
 import type { FlowEvent } from '../../flow/types.js';
 import { payStepEvent } from '../events/pay-step.js';
@@ -20,6 +20,22 @@ export abstract class StepElement<S, M extends FirstMessages = Messages> extends
   declare state: S;
   /** The catalog of the current locale. */
   declare messages: M;
+
+  /** Part of a server-rendered first screen that `<pay-checkout>` keeps until it replaces it whole. */
+  private _serverCopy = false;
+
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    // Upgraded inside the server's declarative shadow DOM with no state of its own: left as the server drew it.
+    if (!isServer && this.shadowRoot && this.state === undefined) {
+      this._serverCopy = true;
+      return this.shadowRoot;
+    }
+    return super.createRenderRoot();
+  }
+
+  protected override shouldUpdate(changed: PropertyValues<this>): boolean {
+    return !this._serverCopy && super.shouldUpdate(changed);
+  }
 
   /** Sends a flow event up to `<pay-checkout>`. */
   protected send(event: FlowEvent): void {

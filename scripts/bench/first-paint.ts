@@ -1,0 +1,133 @@
+/**
+ * Bench section "first-paint": when the amount is on screen, and when the first screen answers the buyer, for the
+ * hosted page served statically (dist/hosted, one rewrite rule) and server-rendered by the sandbox, against a plain
+ * page of the same HTML bytes with the amount in its HTML and no script (the physical limit), and against the moment
+ * each page's HTML had arrived. Loaded in turn, cold, in Debian's Chromium under the mobile profile (timing.ts).
+ * Done when (design.md §7): server-rendered amount within 1.25× the plain page's, interactive ≤ 2 round trips later.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { configureHostedPage } from '../../src/sandbox/hosted-page.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { chromiumLaunchOptions } from '../chromium.mjs';
+import { hostedDir, median, mobileProfile } from './timing.js';
+
+type Kind = 'plain' | 'static' | 'server-rendered';
+interface Load {
+  html: number;
+  amount: number;
+  interactive: number;
+}
+
+/** Runs in the page before its own scripts: the first frame where the amount is visible, through shadow roots. */
+const watchAmount = `(() => {
+  const shows = (node) => {
+    if (node.nodeType === 3) return /50\\.000/.test(node.textContent) && node.parentElement?.checkVisibility();
+    if (node.shadowRoot && shows(node.shadowRoot)) return true;
+    for (const child of node.childNodes) if (shows(child)) return true;
+    return false;
+  };
+  const look = () => {
+    if (document.body && shows(document.body)) window.__amountAt = performance.now();
+    else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+})()`;
+
+/** The static host, and the plain page: the server-rendered HTML with no script, padded to the same bytes. */
+async function startPages(sandbox: RunningSandbox): Promise<{ origin: string; close: () => Promise<void> }> {
+  const staticIndex = configureHostedPage(readFileSync(path.join(hostedDir, 'index.html'), 'utf8'), { apiBase: `${sandbox.url}/v1` });
+  const rendered = await (await fetch(`${sandbox.checkoutUrl}/demo-fixed`)).text();
+  const stripped = rendered.replace(/<script type="module"[^>]*><\/script>/g, '').replace(/<link rel="modulepreload"[^>]*>/g, '');
+  const plain = stripped + `<!--${'x'.repeat(Math.max(0, Buffer.byteLength(rendered) - Buffer.byteLength(stripped) - 7))}-->`;
+  const server = createServer((req, res) => {
+    const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+    if (pathname === '/plain') return res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(plain);
+    const rel = pathname.replace(/^\/checkout\//, '');
+    const file = path.join(hostedDir, rel);
+    if (rel.startsWith('assets/') && file.startsWith(hostedDir) && existsSync(file)) {
+      return res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' }).end(readFileSync(file));
+    }
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(staticIndex);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function load(browser: Browser, url: string, kind: Kind): Promise<Load> {
+  const context = await browser.newContext();
+  await context.addInitScript(watchAmount);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: mobileProfile.cpuRate });
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: mobileProfile.latencyMs,
+    downloadThroughput: mobileProfile.downloadBps / 8,
+    uploadThroughput: mobileProfile.uploadBps / 8,
+  });
+  try {
+    await page.goto(url, { waitUntil: 'commit' });
+    const amount = (await (await page.waitForFunction(() => (window as { __amountAt?: number }).__amountAt ?? false, undefined, { polling: 'raf', timeout: 30_000 })).jsonValue()) as number;
+    // Interactive: the element's own method screen (not the server's copy) is up; the plain page never is.
+    const interactive =
+      kind === 'plain'
+        ? amount
+        : ((await (
+            await page.waitForFunction(
+              () => {
+                const el = document.querySelector('pay-checkout');
+                const screens = el?.shadowRoot?.querySelectorAll('[data-step]') ?? [];
+                return el?.step === 'method' && screens.length === 1 && screens[0]?.shadowRoot?.querySelector('h2') ? performance.now() : false;
+              },
+              undefined,
+              { polling: 'raf', timeout: 30_000 },
+            )
+          ).jsonValue()) as number);
+    const html = (await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseEnd)) as number;
+    return { html, amount, interactive };
+  } finally {
+    await context.close();
+  }
+}
+
+export async function benchFirstPaint({ loads = 10 }: { loads?: number } = {}): Promise<boolean> {
+  if (!existsSync(path.join(hostedDir, 'index.html'))) throw new Error('dist/hosted is missing: run `npm run build` first');
+  const sandbox = await startSandbox({ port: 0, hostedDir });
+  const pages = await startPages(sandbox);
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  const urls: Record<Kind, string> = { plain: `${pages.origin}/plain`, static: `${pages.origin}/checkout/demo-fixed`, 'server-rendered': `${sandbox.checkoutUrl}/demo-fixed` };
+  const results: Record<Kind, Load[]> = { plain: [], static: [], 'server-rendered': [] };
+  try {
+    // In turn, so a busy moment on the machine falls on all three alike.
+    for (let i = 0; i < loads; i++) for (const kind of Object.keys(urls) as Kind[]) results[kind].push(await load(browser, urls[kind], kind));
+  } finally {
+    await browser.close();
+    await pages.close();
+    await sandbox.close();
+  }
+  const rtt = mobileProfile.latencyMs;
+  const of = (kind: Kind, key: keyof Load) => median(results[kind].map((r) => r[key]));
+  console.log(`\n## first-paint: amount on screen and interactive, median of ${loads} cold loads each, in turn (${rtt} ms RTT, ${mobileProfile.downloadBps / 1e6} Mbps, ${mobileProfile.cpuRate}x CPU)`);
+  console.log(`${'page'.padEnd(20)} ${'HTML arrived'.padStart(13)} ${'amount shown'.padStart(13)} ${'× plain'.padStart(8)} ${'interactive'.padStart(12)} ${'after amount'.padStart(13)}`);
+  const plainAmount = of('plain', 'amount');
+  for (const kind of Object.keys(urls) as Kind[]) {
+    const amount = of(kind, 'amount');
+    const interactive = of(kind, 'interactive');
+    const after = kind === 'plain' ? '—' : `${Math.round(interactive - amount)} ms (${((interactive - amount) / rtt).toFixed(1)} RTT)`;
+    console.log(
+      `${kind.padEnd(20)} ${`${Math.round(of(kind, 'html'))} ms`.padStart(13)} ${`${Math.round(amount)} ms`.padStart(13)} ${`${(amount / plainAmount).toFixed(2)}×`.padStart(8)} ${(kind === 'plain' ? '—' : `${Math.round(interactive)} ms`).padStart(12)} ${after.padStart(13)}`,
+    );
+  }
+  const ssrAmount = of('server-rendered', 'amount');
+  const ssrAfter = of('server-rendered', 'interactive') - ssrAmount;
+  const ok = ssrAmount <= 1.25 * plainAmount && ssrAfter <= 2 * rtt;
+  console.log(
+    `server-rendered: amount ${(ssrAmount / plainAmount).toFixed(2)}× the plain page's (budget 1.25×), interactive ${Math.round(ssrAfter)} ms after it (budget ${2 * rtt} ms, 2 round trips): ${ok ? 'PASS' : 'OVER'}`,
+  );
+  return ok;
+}

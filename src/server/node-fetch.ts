@@ -1,0 +1,58 @@
+/**
+ * The handler's calls to the merchant API over Node's own `http`/`https` with a keep-alive pool: the global
+ * `fetch` (undici) costs several times the CPU per call, which on a busy server is the handler's main cost.
+ * Reached through `process.getBuiltinModule`, so edge runtimes (no such function) keep the global `fetch`.
+ */
+import type * as Http from 'node:http';
+
+type HttpModule = typeof Http;
+type BuiltinLoader = (id: string) => unknown;
+
+/** A `fetch` for string or absent bodies over node:http(s); undefined where the runtime is not Node. */
+export function nodeFetch(): typeof globalThis.fetch | undefined {
+  const load = (globalThis as { process?: { getBuiltinModule?: BuiltinLoader } }).process?.getBuiltinModule;
+  if (!load) return undefined;
+  const http = load('node:http') as HttpModule;
+  const https = load('node:https') as HttpModule;
+  const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+
+  return (input, init = {}) => {
+    // Anything but what MerchantClient sends (a URL string, a string body) goes to the global fetch.
+    if (typeof input !== 'string' || (init.body != null && typeof init.body !== 'string')) return globalThis.fetch(input, init);
+    const url = new URL(input);
+    const agent = url.protocol === 'https:' ? agents['https:'] : url.protocol === 'http:' ? agents['http:'] : undefined;
+    if (!agent) return globalThis.fetch(input, init);
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+    const body = init.body ?? undefined;
+    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+    const signal = init.signal ?? undefined;
+    return new Promise<Response>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent }, (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('error', reject);
+        answer.on('end', () => {
+          signal?.removeEventListener('abort', abort);
+          const answerHeaders = new Headers();
+          for (const [name, value] of Object.entries(answer.headers)) {
+            if (Array.isArray(value)) for (const v of value) answerHeaders.append(name, v);
+            else if (value !== undefined) answerHeaders.set(name, value);
+          }
+          const status = answer.statusCode ?? 502;
+          // A Response may not carry a body on these statuses.
+          const noBody = status === 204 || status === 205 || status === 304;
+          resolve(new Response(noBody ? null : Buffer.concat(chunks), { status, statusText: answer.statusMessage ?? '', headers: answerHeaders }));
+        });
+      });
+      const abort = () => request.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+      signal?.addEventListener('abort', abort, { once: true });
+      request.on('error', (error) => {
+        signal?.removeEventListener('abort', abort);
+        reject(error);
+      });
+      request.end(body);
+    });
+  };
+}

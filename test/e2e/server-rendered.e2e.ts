@@ -1,0 +1,95 @@
+/**
+ * Issue 22: the hosted page served by the sandbox arrives with its first screen drawn (declarative shadow DOM) and
+ * the link answer in it, so the amount and the methods show with no script at all; the element then takes over
+ * without asking for the link again, under the page's strict CSP. A static copy of dist/hosted still fetches it.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { configureHostedPage } from '../../src/sandbox/hosted-page.js';
+import { Buyer, completeOutside, gateways, hostedDir, onlyOrder, startWorld, type World } from './support/harness.js';
+
+const linkRequest = /\/v1\/checkout\/links\/[^/]+$/;
+
+describe('hosted page: server-rendered first screen', () => {
+  let world: World;
+  before(async () => {
+    world = await startWorld();
+  });
+  after(() => world.close());
+  beforeEach(() => world.reset());
+
+  it('the HTML carries the first screen and the link answer', async () => {
+    const page = await (await fetch(`${world.sandbox.checkoutUrl}/demo-fixed`)).text();
+    assert.match(page, /<template shadowroot="open" shadowrootmode="open">/);
+    assert.match(page, /50\.000/);
+    assert.match(page, /Elige cómo pagar/);
+    assert.match(page, /<script type="application\/json">\{"data":\{"hash":"demo-fixed"/);
+    assert.match(page, /style-src 'self' 'sha256-/, 'the shadow roots’ styles are allowed by hash, not unsafe-inline');
+  });
+
+  it('shows the amount and the methods with every script blocked, under its CSP', async () => {
+    const buyer = await Buyer.create(world);
+    try {
+      await buyer.page.route(/\.js(\?|$)/, (route) => route.abort());
+      await buyer.open('demo-fixed');
+      const text = await buyer.text();
+      assert.match(text, /Tienda Demo.*50\.000.*Elige cómo pagar.*Nequi.*Daviplata.*Bre-B/);
+      const { violations } = await buyer.recorded();
+      assert.deepEqual(violations, []);
+    } finally {
+      await buyer.close();
+    }
+  });
+
+  it('the element takes over without a link request, and the buyer pays', async () => {
+    const buyer = await Buyer.create(world);
+    const requests: string[] = [];
+    buyer.page.on('request', (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
+    try {
+      await buyer.open('demo-fixed');
+      await buyer.payWith(gateways.push);
+      await completeOutside(world, await onlyOrder(world, 'demo-fixed'));
+      await buyer.waitForStep('paid');
+      assert.deepEqual(requests.filter((r) => linkRequest.test(r)), [], 'the link came with the page');
+      assert.ok(requests.some((r) => r.startsWith('POST /v1/checkout/links/demo-fixed/orders')));
+      // The server's copy of the first screen is gone: one screen in the element.
+      assert.equal(await buyer.page.evaluate(() => document.querySelector('pay-checkout')?.shadowRoot?.querySelectorAll('[data-step]').length), 1);
+      const { violations, errors } = await buyer.recorded();
+      assert.deepEqual(violations, []);
+      assert.deepEqual(errors, []);
+      assert.deepEqual(buyer.pageErrors, []);
+    } finally {
+      await buyer.close();
+    }
+  });
+
+  it('a static copy of dist/hosted is unchanged: no first screen in its HTML, the element fetches the link', async () => {
+    const index = configureHostedPage(readFileSync(path.join(hostedDir, 'index.html'), 'utf8'), { apiBase: `${world.sandbox.url}/v1` });
+    // A static host with one rewrite rule: files under /checkout/ as they are, every other path index.html.
+    const server = http.createServer((req, res) => {
+      const rel = (req.url ?? '/').split('?')[0]?.replace(/^\/checkout\//, '') ?? '';
+      const file = path.join(hostedDir, rel);
+      if (rel.startsWith('assets/') && file.startsWith(hostedDir)) {
+        res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(readFileSync(file));
+      } else res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(index);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const buyer = await Buyer.create(world);
+    const requests: string[] = [];
+    buyer.page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+    try {
+      await buyer.page.goto(`http://localhost:${(server.address() as AddressInfo).port}/checkout/demo-fixed`);
+      await buyer.waitForStep('method');
+      assert.ok(requests.some((r) => linkRequest.test(r)), 'a static page asks for its link');
+      assert.doesNotMatch(index, /shadowrootmode/);
+      assert.deepEqual((await buyer.recorded()).violations, []);
+    } finally {
+      await buyer.close();
+      server.close();
+    }
+  });
+});

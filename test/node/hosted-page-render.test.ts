@@ -1,0 +1,92 @@
+// Issue 22: the link answer a page hands the element is checked, not trusted (contract, hash, expiry), and the
+// hosted page rendered on a server carries it with the first screen drawn; anything unfit leaves the page as built.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { pageLink } from '../../src/client/checkout-link.js';
+import type { CheckoutLink } from '../../src/contract/index.js';
+import { renderHostedPage } from '../../src/server/hosted-page.js';
+
+const now = Date.parse('2026-01-01T00:00:00Z');
+const gateway = (id: number, name: string, kind: 'push' | 'otp') => ({ id_payment_gateway: id, name, kind, required_fields: [], id_types: [1], min_amount: 1_000, max_amount: 5_000_000, icon: `https://api.example.com/icons/${id}.svg` });
+const link: CheckoutLink = {
+  hash: 'abc123',
+  store_name: 'Tienda </script><b>Demo</b>',
+  description: 'Camiseta',
+  amount: 50_000,
+  currency: 'COP',
+  status: 'active',
+  expires_at: '2026-01-02T00:00:00Z',
+  collect_shopper_data: false,
+  gateways: [gateway(1, 'Nequi', 'push'), gateway(2, 'Daviplata', 'otp')],
+  document_types: [{ id_national_document_type: 1, country_code: 'CO', type: 'CC', description: 'Cédula de Ciudadanía' }],
+};
+const page = readFileSync(new URL('../../hosted/index.html', import.meta.url), 'utf8');
+
+describe('a link answer from the page', () => {
+  it('is taken when it matches the contract, the hash and has not expired (data or the whole answer)', () => {
+    assert.deepEqual(pageLink(link, 'abc123', now), link);
+    assert.deepEqual(pageLink({ data: link }, 'abc123', now), link);
+    assert.deepEqual(pageLink({ ...link, expires_at: null }, 'abc123', now)?.hash, 'abc123');
+  });
+
+  it('is refused when foreign, stale or malformed', () => {
+    assert.equal(pageLink(link, 'other', now), undefined, 'another link’s answer');
+    assert.equal(pageLink(link, 'abc123', Date.parse('2026-01-03T00:00:00Z')), undefined, 'expired');
+    assert.equal(pageLink({ ...link, amount: '50000' }, 'abc123', now), undefined, 'amount not a number');
+    assert.equal(pageLink({ ...link, gateways: [{ ...gateway(1, 'Nequi', 'push'), kind: 'cash' }] }, 'abc123', now), undefined);
+    assert.equal(pageLink(null, 'abc123', now), undefined);
+    assert.equal(pageLink('{"data":{}}', 'abc123', now), undefined);
+  });
+});
+
+describe('renderHostedPage', () => {
+  it('draws the amount and the methods as declarative shadow DOM, with the answer as inert JSON', async () => {
+    const html = await renderHostedPage(page, { hash: 'abc123', link, now });
+    assert.match(html, /<pay-checkout[^>]* link="abc123"[^>]*><template shadowroot="open" shadowrootmode="open">/);
+    assert.match(html, /\$\s50\.000/);
+    assert.match(html, /Elige cómo pagar[\s\S]*Nequi[\s\S]*Daviplata/);
+    const json = /<script type="application\/json">(.*?)<\/script>/.exec(html)?.[1] ?? '';
+    assert.deepEqual(JSON.parse(json), { data: link }, 'the answer round-trips');
+    assert.doesNotMatch(json, /<\/script>/i, 'a store name cannot close the script');
+    assert.doesNotMatch(html, /<b>Demo<\/b>/, 'server strings are text, never HTML');
+    const policy = /http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(html)?.[1] ?? '';
+    assert.match(policy, /style-src 'self'( 'sha256-[\w+/=]+')+;/);
+    assert.doesNotMatch(policy, /unsafe-inline/);
+    assert.match(html, /<title>Tienda &lt;\/script&gt;&lt;b&gt;Demo&lt;\/b&gt; · Pago<\/title>/);
+  });
+
+  it('leaves the page as built for a foreign or expired answer, or an English page', async () => {
+    assert.equal(await renderHostedPage(page, { hash: 'other', link, now }), page);
+    assert.equal(await renderHostedPage(page, { hash: 'abc123', link, now: Date.parse('2026-02-01T00:00:00Z') }), page);
+    assert.equal(await renderHostedPage(page, { hash: 'abc123', link, now, locale: 'en' }), page);
+  });
+});
+
+describe('npm start (Vite): the hosted page at /checkout/{hash}', () => {
+  it('is server-rendered from its own sandbox, and English is left as built', async () => {
+    const { createServer } = await import('vite');
+    const { paySandbox } = await import('../../src/sandbox/vite-plugin.js');
+    const { hostedPagePlugin } = await import('../../scripts/vite-hosted.js');
+    const server = await createServer({
+      configFile: false,
+      root: new URL('../../demo/', import.meta.url).pathname,
+      logLevel: 'silent',
+      server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+      optimizeDeps: { noDiscovery: true, include: [] },
+      plugins: [paySandbox(), hostedPagePlugin()],
+    });
+    await server.listen();
+    try {
+      const origin = new URL(server.resolvedUrls?.local[0] ?? '').origin;
+      const spanish = await (await fetch(`${origin}/checkout/demo-fixed`)).text();
+      assert.match(spanish, /<template shadowroot="open" shadowrootmode="open">[\s\S]*Elige cómo pagar/);
+      assert.match(spanish, /<script type="application\/json">\{"data":\{"hash":"demo-fixed"/);
+      const english = await (await fetch(`${origin}/checkout/demo-fixed?locale=en`)).text();
+      assert.doesNotMatch(english, /shadowrootmode/);
+      assert.match(english, /<main id="checkout">/);
+    } finally {
+      await server.close();
+    }
+  });
+});
