@@ -7,7 +7,7 @@ import { isNewRequest, orderOf } from '../flow/order-of.js';
 import { summarizeProblems } from '../contract/problems.js';
 import type { FlowError, FlowEvent, FlowRequest, FlowState, FlowStep } from '../flow/types.js';
 import { esFirst } from '../i18n/es-first.js';
-import { formatMoney } from '../i18n/format-money.js';
+import { formatMoney, spokenMoney } from '../i18n/format-money.js';
 import { loadMessages, resolveLocale } from '../i18n/locale.js';
 import { isWholeCatalog } from '../i18n/messages.js';
 import type { FirstMessages, Locale, Messages } from '../i18n/messages.js';
@@ -136,6 +136,12 @@ export class PayCheckout extends LitElement {
    */
   static navigate: (url: string) => void = (url) => location.assign(url);
 
+  /**
+   * How long a live-region message stays before it is emptied (screen readers have taken it by then).
+   * @internal Test hook: not in the published types (stripInternal).
+   */
+  static announceMs = 7000;
+
   /** The payment link's hash. */
   link = '';
 
@@ -186,6 +192,7 @@ export class PayCheckout extends LitElement {
   private _abort = new AbortController();
   private _started = false;
   private _focusPending = false;
+  private _announceTimer: ReturnType<typeof setTimeout> | undefined;
   /** The locale asked for; until its lazy catalog arrives the loading screen stays, so no screen flips language. */
   private _wantedLocale: Locale = 'es';
   /** The later steps' chunk, once here. */
@@ -208,6 +215,7 @@ export class PayCheckout extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener('pageshow', this._onPageShow);
+    clearTimeout(this._announceTimer);
     this._abort.abort();
     this._later?.tracker.stopChecks();
   }
@@ -261,12 +269,15 @@ export class PayCheckout extends LitElement {
     const link = 'link' in s ? s.link : null;
     if (!link || s.step === 'unavailable') return nothing;
     const amount = 'amount' in s && typeof s.amount === 'number' ? s.amount : link.amount ?? null;
+    const m = this.messages;
     return html`<header part="header">
       <p class="store" part="store">${link.store_name}</p>
       ${link.description ? html`<p class="description" part="description">${link.description}</p>` : nothing}
       ${amount !== null && s.step !== 'amount'
-        ? html`<p class="amount" part="amount">
-            <span>${s.step === 'paid' && isWholeCatalog(this.messages) ? this.messages.receipt.totalPaid : this.messages.total}</span><strong>${formatMoney(amount, link.currency, this.messages.locale)}</strong>
+        ? // Paid: the receipt says "Total pagado" too, so screen readers hear it there only.
+          html`<p class="amount" part="amount" aria-hidden=${s.step === 'paid' ? 'true' : nothing}>
+            <span>${s.step === 'paid' && isWholeCatalog(m) ? m.receipt.totalPaid : m.total}</span
+            ><strong><span aria-hidden="true">${formatMoney(amount, link.currency, m.locale)}</span><span class="sr-only">${spokenMoney(amount, link.currency, m.locale)}</span></strong>
           </p>`
         : nothing}
     </header>`;
@@ -407,8 +418,11 @@ export class PayCheckout extends LitElement {
     if (next === prev) return;
     this.flow = next;
     const stepChanged = prev.step !== next.step || orderOf(prev)?.id_order !== orderOf(next)?.id_order;
-    // Focus follows the buyer's own progress, never the first screen after loading (the page owns focus then).
-    if (stepChanged && prev.step !== 'loading') this._focusPending = true;
+    // Focus follows the buyer's own progress, never the first screen after loading (the page owns focus then), but
+    // the outcome of a card payment met on coming back from the provider's page.
+    if (stepChanged && (prev.step !== 'loading' || (event.type === 'resumed' && event.returnedFromCard))) this._focusPending = true;
+    // A new screen speaks through its focused heading: nothing said for the last one lingers or follows it.
+    if (stepChanged) this._announce('');
     // Normally here since the first paint; if that fetch failed (offline), a new screen is the moment to try again.
     if (prev.step === 'loading' && next.step !== 'loading') void this._laterWanted.then(() => this._loadLater()).catch(() => undefined);
     // A link that cannot be paid shows with the later steps' chunk: fetch it now, not after a first screen.
@@ -449,9 +463,14 @@ export class PayCheckout extends LitElement {
   // What the page learns: the live region
 
   private _announce(message: string): void {
-    // Clearing first makes the same words ("Copiado") speak again.
+    // Emptied first, so the same words speak again; emptied once said, so browse mode never meets an old message.
     this.announcement = '';
-    requestAnimationFrame(() => (this.announcement = message));
+    clearTimeout(this._announceTimer);
+    if (!message) return;
+    this._announceTimer = setTimeout(() => {
+      this.announcement = message;
+      this._announceTimer = setTimeout(() => (this.announcement = ''), PayCheckout.announceMs);
+    }, 100);
   }
 
   private _useLocale(): void {
