@@ -463,14 +463,16 @@ export class PayCheckout extends LitElement {
   // What the page learns: the live region
 
   private _announce(message: string): void {
-    // Emptied first, so the same words speak again; emptied once said, so browse mode never meets an old message.
-    this.announcement = '';
+    // Emptied once said, so browse mode never meets an old message; the same words again are emptied a moment
+    // first, so they speak again.
     clearTimeout(this._announceTimer);
-    if (!message) return;
-    this._announceTimer = setTimeout(() => {
+    const say = () => {
       this.announcement = message;
       this._announceTimer = setTimeout(() => (this.announcement = ''), PayCheckout.announceMs);
-    }, 100);
+    };
+    if (!message || message !== this.announcement) return say();
+    this.announcement = '';
+    this._announceTimer = setTimeout(say, 100);
   }
 
   private _useLocale(): void {

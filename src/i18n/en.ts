@@ -105,7 +105,7 @@ export const en: Messages = {
             ? '1 minute left to pay'
             : `${Math.round(s / 60)} minutes left to pay`,
     start: (s) => (s >= 120 ? `You have ${Math.round(s / 60)} minutes to pay` : s >= 60 ? 'You have 1 minute to pay' : `You have ${s} seconds to pay`),
-    spoken: (min, s) => [min === 1 ? '1 minute' : min > 0 ? `${min} minutes` : '', s === 1 ? '1 second' : `${s} seconds`].filter(Boolean).join(' and '),
+    spoken: (min, s) => [min === 1 ? '1 minute' : min > 0 ? `${min} minutes` : '', s === 1 ? '1 second' : s > 0 || min === 0 ? `${s} seconds` : ''].filter(Boolean).join(' and '),
   },
   receipt: {
     totalPaid: 'Total paid',

@@ -97,7 +97,7 @@ export const es: Messages = {
             ? 'Queda 1 minuto para pagar'
             : `Quedan ${Math.round(s / 60)} minutos para pagar`,
     start: (s) => (s >= 120 ? `Tienes ${Math.round(s / 60)} minutos para pagar` : s >= 60 ? 'Tienes 1 minuto para pagar' : `Tienes ${s} segundos para pagar`),
-    spoken: (min, s) => [min === 1 ? '1 minuto' : min > 0 ? `${min} minutos` : '', s === 1 ? '1 segundo' : `${s} segundos`].filter(Boolean).join(' y '),
+    spoken: (min, s) => [min === 1 ? '1 minuto' : min > 0 ? `${min} minutos` : '', s === 1 ? '1 segundo' : s > 0 || min === 0 ? `${s} segundos` : ''].filter(Boolean).join(' y '),
   },
   receipt: {
     totalPaid: 'Total pagado',
