@@ -1,7 +1,7 @@
 // A web-test-runner command for the screen-reader tests: what Chromium's accessibility tree (the one NVDA, JAWS and
 // TalkBack read through) says about the focused element and the live region, read over CDP from the test's page.
-// Only Chromium's launcher (Playwright's) exposes that tree; elsewhere the command answers null and the test reads
-// what the DOM exposes instead (test/browser/support/screen-reader.ts).
+// Only Chromium's launcher (Playwright's) exposes that tree; elsewhere the command answers `{ available: false }` (null
+// would read as "no plugin handles it") and the test reads what the DOM exposes (test/browser/support/screen-reader.ts).
 
 /** The text a node's subtree gives a screen reader: its static text, in order, skipping ignored (hidden) nodes. */
 function textOf(node, byId) {
@@ -23,6 +23,7 @@ async function readTree(page) {
     // Each live region root (role status, aria-live), with the text it holds now.
     const live = nodes.filter((n) => !n.ignored && n.role?.value === 'status').map((n) => clean(textOf(n, byId)));
     return {
+      available: true,
       focused: focused
         ? { role: focused.role?.value ?? '', name: clean(focused.name?.value ?? ''), description: clean(focused.description?.value ?? '') }
         : null,
@@ -38,7 +39,7 @@ export function axTreePlugin() {
     name: 'ax-tree',
     async executeCommand({ command, session }) {
       if (command !== 'ax-read') return undefined;
-      if (session.browser.type !== 'playwright') return null;
+      if (session.browser.type !== 'playwright') return { available: false };
       return readTree(session.browser.getPage(session.id));
     },
   };

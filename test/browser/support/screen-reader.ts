@@ -14,6 +14,7 @@ export interface Read {
 }
 
 interface Tree {
+  available: true;
   focused: Read | null;
   live: string[];
 }
@@ -87,7 +88,8 @@ export function domRead(): Read {
 }
 
 async function tree(): Promise<Tree | null> {
-  return executeServerCommand<Tree | null, undefined>('ax-read');
+  const answer = await executeServerCommand<Tree | { available: false }, undefined>('ax-read');
+  return answer?.available ? answer : null;
 }
 
 /** Which engine's reading the tests assert: Chromium's accessibility tree, or the DOM's (Firefox, WebKit). */
