@@ -25,8 +25,10 @@ export class PayStepMethod extends StepElement<MethodState, FirstMessages> {
       ${noneTakes ? html`<p class="error" part="error">${said((money) => m.method.noneForAmount(money(s.amount)))}</p>` : nothing}
       <ul aria-label=${m.method.legend}>
         ${s.choices.map(({ gateway, available, reason }) => {
-          const why = reason ? said((money) => m.rules[reason]({ min: money(gateway.min_amount), max: money(gateway.max_amount) })) : '';
-          // Named by the method alone; what it is and why it is off are its description, not a run-on name.
+          const kind = m.method.kinds[gateway.kind](gateway.name);
+          const why = reason ? withMoney((money) => m.rules[reason]({ min: money(gateway.min_amount), max: money(gateway.max_amount) }), s.link.currency, m.locale) : null;
+          // Named by the method alone: what it is and why it is off are its description (said from the hidden copy
+          // beside it), not a run-on name.
           const id = `method-${gateway.id_payment_gateway}`;
           return html`<li>
             <button
@@ -34,18 +36,18 @@ export class PayStepMethod extends StepElement<MethodState, FirstMessages> {
               class="method"
               part="method"
               data-gateway=${gateway.id_payment_gateway}
-              aria-labelledby="${id}-name"
-              aria-describedby="${id}-kind${why ? ` ${id}-why` : ''}"
+              aria-describedby=${id}
               ?disabled=${!available}
               @click=${() => this.send({ type: 'method_chosen', id_payment_gateway: gateway.id_payment_gateway })}
             >
               ${gateway.icon ? html`<img src=${gateway.icon} alt="" width="32" height="32" @error=${hideBrokenImage} />` : nothing}
               <span class="name"
-                ><span id="${id}-name">${gateway.name}</span><span class="why" id="${id}-kind">${m.method.kinds[gateway.kind](gateway.name)}</span>${why
-                  ? html`<span class="why" id="${id}-why">${why}</span>`
+                ><span>${gateway.name}</span><span class="why" aria-hidden="true">${kind}</span>${why
+                  ? html`<span class="why" aria-hidden="true">${why[0]}</span>`
                   : nothing}</span
               >
             </button>
+            <span class="sr-only" id=${id}>${why ? `${kind}. ${why[1]}` : kind}</span>
           </li>`;
         })}
       </ul>
