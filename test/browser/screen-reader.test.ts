@@ -82,6 +82,7 @@ describe('<pay-checkout> heard with a screen reader', () => {
       name: 'Valor en pesos',
       description: 'Error: El valor mínimo es 1.000 pesos Entre 1.000 pesos y 10.000.000 pesos',
     });
+    await expect(el).to.be.accessible();
 
     amount.select();
     await typeKeys('50000');
@@ -108,6 +109,7 @@ describe('<pay-checkout> heard with a screen reader', () => {
     await expectFocus({ role: 'combobox', name: 'Tipo de documento', description: 'Error: Elige el tipo de documento' });
     // The summary's list is not labelled by its heading: each error once.
     expect(occurrences(saidText(currentScreen(el)), 'Revisa 3 datos')).to.equal(1);
+    await expect(el).to.be.accessible();
 
     await choose(el, 'Tipo de documento', 'CC');
     await type(el, 'Número de documento', '1020304050');
@@ -124,6 +126,7 @@ describe('<pay-checkout> heard with a screen reader', () => {
     const push = browseText(el);
     expect(push).to.include('Enviamos la notificación al celular terminado en 4567').and.not.include('*');
     expect(push).to.match(/Tiempo restante: [45] minutos( y \d+ segundos)?/);
+    await expect(el).to.be.accessible();
 
     await control(`/orders/${await latestOrderId()}/approve`, {});
     await waitForStep(el, 'paid');
@@ -132,6 +135,7 @@ describe('<pay-checkout> heard with a screen reader', () => {
     const receipt = browseText(el);
     expect(occurrences(receipt, 'Total pagado'), receipt).to.equal(1);
     expect(receipt).to.include('Total pagado 50.000 pesos').and.not.include('$');
+    await expect(el).to.be.accessible();
     expect(log.take(), 'said after the approval').to.deep.equal([]);
   });
 
@@ -158,6 +162,7 @@ describe('<pay-checkout> heard with a screen reader', () => {
       name: 'Código de 6 dígitos',
       description: 'Error: El código no es correcto o ya venció Llega por SMS al celular registrado en Daviplata Te quedan 2 intentos',
     });
+    await expect(el).to.be.accessible();
 
     const first = await latestOrderId();
     await slowNext('/v1/checkout/orders/*/cancel', 'POST');
@@ -211,6 +216,7 @@ describe('<pay-checkout> heard with a screen reader', () => {
         const key = (await sandboxOrder(await latestOrderId())).transfer_key ?? '';
         if (allowed) expect(copied).to.deep.equal([key]);
         else expect(String(getSelection()).trim()).to.equal(key);
+        await expect(el).to.be.accessible();
       } finally {
         delete (navigator as { clipboard?: unknown }).clipboard;
         if (clipboard && !('clipboard' in navigator)) Object.defineProperty(Navigator.prototype, 'clipboard', clipboard);
@@ -254,6 +260,7 @@ describe('<pay-checkout> heard with a screen reader', () => {
         ]);
         await new Promise((r) => setTimeout(r, 500));
         expect(log.take(), 'said once').to.deep.equal([]);
+        await expect(back).to.be.accessible();
       }
     });
   }
