@@ -420,7 +420,8 @@ export class PayCheckout extends LitElement {
     const stepChanged = prev.step !== next.step || orderOf(prev)?.id_order !== orderOf(next)?.id_order;
     // Focus follows the buyer's own progress, never the first screen after loading (the page owns focus then), but
     // the outcome of a card payment met on coming back from the provider's page.
-    if (stepChanged && (prev.step !== 'loading' || (event.type === 'resumed' && event.returnedFromCard))) this._focusPending = true;
+    const backFromCard = (event.type === 'resumed' && event.returnedFromCard) || event.type === 'returned_from_card';
+    if ((stepChanged && prev.step !== 'loading') || backFromCard) this._focusPending = true;
     // A new screen speaks through its focused heading: nothing said for the last one lingers or follows it.
     if (stepChanged) this._announce('');
     // Normally here since the first paint; if that fetch failed (offline), a new screen is the moment to try again.
