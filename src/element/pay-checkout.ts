@@ -275,7 +275,7 @@ export class PayCheckout extends LitElement {
       ${link.description ? html`<p class="description" part="description">${link.description}</p>` : nothing}
       ${amount !== null && s.step !== 'amount'
         ? // Paid: the receipt says "Total pagado" too, so screen readers hear it there only.
-          html`<p class="amount" part="amount" aria-hidden=${s.step === 'paid' ? 'true' : nothing}>
+          html`<p class="amount" part="amount" aria-hidden=${s.step === 'paid' ? 'true' : 'false'}>
             <span>${s.step === 'paid' && isWholeCatalog(m) ? m.receipt.totalPaid : m.total}</span
             ><strong><span aria-hidden="true">${formatMoney(amount, link.currency, m.locale)}</span><span class="sr-only">${spokenMoney(amount, link.currency, m.locale)}</span></strong>
           </p>`

@@ -130,7 +130,6 @@ export const sharedStyles = css`
     /* System colours flatten the theme: the primary button stays filled, an error keeps a mark a label lacks. */
     button:not(.secondary, .method),
     .button:not(.secondary) {
-      forced-color-adjust: none;
       background: ButtonText;
       color: ButtonFace;
     }
