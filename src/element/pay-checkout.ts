@@ -7,7 +7,7 @@ import { isNewRequest, orderOf } from '../flow/order-of.js';
 import { summarizeProblems } from '../contract/problems.js';
 import type { FlowError, FlowEvent, FlowRequest, FlowState, FlowStep } from '../flow/types.js';
 import { esFirst } from '../i18n/es-first.js';
-import { formatMoney, spokenMoney } from '../i18n/format-money.js';
+import { spoken, withMoney } from './internal/spoken.js';
 import { loadMessages, resolveLocale } from '../i18n/locale.js';
 import { isWholeCatalog } from '../i18n/messages.js';
 import type { FirstMessages, Locale, Messages } from '../i18n/messages.js';
@@ -136,12 +136,6 @@ export class PayCheckout extends LitElement {
    */
   static navigate: (url: string) => void = (url) => location.assign(url);
 
-  /**
-   * How long a live-region message stays before it is emptied (screen readers have taken it by then).
-   * @internal Test hook: not in the published types (stripInternal).
-   */
-  static announceMs = 7000;
-
   /** The payment link's hash. */
   link = '';
 
@@ -215,7 +209,6 @@ export class PayCheckout extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener('pageshow', this._onPageShow);
-    clearTimeout(this._announceTimer);
     this._abort.abort();
     this._later?.tracker.stopChecks();
   }
@@ -277,7 +270,7 @@ export class PayCheckout extends LitElement {
         ? // Paid: the receipt says "Total pagado" too, so screen readers hear it there only.
           html`<p class="amount" part="amount" aria-hidden=${s.step === 'paid' ? 'true' : 'false'}>
             <span>${s.step === 'paid' && isWholeCatalog(m) ? m.receipt.totalPaid : m.total}</span
-            ><strong><span aria-hidden="true">${formatMoney(amount, link.currency, m.locale)}</span><span class="sr-only">${spokenMoney(amount, link.currency, m.locale)}</span></strong>
+            ><strong>${spoken(withMoney((money) => money(amount), link.currency, m))}</strong>
           </p>`
         : nothing}
     </header>`;
@@ -464,16 +457,12 @@ export class PayCheckout extends LitElement {
   // What the page learns: the live region
 
   private _announce(message: string): void {
-    // Emptied once said, so browse mode never meets an old message; the same words again are emptied a moment
-    // first, so they speak again.
+    // Emptied 7 s after it is set (screen readers have it by then), so browse mode never meets an old message; the
+    // same words again are emptied a moment first, so they speak again.
     clearTimeout(this._announceTimer);
-    const say = () => {
-      this.announcement = message;
-      this._announceTimer = setTimeout(() => (this.announcement = ''), PayCheckout.announceMs);
-    };
-    if (!message || message !== this.announcement) return say();
-    this.announcement = '';
-    this._announceTimer = setTimeout(say, 100);
+    const again = message !== '' && message === this.announcement;
+    this.announcement = again ? '' : message;
+    this._announceTimer = setTimeout(() => (again ? this._announce(message) : (this.announcement = '')), again ? 100 : 7000);
   }
 
   private _useLocale(): void {

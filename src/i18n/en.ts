@@ -8,6 +8,9 @@ export const en: Messages = {
   total: 'Total to pay',
   back: 'Back',
   continue: 'Continue',
+  // Intl's words, "50,000 Colombian pesos": an English-speaking buyer may be a visitor, so the country stays.
+  sayMoney: (n, currency) =>
+    new Intl.NumberFormat('en-CO', { style: 'currency', currency, currencyDisplay: 'name', maximumFractionDigits: currency === 'COP' ? 0 : 2 }).format(n),
   pay: (amount) => `Pay ${amount}`,
   creatingOrder: 'Creating your payment…',
   cancel: 'Cancel payment',

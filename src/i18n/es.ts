@@ -1,5 +1,6 @@
 import { esFirst } from './es-first.js';
 import type { Messages } from './messages.js';
+import { formatGroupedDigits } from './format-money.js';
 
 /**
  * Colombian Spanish: the default catalog. The first screens' strings (es-first.ts) are in the element's first
@@ -18,6 +19,11 @@ export const es: Messages = {
     expiredTitle: 'Este enlace de pago venció',
     expiredBody: 'Pide al comercio un enlace nuevo.',
   },
+  // es-CO's Intl name, "pesos colombianos", is longer than a Colombian buyer needs.
+  sayMoney: (n, currency) =>
+    currency === 'COP'
+      ? `${formatGroupedDigits(n, 'es')} ${n === 1 ? 'peso' : 'pesos'}`
+      : new Intl.NumberFormat('es-CO', { style: 'currency', currency, currencyDisplay: 'name' }).format(n),
   pay: (amount) => `Pagar ${amount}`,
   creatingOrder: 'Creando tu pago…',
   cancel: 'Cancelar pago',

@@ -29,14 +29,3 @@ export function formatGroupedDigits(value: number | null, locale: Locale): strin
   if (value === null || !Number.isFinite(value)) return '';
   return new Intl.NumberFormat(intlLocales[locale], { maximumFractionDigits: 0 }).format(value);
 }
-
-/**
- * Money as a screen reader should say it, since Spanish voices read `$` as "dólar": `50.000 pesos` (es; es-CO's Intl
- * name, "pesos colombianos", is longer than a Colombian buyer needs) and `50,000 Colombian pesos` (en, Intl's words).
- */
-export function spokenMoney(amount: number, currency: string, locale: Locale): string {
-  if (currency !== 'COP' || locale !== 'es') {
-    return new Intl.NumberFormat(intlLocales[locale], { style: 'currency', currency, currencyDisplay: 'name', maximumFractionDigits: currency === 'COP' ? 0 : 2 }).format(amount);
-  }
-  return `${formatGroupedDigits(amount, locale)} ${amount === 1 ? 'peso' : 'pesos'}`;
-}

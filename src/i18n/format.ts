@@ -2,7 +2,7 @@ import type { Locale } from './messages.js';
 
 import { intlLocales } from './format-money.js';
 
-export { formatGroupedDigits, formatMoney, intlLocales, spokenMoney } from './format-money.js';
+export { formatGroupedDigits, formatMoney, intlLocales } from './format-money.js';
 
 /** Dates and times are shown in Colombian time whatever the device says. */
 export const colombiaTimeZone = 'America/Bogota';

@@ -68,6 +68,11 @@ export interface Messages extends FirstMessages {
     expiredTitle: string;
     expiredBody: string;
   };
+  /**
+   * An amount as a screen reader should say it ("50.000 pesos"), since Spanish voices read `$` as "dólar". In the
+   * whole catalog only: the first screens show the plain format until it arrives, a moment after the first paint.
+   */
+  sayMoney: (amount: number, currency: string) => string;
   /** The pay button, with the formatted amount. */
   pay: (amount: string) => string;
   creatingOrder: string;

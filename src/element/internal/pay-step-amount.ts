@@ -17,8 +17,8 @@ export class PayStepAmount extends StepElement<AmountState, FirstMessages> {
   override render() {
     const m = this.messages;
     const s = this.state;
-    const range = this.#said((money) => m.amount.range(money(s.range.min), money(s.range.max)));
-    const error = this.#error();
+    const range = this._said((money) => m.amount.range(money(s.range.min), money(s.range.max)));
+    const error = this._error();
     return html`
       <h2 tabindex="-1" part="heading">${m.amount.title}</h2>
       <form novalidate @submit=${this._submit}>
@@ -57,7 +57,7 @@ export class PayStepAmount extends StepElement<AmountState, FirstMessages> {
   override updated(): void {
     // After a submit the flow answers with an error or a new screen; on an error, back to the field, and say it aloud:
     // after Enter focus is already there, so moving it tells a screen reader nothing.
-    const error = this._submitted ? this.#error() : null;
+    const error = this._submitted ? this._error() : null;
     if (error) {
       this.focusField();
       this.announce(error[1]);
@@ -66,13 +66,13 @@ export class PayStepAmount extends StepElement<AmountState, FirstMessages> {
   }
 
   /** The field's error as shown and as said; null when none. */
-  #error(): Said | null {
+  private _error(): Said | null {
     const { error: key, range } = this.state;
-    return key ? this.#said((money) => this.messages.rules[key]({ min: money(range.min), max: money(range.max) })) : null;
+    return key ? this._said((money) => this.messages.rules[key]({ min: money(range.min), max: money(range.max) })) : null;
   }
 
-  #said(text: (money: (amount: number) => string) => string): Said {
-    return withMoney(text, this.state.link.currency, this.messages.locale);
+  private _said(text: (money: (amount: number) => string) => string): Said {
+    return withMoney(text, this.state.link.currency, this.messages);
   }
 
   /** Focuses the amount field (after an error on submit). */

@@ -35,7 +35,7 @@ export class PayStepDetails extends StepElement<DetailsState> {
     const m = this.messages;
     const s = this.state;
     const wrong = s.needed.filter((f) => s.errors[f]);
-    const pay = spoken(withMoney((money) => m.pay(money(s.amount)), s.link.currency, m.locale));
+    const pay = spoken(withMoney((money) => m.pay(money(s.amount)), s.link.currency, m));
     return html`
       <h2 tabindex="-1" part="heading">${m.details.title}</h2>
       <p class="chosen">

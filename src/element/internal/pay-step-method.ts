@@ -16,7 +16,7 @@ export class PayStepMethod extends StepElement<MethodState, FirstMessages> {
   override render() {
     const m = this.messages;
     const s = this.state;
-    const said = (text: (money: (amount: number) => string) => string) => spoken(withMoney(text, s.link.currency, m.locale));
+    const said = (text: (money: (amount: number) => string) => string) => spoken(withMoney(text, s.link.currency, m));
     const dynamic = s.link.amount === undefined || s.link.amount === null;
     // Methods, but none takes this amount: say so, rather than a list of disabled buttons.
     const noneTakes = s.choices.length > 0 && s.choices.every((c) => !c.available);
@@ -26,7 +26,7 @@ export class PayStepMethod extends StepElement<MethodState, FirstMessages> {
       <ul aria-label=${m.method.legend}>
         ${s.choices.map(({ gateway, available, reason }) => {
           const kind = m.method.kinds[gateway.kind](gateway.name);
-          const why = reason ? withMoney((money) => m.rules[reason]({ min: money(gateway.min_amount), max: money(gateway.max_amount) }), s.link.currency, m.locale) : null;
+          const why = reason ? withMoney((money) => m.rules[reason]({ min: money(gateway.min_amount), max: money(gateway.max_amount) }), s.link.currency, m) : null;
           // Named by the method alone: what it is and why it is off are its description (said from the hidden copy
           // beside it), not a run-on name.
           const id = `method-${gateway.id_payment_gateway}`;

@@ -133,9 +133,6 @@ export const sharedStyles = css`
       background: ButtonText;
       color: ButtonFace;
     }
-    button:not(.secondary, .method):is(:disabled, [aria-disabled='true']) {
-      background: GrayText;
-    }
     .error {
       border-inline-start: 4px solid CanvasText;
       padding-inline-start: 0.5rem;

@@ -1,7 +1,8 @@
 import { html } from 'lit';
 import type { TemplateResult } from 'lit';
-import { formatMoney, spokenMoney } from '../../i18n/format-money.js';
-import type { Locale } from '../../i18n/messages.js';
+import { formatMoney } from '../../i18n/format-money.js';
+import { isWholeCatalog } from '../../i18n/messages.js';
+import type { FirstMessages } from '../../i18n/messages.js';
 
 /** A text as shown and as said. */
 export type Said = readonly [shown: string, said: string];
@@ -14,7 +15,11 @@ export function spoken([shown, said]: Said): TemplateResult | string {
   return shown === said ? shown : html`<span aria-hidden="true">${shown}</span><span class="sr-only">${said}</span>`;
 }
 
-/** A message with amounts in it, as shown (`$ 1.000`) and as said ("1.000 pesos"). */
-export function withMoney(text: (money: (amount: number) => string) => string, currency: string, locale: Locale): Said {
-  return [text((n) => formatMoney(n, currency, locale)), text((n) => spokenMoney(n, currency, locale))];
+/**
+ * A message with amounts in it, as shown (`$ 1.000`) and as said ("1.000 pesos"; the whole catalog's words, so the
+ * first screens' script carries none of them).
+ */
+export function withMoney(text: (money: (amount: number) => string) => string, currency: string, m: FirstMessages): Said {
+  const shown = text((n) => formatMoney(n, currency, m.locale));
+  return [shown, isWholeCatalog(m) ? text((n) => m.sayMoney(n, currency)) : shown];
 }
