@@ -56,6 +56,8 @@ describe('<pay-checkout> amount decimals (whole pesos, never multiplied)', () =>
   it('says the range error aloud too, after Enter', async () => {
     const el = await mount({ link: 'demo-dynamic' });
     await waitForStep(el, 'amount');
+    // Amounts are said as pesos once the whole catalog is here, a moment after the first screen.
+    await waitUntil(() => (screenRoot(el).getElementById('amount-range')?.textContent ?? '').includes('pesos'), 'never said as pesos');
     await typeKeys(el, '500');
     await pressKey('Enter');
     // Said in pesos: a Spanish voice reads "$" as "dólar".

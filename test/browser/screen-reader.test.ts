@@ -69,6 +69,8 @@ describe('<pay-checkout> heard with a screen reader', () => {
     const el = await mount({ link: 'demo-dynamic' });
     const log = recordLive(el);
     await waitForStep(el, 'amount');
+    // The spoken words come with the whole catalog, a moment after the first screen is painted.
+    await waitUntil(() => saidText(currentScreen(el)).includes('1.000 pesos'), 'amounts never said as pesos', { timeout: settleMs });
     const amount = field(el, 'Valor en pesos') as HTMLInputElement;
     amount.focus();
     await expectFocus({ role: 'textbox', name: 'Valor en pesos', description: 'Entre 1.000 pesos y 10.000.000 pesos' });
@@ -310,6 +312,7 @@ describe('<pay-checkout> heard with a screen reader', () => {
   it('a message is emptied from the live region once said', async () => {
     const el = await mount({ link: 'demo-dynamic' });
     await waitForStep(el, 'amount');
+    await waitUntil(() => saidText(currentScreen(el)).includes('1.000 pesos'), 'amounts never said as pesos', { timeout: settleMs });
     const log = recordLive(el);
     (field(el, 'Valor en pesos') as HTMLInputElement).focus();
     await typeKeys('5');
@@ -323,7 +326,7 @@ describe('<pay-checkout> heard with a screen reader', () => {
     const el = await mount({ locale: 'en' });
     const log = recordLive(el);
     await waitForStep(el, 'method');
-    expect(browseText(el)).to.include('Total to pay 50,000 Colombian pesos');
+    await waitUntil(() => browseText(el).includes('Total to pay 50,000 Colombian pesos'), `said: ${browseText(el)}`, { timeout: settleMs });
     const nequi = button(el, 'Nequi');
     nequi.focus();
     await expectFocus({ role: 'button', name: 'Nequi', description: 'Approve the payment in the Nequi app' });
