@@ -37,10 +37,10 @@ export class PayStepPush extends WaitingStep<PushState> {
 
   /** "******4567" on screen, "terminado en 4567" said: a masked phone is heard by its last digits. */
   #sentTo(): readonly [string, string] {
-    const { push } = this.messages;
+    const m = this.messages;
     const hint = this.state.action.phone_hint;
     const ending = /^[*•xX\s-]+(\d{2,})$/.exec(hint)?.[1];
-    return [push.sentTo(hint), push.sentTo(ending ? push.phoneEnding(ending) : hint)];
+    return [m.push.sentTo(hint), m.push.sentTo(ending ? m.push.phoneEnding(ending) : hint)];
   }
 }
 
