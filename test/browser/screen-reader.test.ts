@@ -266,6 +266,24 @@ describe('<pay-checkout> heard with a screen reader', () => {
     });
   }
 
+  it('Nequi: "Cambiar número" keeps focus while the order is cancelled, then the phone field', async () => {
+    const el = await mount();
+    await chooseMethod(el, 'Nequi');
+    await choose(el, 'Tipo de documento', 'CC');
+    await type(el, 'Número de documento', '1020304050');
+    await type(el, 'celular', '3001234567');
+    await enterOn(button(el, 'Pagar'));
+    await waitForStep(el, 'push');
+    await newScreen(el, 'Acepta el pago en la app Nequi');
+    await slowNext('/v1/checkout/orders/*/cancel', 'POST');
+    await enterOn(button(el, 'Cambiar número'));
+    await expectFocus({ role: 'button', name: 'Cambiar número' });
+    await waitForStep(el, 'details');
+    await waitUntil(() => screenRoot(el).activeElement?.id === 'phone_number', 'focus never reached the phone field', { timeout: settleMs });
+    await expectFocus({ role: 'textbox', name: 'Número de celular', description: 'El celular registrado en Nequi, 10 dígitos' });
+    expect(await liveNow(el), 'the waiting screen\'s message left behind').to.equal('');
+  });
+
   it('expiry: the end is said once, by the expired screen', async () => {
     const el = await mount();
     const log = recordLive(el);
