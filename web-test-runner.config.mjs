@@ -16,6 +16,7 @@ import { countReporter } from './scripts/wtr-count-reporter.mjs';
 import { currentEngine, firefoxLaunchOptions, startWebKitDriver, webkitCapabilities } from './scripts/engines.mjs';
 import { startSandbox, proxyMiddleware } from './scripts/sandbox-process.mjs';
 import { ssrMiddleware } from './scripts/ssr-middleware.mjs';
+import { axTreePlugin } from './scripts/ax-tree-plugin.mjs';
 
 const commonjs = fromRollup(rollupCommonjs);
 
@@ -52,6 +53,8 @@ export default {
   browsers: [await launcher()],
   middleware: [...(sandbox ? [proxyMiddleware(sandbox.origin, ['/v1', '/sandbox'])] : []), ssrMiddleware()],
   plugins: [
+    // The screen-reader tests read Chromium's accessibility tree through CDP (scripts/ax-tree-plugin.mjs).
+    axTreePlugin(),
     esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)), target: 'es2022' }),
     // qrcode 1.5 ships CommonJS only (its browser build needs dijkstrajs, also CommonJS).
     // React 19 is CommonJS too and picks its build by process.env.NODE_ENV (pay-checkout/react's test).

@@ -8,7 +8,7 @@ import { isNewRequest, orderOf } from '../flow/order-of.js';
 import { summarizeProblems } from '../contract/problems.js';
 import type { FlowError, FlowEvent, FlowRequest, FlowState, FlowStep } from '../flow/types.js';
 import { esFirst } from '../i18n/es-first.js';
-import { formatMoney } from '../i18n/format-money.js';
+import { spoken, withMoney } from './internal/spoken.js';
 import { loadMessages, resolveLocale } from '../i18n/locale.js';
 import { isWholeCatalog } from '../i18n/messages.js';
 import type { FirstMessages, Locale, Messages } from '../i18n/messages.js';
@@ -200,6 +200,7 @@ export class PayCheckout extends LitElement {
   private _abort = new AbortController();
   private _started = false;
   private _focusPending = false;
+  private _announceTimer: ReturnType<typeof setTimeout> | undefined;
   /** The locale asked for; until its lazy catalog arrives the loading screen stays, so no screen flips language. */
   private _wantedLocale: Locale = 'es';
   /** The later steps' chunk, once here. */
@@ -307,12 +308,15 @@ export class PayCheckout extends LitElement {
     const link = 'link' in s ? s.link : null;
     if (!link || s.step === 'unavailable') return nothing;
     const amount = 'amount' in s && typeof s.amount === 'number' ? s.amount : link.amount ?? null;
+    const m = this.messages;
     return html`<header part="header">
       <p class="store" part="store">${link.store_name}</p>
       ${link.description ? html`<p class="description" part="description">${link.description}</p>` : nothing}
       ${amount !== null && s.step !== 'amount'
-        ? html`<p class="amount" part="amount">
-            <span>${s.step === 'paid' && isWholeCatalog(this.messages) ? this.messages.receipt.totalPaid : this.messages.total}</span><strong>${formatMoney(amount, link.currency, this.messages.locale)}</strong>
+        ? // Paid: the receipt says "Total pagado" too, so screen readers hear it there only.
+          html`<p class="amount" part="amount" aria-hidden=${s.step === 'paid' ? 'true' : 'false'}>
+            <span>${s.step === 'paid' && isWholeCatalog(m) ? m.receipt.totalPaid : m.total}</span
+            ><strong>${spoken(withMoney((money) => money(amount), link.currency, m))}</strong>
           </p>`
         : nothing}
     </header>`;
@@ -467,8 +471,12 @@ export class PayCheckout extends LitElement {
     if (next === prev) return;
     this.flow = next;
     const stepChanged = prev.step !== next.step || orderOf(prev)?.id_order !== orderOf(next)?.id_order;
-    // Focus follows the buyer's own progress, never the first screen after loading (the page owns focus then).
-    if (stepChanged && prev.step !== 'loading') this._focusPending = true;
+    // Focus follows the buyer's own progress, never the first screen after loading (the page owns focus then), but
+    // the outcome of a card payment met on coming back from the provider's page.
+    const backFromCard = (event.type === 'resumed' && event.returnedFromCard) || event.type === 'returned_from_card';
+    if ((stepChanged && prev.step !== 'loading') || backFromCard) this._focusPending = true;
+    // A new screen speaks through its focused heading: nothing said for the last one lingers or follows it.
+    if (stepChanged) this._announce('');
     // Normally here since the first paint; if that fetch failed (offline), a new screen is the moment to try again.
     if (prev.step === 'loading' && next.step !== 'loading') void this._laterWanted.then(() => this._loadLater()).catch(() => undefined);
     // A link that cannot be paid shows with the later steps' chunk: fetch it now, not after a first screen.
@@ -509,9 +517,12 @@ export class PayCheckout extends LitElement {
   // What the page learns: the live region
 
   private _announce(message: string): void {
-    // Clearing first makes the same words ("Copiado") speak again.
-    this.announcement = '';
-    requestAnimationFrame(() => (this.announcement = message));
+    // Emptied 7 s after it is set (screen readers have it by then), so browse mode never meets an old message; the
+    // same words again are emptied a moment first, so they speak again.
+    clearTimeout(this._announceTimer);
+    const again = message !== '' && message === this.announcement;
+    this.announcement = again ? '' : message;
+    this._announceTimer = setTimeout(() => (again ? this._announce(message) : (this.announcement = '')), again ? 100 : 7000);
   }
 
   private _useLocale(): void {

@@ -8,6 +8,9 @@ export const en: Messages = {
   total: 'Total to pay',
   back: 'Back',
   continue: 'Continue',
+  // Intl's words, "50,000 Colombian pesos": an English-speaking buyer may be a visitor, so the country stays.
+  sayMoney: (n, currency) =>
+    new Intl.NumberFormat('en-CO', { style: 'currency', currency, currencyDisplay: 'name', maximumFractionDigits: currency === 'COP' ? 0 : 2 }).format(n),
   pay: (amount) => `Pay ${amount}`,
   creatingOrder: 'Creating your payment…',
   cancel: 'Cancel payment',
@@ -56,7 +59,8 @@ export const en: Messages = {
       'Check the details and approve the payment',
       'This screen updates by itself',
     ],
-    sentTo: (masked) => `We sent the notification to ${masked}`,
+    sentTo: (phone) => `We sent the notification to ${phone}`,
+    phoneEnding: (digits) => `the phone ending in ${digits}`,
     changeNumber: 'Change number',
   },
   otp: {
@@ -72,14 +76,15 @@ export const en: Messages = {
     submitting: 'Confirming…',
     attemptsLeft: (n) => (n === 1 ? '1 attempt left' : `${n} attempts left`),
     newCode: 'Send a new code',
+    newCodeSent: 'We sent you a new code by SMS',
   },
   transfer: {
     title: (network) => `Pay with ${network}`,
     instructions: 'In your bank app, pay to the key or scan the QR code. This screen updates by itself.',
     keyLabel: 'Transfer key',
     copy: 'Copy key',
-    copied: 'Copied',
-    copyFailed: 'Could not copy; select the key and copy it',
+    copied: 'Key copied',
+    copyFailed: 'Could not copy. The key is selected: copy it yourself',
     qrAlt: (network) => `QR code to pay with ${network}`,
     qrLoading: 'Making the QR code…',
     qrUnavailable: 'The QR code could not be shown; use the key.',
@@ -102,6 +107,8 @@ export const en: Messages = {
           : s === 60
             ? '1 minute left to pay'
             : `${Math.round(s / 60)} minutes left to pay`,
+    start: (s) => (s >= 120 ? `You have ${Math.round(s / 60)} minutes to pay` : s >= 60 ? 'You have 1 minute to pay' : `You have ${s} seconds to pay`),
+    spoken: (min, s) => [min === 1 ? '1 minute' : min > 0 ? `${min} minutes` : '', s === 1 ? '1 second' : s > 0 || min === 0 ? `${s} seconds` : ''].filter(Boolean).join(' and '),
   },
   receipt: {
     totalPaid: 'Total paid',
@@ -138,6 +145,7 @@ export const en: Messages = {
     title: 'Something went wrong',
     retry: 'Retry',
   },
+  errorPrefix: 'Error:',
   rules: {
     'amount.required': () => 'Enter the amount to pay',
     'amount.invalid': () => 'Enter digits only, for example 50000 or 50.000',

@@ -28,6 +28,7 @@ export const esFirst: FirstMessages = {
     title: 'Algo salió mal',
     retry: 'Reintentar',
   },
+  errorPrefix: 'Error:',
   rules: {
     'amount.required': () => 'Escribe el valor a pagar',
     'amount.invalid': () => 'Escribe solo números, por ejemplo 50.000',

@@ -1,5 +1,6 @@
 import { esFirst } from './es-first.js';
 import type { Messages } from './messages.js';
+import { formatGroupedDigits } from './format-money.js';
 
 /**
  * Colombian Spanish: the default catalog. The first screens' strings (es-first.ts) are in the element's first
@@ -18,6 +19,11 @@ export const es: Messages = {
     expiredTitle: 'Este enlace de pago venció',
     expiredBody: 'Pide al comercio un enlace nuevo.',
   },
+  // es-CO's Intl name, "pesos colombianos", is longer than a Colombian buyer needs.
+  sayMoney: (n, currency) =>
+    currency === 'COP'
+      ? `${formatGroupedDigits(n, 'es')} ${n === 1 ? 'peso' : 'pesos'}`
+      : new Intl.NumberFormat('es-CO', { style: 'currency', currency, currencyDisplay: 'name' }).format(n),
   pay: (amount) => `Pagar ${amount}`,
   creatingOrder: 'Creando tu pago…',
   cancel: 'Cancelar pago',
@@ -48,7 +54,8 @@ export const es: Messages = {
       'Revisa los datos y acepta el pago',
       'Esta pantalla se actualizará sola',
     ],
-    sentTo: (masked) => `Enviamos la notificación al celular ${masked}`,
+    sentTo: (phone) => `Enviamos la notificación al celular ${phone}`,
+    phoneEnding: (digits) => `terminado en ${digits}`,
     changeNumber: 'Cambiar número',
   },
   otp: {
@@ -64,14 +71,15 @@ export const es: Messages = {
     submitting: 'Confirmando…',
     attemptsLeft: (n) => (n === 1 ? 'Te queda 1 intento' : `Te quedan ${n} intentos`),
     newCode: 'Enviar un código nuevo',
+    newCodeSent: 'Te enviamos un código nuevo por SMS',
   },
   transfer: {
     title: (network) => `Paga con ${network}`,
     instructions: 'Desde la app de tu banco, paga con la llave o escanea el código QR. Esta pantalla se actualizará sola.',
     keyLabel: 'Llave de la transferencia',
     copy: 'Copiar llave',
-    copied: 'Copiado',
-    copyFailed: 'No se pudo copiar; selecciona la llave y cópiala',
+    copied: 'Llave copiada',
+    copyFailed: 'No se pudo copiar. Dejamos la llave seleccionada: cópiala tú',
     qrAlt: (network) => `Código QR para pagar con ${network}`,
     qrLoading: 'Generando el código QR…',
     qrUnavailable: 'No se pudo mostrar el código QR; usa la llave.',
@@ -94,6 +102,8 @@ export const es: Messages = {
           : s === 60
             ? 'Queda 1 minuto para pagar'
             : `Quedan ${Math.round(s / 60)} minutos para pagar`,
+    start: (s) => (s >= 120 ? `Tienes ${Math.round(s / 60)} minutos para pagar` : s >= 60 ? 'Tienes 1 minuto para pagar' : `Tienes ${s} segundos para pagar`),
+    spoken: (min, s) => [min === 1 ? '1 minuto' : min > 0 ? `${min} minutos` : '', s === 1 ? '1 segundo' : s > 0 || min === 0 ? `${s} segundos` : ''].filter(Boolean).join(' y '),
   },
   receipt: {
     totalPaid: 'Total pagado',

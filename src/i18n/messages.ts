@@ -45,6 +45,8 @@ export interface FirstMessages {
     title: string;
     retry: string;
   };
+  /** Said, not shown, before each field's error message (GOV.UK's hidden "Error:"). */
+  errorPrefix: string;
   rules: Pick<RuleMessages, FirstMessageKey>;
 }
 
@@ -66,6 +68,11 @@ export interface Messages extends FirstMessages {
     expiredTitle: string;
     expiredBody: string;
   };
+  /**
+   * An amount as a screen reader should say it ("50.000 pesos"), since Spanish voices read `$` as "dólar". In the
+   * whole catalog only: the first screens show the plain format until it arrives, a moment after the first paint.
+   */
+  sayMoney: (amount: number, currency: string) => string;
   /** The pay button, with the formatted amount. */
   pay: (amount: string) => string;
   creatingOrder: string;
@@ -93,7 +100,10 @@ export interface Messages extends FirstMessages {
     /** Push approval names the wallet (the gateway's name), and says "celular"/"phone" only. */
     title: (wallet: string) => string;
     steps: (wallet: string) => readonly [string, string, string];
-    sentTo: (maskedPhone: string) => string;
+    /** `phone`: the masked phone on screen, or `phoneEnding`'s words for screen readers. */
+    sentTo: (phone: string) => string;
+    /** The masked phone as said: its last digits, never "asterisco" six times. */
+    phoneEnding: (lastDigits: string) => string;
     changeNumber: string;
   };
   otp: {
@@ -105,6 +115,8 @@ export interface Messages extends FirstMessages {
     submitting: string;
     attemptsLeft: (count: number) => string;
     newCode: string;
+    /** Said once the new code's order exists. */
+    newCodeSent: string;
   };
   transfer: {
     /** Names the transfer network (the gateway's name, e.g. Bre-B). */
@@ -112,7 +124,9 @@ export interface Messages extends FirstMessages {
     instructions: string;
     keyLabel: string;
     copy: string;
+    /** Shown beside the button and said once: what was copied. */
     copied: string;
+    /** Shown beside the button, said once and tied to it: the key is selected to copy by hand. */
     copyFailed: string;
     /** The QR's text alternative: names the network; the key is on screen beside it, not repeated. */
     qrAlt: (network: string) => string;
@@ -131,8 +145,12 @@ export interface Messages extends FirstMessages {
   countdown: {
     /** Visible label before `4:59`. */
     label: string;
-    /** Announced at milestones only: 5 min, 1 min, 30 s, 0. */
+    /** Announced at milestones only: 5 min, 1 min, 30 s (the end is the expired screen's heading). */
     milestone: (secondsLeft: number) => string;
+    /** Announced when a countdown starts: the time there is to pay. */
+    start: (secondsLeft: number) => string;
+    /** The visible `4:59` as a screen reader should say it, not a clock time. */
+    spoken: (minutes: number, seconds: number) => string;
   };
   /** The paid receipt (result.paidTitle, paidBody, method and orderId too). */
   receipt: {

@@ -1,11 +1,11 @@
 // Issue 10, defect 1: decimals on a dynamic link were read as more pesos (`50.000,00` → $ 5.000.000).
 import { expect, waitUntil } from '@open-wc/testing';
-import { field, mount, resetSandbox, screenRoot, submit, type, typeKeys as typeKeysInto, pressKey, waitForStep } from './support/checkout.js';
+import { field, mount, resetSandbox, screenRoot, shownText, submit, type, typeKeys as typeKeysInto, pressKey, waitForStep } from './support/checkout.js';
 import type { PayCheckout } from '../../src/index.js';
 
 const headerAmount = (el: PayCheckout) => el.shadowRoot?.querySelector('[part="amount"]')?.textContent?.replace(/\s+/g, ' ') ?? '';
 const liveRegion = (el: PayCheckout) => el.shadowRoot?.querySelector('[part="live-region"]')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
-const amountError = (el: PayCheckout) => screenRoot(el).getElementById('amount-error')?.textContent?.trim() ?? '';
+const amountError = (el: PayCheckout) => shownText(screenRoot(el).getElementById('amount-error'));
 const decimals = 'El valor va en pesos enteros, sin centavos; por ejemplo 25.000';
 
 /** Focuses the amount field and types key by key, as a buyer does. */
@@ -56,8 +56,11 @@ describe('<pay-checkout> amount decimals (whole pesos, never multiplied)', () =>
   it('says the range error aloud too, after Enter', async () => {
     const el = await mount({ link: 'demo-dynamic' });
     await waitForStep(el, 'amount');
+    // Amounts are said as pesos once the whole catalog is here, a moment after the first screen.
+    await waitUntil(() => (screenRoot(el).getElementById('amount-range')?.textContent ?? '').includes('pesos'), 'never said as pesos');
     await typeKeys(el, '500');
     await pressKey('Enter');
-    await waitUntil(() => liveRegion(el) === 'El valor mínimo es $ 1.000', `announced: "${liveRegion(el)}"`, { timeout: 5000 });
+    // Said in pesos: a Spanish voice reads "$" as "dólar".
+    await waitUntil(() => liveRegion(el) === 'El valor mínimo es 1.000 pesos', `announced: "${liveRegion(el)}"`, { timeout: 5000 });
   });
 });

@@ -1,8 +1,12 @@
 import { expect } from '@open-wc/testing';
-import { chooseMethod, choose, field, heading, mount, resetSandbox, sandboxOrders, screenRoot, submit, type, waitForStep } from './support/checkout.js';
+import { chooseMethod, choose, field, heading, mount, resetSandbox, sandboxOrders, screenRoot, shownText, submit, type, waitForStep } from './support/checkout.js';
 import type { PayCheckout } from '../../src/index.js';
 
-const errorOf = (el: PayCheckout, id: string) => screenRoot(el).getElementById(`${id}-error`)?.textContent?.trim() ?? null;
+// What the screen shows (its hidden "Error:" is for screen readers: screen-reader.test.ts).
+const errorOf = (el: PayCheckout, id: string) => {
+  const error = screenRoot(el).getElementById(`${id}-error`);
+  return error ? shownText(error) : null;
+};
 
 describe('<pay-checkout> buyer details', () => {
   beforeEach(resetSandbox);

@@ -145,7 +145,9 @@ describe('<pay-checkout> SMS code (Daviplata)', () => {
       Date.now = () => realNow() + 5 * 60 * 1000 + 1000;
       await waitForStep(el, 'expired');
       expect(statusCalls).to.have.length(1);
-      await waitUntil(() => (live?.textContent ?? '').length > 0, 'live region silent');
+      // The expired screen's focused heading says it; the live region does not say it a second time.
+      await waitUntil(() => screenRoot(el).activeElement?.localName === 'h2', 'focus never reached the heading');
+      expect(live?.textContent?.trim()).to.equal('');
     } finally {
       window.fetch = realFetch;
       Date.now = realNow;

@@ -18,13 +18,14 @@ import {
   submit,
   type,
   waitForStep,
+  shownText,
 } from './support/checkout.js';
 import { expectAccessibleInBothThemes, focusName } from './support/a11y.js';
 import type { PayCheckout } from '../../src/index.js';
 
 /** The receipt's facts, term → value. */
 function facts(el: PayCheckout): Record<string, string> {
-  return Object.fromEntries([...receiptFacts(el)].map(([term, dd]) => [term, dd.textContent?.replace(/\s+/g, ' ').trim() ?? '']));
+  return Object.fromEntries([...receiptFacts(el)].map(([term, dd]) => [term, shownText(dd)]));
 }
 const header = (el: PayCheckout) => el.shadowRoot?.querySelector('[part="header"]')?.textContent?.replace(/\s+/g, ' ') ?? '';
 

@@ -43,7 +43,7 @@ describe('<pay-checkout> transfer (Bre-B)', () => {
     expect(screenRoot(el).textContent).to.include('Bre-B');
   });
 
-  it('copies the key and confirms "Copiado" on the button and in the live region', async () => {
+  it('copies the key and confirms "Llave copiada" beside the button and in the live region', async () => {
     const el = await mount();
     await toTransfer(el);
     const writes: string[] = [];
@@ -54,10 +54,10 @@ describe('<pay-checkout> transfer (Bre-B)', () => {
     });
     try {
       await click(el, 'Copiar llave');
-      await waitUntil(() => screenRoot(el).textContent?.includes('Copiado'), 'no "Copiado"');
+      await waitUntil(() => screenRoot(el).getElementById('copy-result')?.textContent?.includes('Llave copiada'), 'no "Llave copiada"');
       expect(writes).to.deep.equal([screenRoot(el).querySelector('.key .value')?.textContent?.trim()]);
       const live = el.shadowRoot?.querySelector('[aria-live="polite"]');
-      await waitUntil(() => live?.textContent?.includes('Copiado'), 'live region silent');
+      await waitUntil(() => live?.textContent?.includes('Llave copiada'), 'live region silent');
       expect(el.shadowRoot?.querySelectorAll('[aria-live]')).to.have.length(1);
     } finally {
       delete (navigator as unknown as Record<string, unknown>).clipboard;

@@ -6,6 +6,8 @@ export const countdownMilestones = [300, 60, 30, 0] as const;
 export interface CountdownControllerOptions {
   /** Called once per milestone crossed while counting (not for ones already past at start). */
   onMilestone?: (secondsLeft: number) => void;
+  /** Called when a new deadline starts counting, with the seconds there are. */
+  onStart?: (secondsLeft: number) => void;
   /** Called once when the time is up. */
   onEnd?: () => void;
 }
@@ -47,6 +49,7 @@ export class CountdownController implements ReactiveController {
     // Milestones already behind us at start are not announced.
     const left = this.#secondsLeft();
     this.#spoken = new Set(countdownMilestones.filter((m) => left !== null && m > 0 && left <= m));
+    if (left !== null && left > 0) this.#options.onStart?.(left);
     this.#restart();
   }
 

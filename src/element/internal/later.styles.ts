@@ -20,6 +20,11 @@ export const laterStyles = css`
     cursor: not-allowed;
     opacity: 0.6;
   }
+  @media (forced-colors: active) {
+    button[aria-disabled='true']:not(.secondary) {
+      background: GrayText;
+    }
+  }
   .notice {
     padding: 0.75rem;
     border-radius: var(--pay-radius);

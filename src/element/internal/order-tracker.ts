@@ -70,12 +70,16 @@ export class OrderTracker {
       timings: () => host.statusTimings(),
     });
     this.#countdown = new CountdownController(element, {
-      onMilestone: (seconds) => {
-        const m = host.catalog();
-        if (m) host.announce(m.countdown.milestone(seconds));
-      },
+      // The end is not said here: the expired screen's heading says it, once.
+      onMilestone: (seconds) => seconds > 0 && this.#say((m) => m.countdown.milestone(seconds)),
+      onStart: (seconds) => this.#say((m) => m.countdown.start(seconds)),
       onEnd: () => host.send({ type: 'time_up' }),
     });
+  }
+
+  #say(text: (m: Messages) => string): void {
+    const m = this.#host.catalog();
+    if (m) this.#host.announce(text(m));
   }
 
   /** Milliseconds left on the step's countdown; null when it has none. */

@@ -1,7 +1,8 @@
 import { html, nothing } from 'lit';
 import type { AmountState } from '../../flow/types.js';
 import type { FirstMessages } from '../../i18n/messages.js';
-import { formatMoney } from '../../i18n/format-money.js';
+import { spoken, withMoney } from './spoken.js';
+import type { Said } from './spoken.js';
 import { StepElement } from './step-element.js';
 import { sharedStyles } from './shared.styles.js';
 import { stepAmountStyles } from './pay-step-amount.styles.js';
@@ -16,9 +17,8 @@ export class PayStepAmount extends StepElement<AmountState, FirstMessages> {
   override render() {
     const m = this.messages;
     const s = this.state;
-    const money = (n: number) => formatMoney(n, s.link.currency, m.locale);
-    const range = m.amount.range(money(s.range.min), money(s.range.max));
-    const error = s.error ? m.rules[s.error]({ min: money(s.range.min), max: money(s.range.max) }) : null;
+    const range = this._said((money) => m.amount.range(money(s.range.min), money(s.range.max)));
+    const error = this._error();
     return html`
       <h2 tabindex="-1" part="heading">${m.amount.title}</h2>
       <form novalidate @submit=${this._submit}>
@@ -40,8 +40,10 @@ export class PayStepAmount extends StepElement<AmountState, FirstMessages> {
               @input=${this._input}
             />
           </div>
-          <p id="amount-range" class="hint">${range}</p>
-          ${error ? html`<p id="amount-error" class="error" part="error">${error}</p>` : nothing}
+          <p id="amount-range" class="hint">${spoken(range)}</p>
+          ${error
+            ? html`<p id="amount-error" class="error" part="error"><span class="sr-only">${m.errorPrefix} </span>${spoken(error)}</p>`
+            : nothing}
         </div>
         <div class="actions">
           <button type="submit" part="button">${m.continue}</button>
@@ -55,11 +57,22 @@ export class PayStepAmount extends StepElement<AmountState, FirstMessages> {
   override updated(): void {
     // After a submit the flow answers with an error or a new screen; on an error, back to the field, and say it aloud:
     // after Enter focus is already there, so moving it tells a screen reader nothing.
-    if (this._submitted && this.state.error) {
+    const error = this._submitted ? this._error() : null;
+    if (error) {
       this.focusField();
-      this.announce(this.renderRoot.querySelector('#amount-error')?.textContent ?? '');
+      this.announce(error[1]);
     }
     this._submitted = false;
+  }
+
+  /** The field's error as shown and as said; null when none. */
+  private _error(): Said | null {
+    const { error: key, range } = this.state;
+    return key ? this._said((money) => this.messages.rules[key]({ min: money(range.min), max: money(range.max) })) : null;
+  }
+
+  private _said(text: (money: (amount: number) => string) => string): Said {
+    return withMoney(text, this.state.link.currency, this.messages);
   }
 
   /** Focuses the amount field (after an error on submit). */

@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { isSafeRedirectUrl } from '../../contract/redirect-url.js';
+import type { PropertyValues } from 'lit';
 import type { RedirectState } from '../../flow/types.js';
 import { WaitingStep, noticeTemplate } from './waiting-parts.js';
 import { sharedStyles } from './shared.styles.js';
@@ -42,6 +43,14 @@ export class PayStepCard extends WaitingStep<RedirectState> {
       ${s.notice ? noticeTemplate(m, s.notice, () => this.send({ type: 'retry' })) : nothing}
       <div class="actions">${actions}</div>
     `;
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    // Back unpaid: focus is on the heading; the news under it is said once, when the check is in.
+    const checking = (s: RedirectState | undefined) => s?.returning === true && s.request?.kind === 'check_status';
+    const before = changed.get('state') as RedirectState | undefined;
+    if (changed.has('state') && this.state.returning && !checking(this.state) && (checking(before) || !before?.returning)) this.announce(this.messages.card.notYet);
   }
 
   #go = (e: MouseEvent) => {

@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
-import type { TemplateResult } from 'lit';
+import type { PropertyValues, TemplateResult } from 'lit';
 import type { DetailsField, DetailsState } from '../../flow/types.js';
-import { formatMoney } from '../../i18n/format.js';
+import { spoken, withMoney } from './spoken.js';
 import { StepElement } from './step-element.js';
 import { newIdempotencyKey } from './idempotency-key.js';
 import { sharedStyles, hideBrokenImage } from './shared.styles.js';
@@ -36,17 +36,17 @@ export class PayStepDetails extends StepElement<DetailsState> {
     const m = this.messages;
     const s = this.state;
     const wrong = s.needed.filter((f) => s.errors[f]);
-    const amount = formatMoney(s.amount, s.link.currency, m.locale);
+    const pay = spoken(withMoney((money) => m.pay(money(s.amount)), s.link.currency, m));
     return html`
       <h2 tabindex="-1" part="heading">${m.details.title}</h2>
       <p class="chosen">
         ${s.gateway.icon ? html`<img src=${s.gateway.icon} alt="" width="24" height="24" @error=${hideBrokenImage} />` : nothing}
-        <span>${s.gateway.name}</span>
+        <span><span class="sr-only">${m.result.method}: </span>${s.gateway.name}</span>
       </p>
       ${wrong.length > 0
         ? html`<div class="summary" part="error-summary">
             <h3 id="summary-title">${m.details.errorSummary(wrong.length)}</h3>
-            <ul aria-labelledby="summary-title">
+            <ul>
               ${wrong.map(
                 (f) => html`<li><a href="#${f}" @click=${(e: Event) => this.#goTo(e, f)}>${this.#message(f)}</a></li>`,
               )}
@@ -57,10 +57,10 @@ export class PayStepDetails extends StepElement<DetailsState> {
       <form novalidate class="stack" @submit=${this.#submit}>
         ${s.needed.map((f) => (f === 'id_type' ? this.#idType() : this.#text(f)))}
         <div class="actions">
-          <button type="submit" part="button pay-button" ?disabled=${s.submitting} aria-disabled=${s.submitting ? 'true' : 'false'}>
-            ${s.submitting ? m.creatingOrder : m.pay(amount)}
+          <button type="submit" part="button pay-button" aria-disabled=${s.submitting ? 'true' : 'false'}>
+            ${s.submitting ? m.creatingOrder : pay}
           </button>
-          <button type="button" class="secondary" part="button-secondary" ?disabled=${s.submitting} @click=${() => this.send({ type: 'back' })}>
+          <button type="button" class="secondary" part="button-secondary" aria-disabled=${s.submitting ? 'true' : 'false'} @click=${this.#back}>
             ${m.details.changeMethod}
           </button>
         </div>
@@ -68,15 +68,19 @@ export class PayStepDetails extends StepElement<DetailsState> {
     `;
   }
 
-  override updated(): void {
+  override updated(changed: PropertyValues<this>): void {
+    const m = this.messages;
+    // `aria-disabled`, not `disabled`, while the order is created: focus stays on the button, which says what happens.
+    if (this.state.submitting && !(changed.get('state') as DetailsState | undefined)?.submitting) this.announce(m.creatingOrder);
     // A refusal of the create (a limit, the service) is said once when it appears; focus stays where it was.
     const { formError } = this.state;
-    if (formError && formError !== this.#saidFormError) this.announce(this.messages.rules[formError]({}));
+    if (formError && formError !== this.#saidFormError) this.announce(m.rules[formError]({}));
     this.#saidFormError = formError;
     if (!this.#submitted) return;
     this.#submitted = false;
-    const wrong = this.state.needed.filter((f) => this.state.errors[f]).length;
-    if (wrong > 0) this.announce(this.messages.details.errorSummary(wrong));
+    // Each error named, as GOV.UK's summary does; focus then goes to the first field in error.
+    const wrong = this.state.needed.filter((f) => this.state.errors[f]).map((f) => this.#message(f));
+    if (wrong.length > 0) this.announce(`${m.details.errorSummary(wrong.length)}: ${wrong.join('. ')}`);
     if (this.state.focus) this.focusField(this.state.focus);
   }
 
@@ -97,7 +101,7 @@ export class PayStepDetails extends StepElement<DetailsState> {
 
   #errorLine(field: DetailsField): TemplateResult | typeof nothing {
     return this.state.errors[field]
-      ? html`<p id="${field}-error" class="error" part="error">${this.#message(field)}</p>`
+      ? html`<p id="${field}-error" class="error" part="error"><span class="sr-only">${this.messages.errorPrefix} </span>${this.#message(field)}</p>`
       : nothing;
   }
 
@@ -169,6 +173,10 @@ export class PayStepDetails extends StepElement<DetailsState> {
     e.preventDefault();
     this.focusField(field);
   }
+
+  #back = () => {
+    if (!this.state.submitting) this.send({ type: 'back' });
+  };
 
   #submit = (e: Event) => {
     e.preventDefault();

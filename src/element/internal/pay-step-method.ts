@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import type { MethodState } from '../../flow/types.js';
 import type { FirstMessages } from '../../i18n/messages.js';
-import { formatMoney } from '../../i18n/format-money.js';
+import { spoken, withMoney } from './spoken.js';
 import { StepElement } from './step-element.js';
 import { sharedStyles, hideBrokenImage } from './shared.styles.js';
 import { stepMethodStyles } from './pay-step-method.styles.js';
@@ -16,32 +16,38 @@ export class PayStepMethod extends StepElement<MethodState, FirstMessages> {
   override render() {
     const m = this.messages;
     const s = this.state;
-    const money = (n: number) => formatMoney(n, s.link.currency, m.locale);
+    const said = (text: (money: (amount: number) => string) => string) => spoken(withMoney(text, s.link.currency, m));
     const dynamic = s.link.amount === undefined || s.link.amount === null;
     // Methods, but none takes this amount: say so, rather than a list of disabled buttons.
     const noneTakes = s.choices.length > 0 && s.choices.every((c) => !c.available);
     return html`
       <h2 tabindex="-1" part="heading">${m.method.title}</h2>
-      ${noneTakes ? html`<p class="error" part="error">${m.method.noneForAmount(money(s.amount))}</p>` : nothing}
+      ${noneTakes ? html`<p class="error" part="error">${said((money) => m.method.noneForAmount(money(s.amount)))}</p>` : nothing}
       <ul aria-label=${m.method.legend}>
         ${s.choices.map(({ gateway, available, reason }) => {
-          const why = reason ? m.rules[reason]({ min: money(gateway.min_amount), max: money(gateway.max_amount) }) : '';
+          const kind = m.method.kinds[gateway.kind](gateway.name);
+          const why = reason ? withMoney((money) => m.rules[reason]({ min: money(gateway.min_amount), max: money(gateway.max_amount) }), s.link.currency, m) : null;
+          // Named by the method alone: what it is and why it is off are its description (said from the hidden copy
+          // beside it), not a run-on name.
+          const id = `method-${gateway.id_payment_gateway}`;
           return html`<li>
             <button
               type="button"
               class="method"
               part="method"
               data-gateway=${gateway.id_payment_gateway}
+              aria-describedby=${id}
               ?disabled=${!available}
               @click=${() => this.send({ type: 'method_chosen', id_payment_gateway: gateway.id_payment_gateway })}
             >
               ${gateway.icon ? html`<img src=${gateway.icon} alt="" width="32" height="32" @error=${hideBrokenImage} />` : nothing}
               <span class="name"
-                ><span>${gateway.name}</span><span class="why">${m.method.kinds[gateway.kind](gateway.name)}</span>${why
-                  ? html`<span class="why">${why}</span>`
+                ><span>${gateway.name}</span><span class="why" aria-hidden="true">${kind}</span>${why
+                  ? html`<span class="why" aria-hidden="true">${why[0]}</span>`
                   : nothing}</span
               >
             </button>
+            <span class="sr-only" id=${id}>${why ? `${kind}. ${why[1]}` : kind}</span>
           </li>`;
         })}
       </ul>

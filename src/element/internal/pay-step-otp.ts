@@ -24,7 +24,9 @@ export class PayStepOtp extends WaitingStep<OtpState> {
     const m = this.messages;
     const s = this.state;
     const busy = s.submitting || s.cancelling;
-    const describedBy = ['code-hint', 'code-attempts', s.error ? 'code-error' : ''].filter(Boolean).join(' ');
+    // The error first, before the hint (GOV.UK's order): it is what the buyer must hear now.
+    const describedBy = [s.error ? 'code-error' : '', 'code-hint', 'code-attempts'].filter(Boolean).join(' ');
+    const off = busy ? 'true' : 'false';
     return html`
       <h2 tabindex="-1" part="heading">${m.otp.title}</h2>
       <ol class="steps">
@@ -51,16 +53,16 @@ export class PayStepOtp extends WaitingStep<OtpState> {
             @paste=${this.#paste}
           />
           <p id="code-hint" class="hint">${m.otp.hint(s.order.gateway.name)}</p>
-          ${s.error ? html`<p id="code-error" class="error" part="error">${m.rules[s.error]({})}</p>` : nothing}
+          ${s.error ? html`<p id="code-error" class="error" part="error"><span class="sr-only">${m.errorPrefix} </span>${m.rules[s.error]({})}</p>` : nothing}
           <p id="code-attempts" class="hint">${m.otp.attemptsLeft(s.attemptsLeft)}</p>
         </div>
         ${countdownTemplate(m, this.remainingMs)} ${noticeTemplate(m, s.notice, () => this.send({ type: 'retry' }))}
         <div class="actions">
-          <button type="submit" part="button" ?disabled=${busy}>${s.submitting ? m.otp.submitting : m.otp.submit}</button>
+          <button type="submit" part="button" aria-disabled=${off}>${s.submitting ? m.otp.submitting : m.otp.submit}</button>
         </div>
       </form>
       <div class="actions">
-        <button type="button" class="secondary" part="button-secondary" ?disabled=${busy} @click=${this.#newCode}>
+        <button type="button" class="secondary" part="button-secondary" aria-disabled=${off} @click=${this.#newCode}>
           ${m.otp.newCode}
         </button>
         ${this.waitingActions(busy)}
@@ -71,6 +73,9 @@ export class PayStepOtp extends WaitingStep<OtpState> {
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
     const s = this.state;
+    const before = changed.get('state') as OtpState | undefined;
+    // "Enviar un código nuevo" made a new order: focus is on the heading, and this says the code is on its way.
+    if (before && before.order.id_order !== s.order.id_order) this.announce(this.messages.otp.newCodeSent);
     if (!this.#awaiting || s.submitting) return;
     this.#awaiting = false;
     if (!s.error) return;
@@ -83,8 +88,9 @@ export class PayStepOtp extends WaitingStep<OtpState> {
     return this.renderRoot.querySelector<HTMLInputElement>('#code');
   }
 
-  /** Before the button is disabled for the send: focus waits in the (read-only) field, never on <body>. */
+  /** Focus waits in the (read-only) field while the code is checked. */
   #sending(code: string): void {
+    if (this.state.submitting || this.state.cancelling) return;
     this.#codeField()?.focus();
     this.#awaiting = true;
     this.send({ type: 'otp_submitted', code });

@@ -1,4 +1,5 @@
 import { html } from 'lit';
+import { spoken } from './spoken.js';
 import type { PushState } from '../../flow/types.js';
 import { WaitingStep, countdownTemplate, noticeTemplate } from './waiting-parts.js';
 import { sharedStyles } from './shared.styles.js';
@@ -19,19 +20,27 @@ export class PayStepPush extends WaitingStep<PushState> {
     const s = this.state;
     return html`
       <h2 tabindex="-1" part="heading">${m.push.title(s.order.gateway.name)}</h2>
-      <p class="phone">${m.push.sentTo(s.action.phone_hint)}</p>
+      <p class="phone">${spoken(this.#sentTo())}</p>
       <ol class="steps">
         ${m.push.steps(s.order.gateway.name).map((line) => html`<li>${line}</li>`)}
       </ol>
       <div class="waiting"><div class="spinner" aria-hidden="true"></div><span>${m.waiting}</span></div>
       ${countdownTemplate(m, this.remainingMs)} ${noticeTemplate(m, s.notice, () => this.send({ type: 'retry' }))}
       <div class="actions">
-        <button type="button" class="secondary" part="button-secondary" ?disabled=${s.cancelling} @click=${() => this.send({ type: 'change_number' })}>
+        <button type="button" class="secondary" part="button-secondary" aria-disabled=${s.cancelling ? 'true' : 'false'} @click=${() => this.send({ type: 'change_number' })}>
           ${m.push.changeNumber}
         </button>
         ${this.waitingActions()}
       </div>
     `;
+  }
+
+  /** "******4567" on screen, "terminado en 4567" said: a masked phone is heard by its last digits. */
+  #sentTo(): readonly [string, string] {
+    const m = this.messages;
+    const hint = this.state.action.phone_hint;
+    const ending = /^[*•xX\s-]+(\d{2,})$/.exec(hint)?.[1];
+    return [m.push.sentTo(hint), m.push.sentTo(ending ? m.push.phoneEnding(ending) : hint)];
   }
 }
 

@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import type { PaidState } from '../../flow/types.js';
-import { formatDateTime, formatMoney } from '../../i18n/format.js';
+import { formatDateTime } from '../../i18n/format.js';
+import { spoken, withMoney } from './spoken.js';
 import { isDynamic } from '../../flow/screens.js';
 import { StepElement } from './step-element.js';
 import { storeHref } from './store-href.js';
@@ -34,7 +35,7 @@ export class PayStepReceipt extends StepElement<PaidState> {
       <h2 tabindex="-1" part="heading">${m.result.paidTitle}</h2>
       <p>${m.result.paidBody}</p>
       <dl>
-        <div><dt>${m.receipt.totalPaid}</dt><dd>${formatMoney(order.amount, order.currency, m.locale)}</dd></div>
+        <div><dt>${m.receipt.totalPaid}</dt><dd>${spoken(withMoney((money) => money(order.amount), order.currency, m))}</dd></div>
         <div><dt>${m.result.method}</dt><dd>${order.gateway.name}</dd></div>
         <div><dt>${m.result.orderId}</dt><dd>${order.id_order}</dd></div>
         ${order.reference ? html`<div><dt>${m.receipt.serviceReference}</dt><dd class="reference">${order.reference}</dd></div>` : nothing}

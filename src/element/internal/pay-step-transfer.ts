@@ -56,10 +56,18 @@ export class PayStepTransfer extends WaitingStep<TransferState> {
         <div class="key" part="transfer-key">
           <span class="hint">${m.transfer.keyLabel}</span>
           <span class="value">${s.action.key}</span>
-          <button type="button" class="secondary" part="button-secondary copy-button" @click=${this.#copy}>
-            ${this.copied === 'yes' ? m.transfer.copied : m.transfer.copy}
+          <button
+            type="button"
+            class="secondary"
+            part="button-secondary copy-button"
+            aria-describedby=${this.copied ? 'copy-result' : nothing}
+            @click=${this.#copy}
+          >
+            ${m.transfer.copy}
           </button>
-          ${this.copied === 'failed' ? html`<p class="error">${m.transfer.copyFailed}</p>` : nothing}
+          ${this.copied
+            ? html`<p id="copy-result" class=${this.copied === 'yes' ? 'hint' : 'error'}>${this.copied === 'yes' ? m.transfer.copied : m.transfer.copyFailed}</p>`
+            : nothing}
         </div>
         <div class="qr" part="qr">
           ${this.qrSrc
@@ -102,19 +110,22 @@ export class PayStepTransfer extends WaitingStep<TransferState> {
     }
   }
 
+  // The button keeps its name; the result shows beside it, is said once, and describes the button while it shows.
   #copy = async () => {
     clearTimeout(this.#copiedTimer);
+    const m = this.messages.transfer;
     try {
       await navigator.clipboard.writeText(this.state.action.key);
       this.copied = 'yes';
-      this.announce(this.messages.transfer.copied);
+      this.announce(m.copied);
+      this.#copiedTimer = setTimeout(() => (this.copied = null), 4000);
     } catch {
+      // The key is selected so the buyer can copy it by hand; the message stays until they try again.
       this.copied = 'failed';
-      // Select the key so the buyer can copy it by hand.
+      this.announce(m.copyFailed);
       const value = this.renderRoot.querySelector('.key .value');
       if (value) getSelection()?.selectAllChildren(value);
     }
-    this.#copiedTimer = setTimeout(() => (this.copied = null), 4000);
   };
 }
 

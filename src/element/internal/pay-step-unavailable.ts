@@ -1,6 +1,6 @@
 import { css, html, nothing } from 'lit';
 import type { UnavailableState } from '../../flow/types.js';
-import { formatMoney } from '../../i18n/format-money.js';
+import { spoken, withMoney } from './spoken.js';
 import { StepElement } from './step-element.js';
 import { storeHref } from './store-href.js';
 import { sharedStyles } from './shared.styles.js';
@@ -41,7 +41,7 @@ export class PayStepUnavailable extends StepElement<UnavailableState> {
       ${link
         ? html`<p class="link">
             <strong>${link.store_name}</strong>${link.description ? html`<span>${link.description}</span>` : nothing}${typeof link.amount === 'number'
-              ? html`<span>${formatMoney(link.amount, link.currency, m.locale)}</span>`
+              ? html`<span>${spoken(withMoney((money) => money(link.amount as number), link.currency, m))}</span>`
               : nothing}
           </p>`
         : nothing}

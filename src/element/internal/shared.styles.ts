@@ -117,6 +117,27 @@ export const sharedStyles = css`
     font-size: 0.9375rem;
     margin: 0;
   }
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+  @media (forced-colors: active) {
+    /* System colours flatten the theme: the primary button stays filled, an error keeps a mark a label lacks. */
+    button:not(.secondary, .method),
+    .button:not(.secondary) {
+      background: ButtonText;
+      color: ButtonFace;
+    }
+    .error {
+      border-inline-start: 4px solid CanvasText;
+      padding-inline-start: 0.5rem;
+    }
+  }
   .spinner {
     width: 2rem;
     height: 2rem;

@@ -4,6 +4,7 @@ import type { Messages } from '../../i18n/messages.js';
 import type { FlowEvent, MessageKey, WaitingState } from '../../flow/types.js';
 import { formatCountdown } from '../../i18n/format.js';
 import { StepElement } from './step-element.js';
+import { spoken } from './spoken.js';
 
 /**
  * @internal Base of the waiting screens (push, SMS code, transfer, card). Its passing notice ("we could not check the
@@ -30,8 +31,10 @@ export abstract class WaitingStep<S extends WaitingState> extends StepElement<S>
  */
 export function countdownTemplate(m: Messages, remainingMs: number | null): TemplateResult | typeof nothing {
   if (remainingMs === null) return nothing;
+  // "14:59" would be read as a clock time: said as minutes and seconds.
+  const total = Math.max(0, Math.ceil(remainingMs / 1000));
   return html`<p class="countdown" part="countdown" role="timer" aria-atomic="true">
-    ${m.countdown.label}: <strong>${formatCountdown(remainingMs)}</strong>
+    ${m.countdown.label}: <strong>${spoken([formatCountdown(remainingMs), m.countdown.spoken(Math.floor(total / 60), total % 60)])}</strong>
   </p>`;
 }
 

@@ -182,3 +182,10 @@ export async function latestOrderId(): Promise<number> {
   if (!order) throw new Error('no order in the sandbox');
   return order.id_order;
 }
+
+/** What the screen shows of a node: its text without the words only screen readers get (`.sr-only`), spaces normalized. */
+export function shownText(node: Node | null | undefined): string {
+  const walk = (n: Node): string =>
+    n.nodeType === Node.TEXT_NODE ? (n.textContent ?? '') : n instanceof Element && n.classList.contains('sr-only') ? '' : [...n.childNodes].map(walk).join('');
+  return node ? walk(node).replace(/\s+/g, ' ').trim() : '';
+}
