@@ -1,0 +1,12 @@
+// Offline search: pagefind's index and UI ship inside the site (dist-docs/pagefind/), so nothing leaves this origin.
+const box = document.getElementById('search');
+if (box) {
+  const root = new URL(box.dataset.root ?? './', location.href);
+  const script = document.createElement('script');
+  script.src = new URL('pagefind/pagefind-ui.js', root).href;
+  script.onload = () => {
+    // eslint-disable-next-line no-undef -- pagefind-ui.js defines it on window
+    new PagefindUI({ element: '#search', bundlePath: new URL('pagefind/', root).pathname, baseUrl: root.pathname, showImages: false, resetStyles: false });
+  };
+  document.head.append(script);
+}

@@ -1,0 +1,1 @@
+export async function buildLive(_out: string): Promise<void> {}
