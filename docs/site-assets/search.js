@@ -5,7 +5,6 @@ if (box) {
   const script = document.createElement('script');
   script.src = new URL('pagefind/pagefind-ui.js', root).href;
   script.onload = () => {
-    // eslint-disable-next-line no-undef -- pagefind-ui.js defines it on window
     new PagefindUI({ element: '#search', bundlePath: new URL('pagefind/', root).pathname, baseUrl: root.pathname, showImages: false, resetStyles: false });
   };
   document.head.append(script);

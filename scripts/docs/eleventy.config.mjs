@@ -2,7 +2,7 @@
 // (so the sources link correctly on GitHub too), generated reference sections, one layout.
 import { readFileSync } from 'node:fs';
 import { renderPage } from './layout.mjs';
-import { elementReference, httpReference } from './generated.mjs';
+import { elementReference, httpReference, playground } from './generated.mjs';
 
 const repo = new URL('../../', import.meta.url);
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
@@ -37,6 +37,7 @@ function mdLinksToHtml(md) {
 function fillMarkers(content, { openapiFile }) {
   return content
     .replace('<!-- generated: element -->', () => elementReference(readJson(new URL('custom-elements.json', repo))))
+    .replace('<!-- generated: playground -->', () => playground(readJson(new URL('custom-elements.json', repo))))
     .replace('<!-- generated: openapi -->', () => httpReference(readJson(openapiFile)))
     .replace(/<!-- include: ([\w/.-]+) -->/g, (_m, file) => readFileSync(new URL(file, repo), 'utf8').replace(/^# .*\n/, ''));
 }
@@ -48,8 +49,9 @@ export default function (eleventyConfig) {
     md.use(headingIds).use(mdLinksToHtml);
   });
   eleventyConfig.addPreprocessor('generated', 'md', (_data, content) => fillMarkers(content, { openapiFile }));
-  eleventyConfig.addGlobalData('eleventyComputed', { permalink: (data) => `${data.page.filePathStem}.html` });
   eleventyConfig.addGlobalData('layout', 'page.11ty.js');
+  // Pages with live checkouts or the playground load the live script (and with it the Service Worker sandbox).
+  eleventyConfig.addGlobalData('eleventyComputed', { permalink: (data) => `${data.page.filePathStem}.html`, live: (data) => /class="live-example"|generated: playground/.test(data.page.rawInput ?? '') });
   eleventyConfig.addTemplateFormats('11ty.js');
   eleventyConfig.addPassthroughCopy({ 'docs/screenshots/*.png': 'screenshots', 'docs/site-assets': 'assets' });
   eleventyConfig.ignores.add('docs/site/**/README.md');

@@ -94,3 +94,32 @@ export function httpReference(document) {
   for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) out.push('', schemaMarkdown(name, schema));
   return `${out.join('\n')}\n`;
 }
+
+const escapeHtml = (text) => String(text ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+/** The theming playground's controls: the theme, and one field per custom property the manifest documents. */
+export function playground(manifest) {
+  const element = publicElement(manifest);
+  const themes = ['auto', 'light', 'dark']
+    .map((theme) => `<label><span>${theme}</span><input type="radio" name="theme" value="${theme}"${theme === 'auto' ? ' checked' : ''}></label>`)
+    .join('\n');
+  const fields = (element.cssProperties ?? [])
+    .map((p) => `<label title="${escapeHtml(p.description)}"><span>${escapeHtml(p.name)}</span><input data-property="${escapeHtml(p.name)}" placeholder="${escapeHtml(p.default)}" autocomplete="off" spellcheck="false"></label>`)
+    .join('\n');
+  return `<div class="playground">
+<form class="playground-controls" aria-label="Theme controls">
+<fieldset><legend>Theme</legend>
+${themes}
+</fieldset>
+<fieldset><legend>Custom properties (empty: the default)</legend>
+${fields}
+</fieldset>
+</form>
+<div>
+<div class="playground-preview"><p>Starting the sandbox in this browser…</p></div>
+<p>Your CSS:</p>
+<pre><output aria-label="The CSS for this theme"></output></pre>
+</div>
+</div>
+`;
+}
