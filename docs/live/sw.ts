@@ -41,7 +41,8 @@ const persist = () => save({ state: sandbox.state, clockAheadMs: sandbox.clock.n
 function sandboxPath(url: URL): string | null {
   if (url.origin !== self.location.origin) return null;
   const path = basePath && url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : url.pathname;
-  return /^\/(v1|sandbox)(\/|$)/.test(path) ? path + url.search : null;
+  // The site's own pages under sandbox/ (sandbox/live.html) are files: no sandbox route ends in `.html`.
+  return /^\/(v1|sandbox)(\/|$)/.test(path) && !path.endsWith('.html') ? path + url.search : null;
 }
 
 async function answer(request: Request, path: string): Promise<Response> {

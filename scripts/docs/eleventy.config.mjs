@@ -51,7 +51,7 @@ export default function (eleventyConfig) {
   eleventyConfig.addPreprocessor('generated', 'md', (_data, content) => fillMarkers(content, { openapiFile }));
   eleventyConfig.addGlobalData('layout', 'page.11ty.js');
   // Pages with live checkouts or the playground load the live script (and with it the Service Worker sandbox).
-  eleventyConfig.addGlobalData('eleventyComputed', { permalink: (data) => `${data.page.filePathStem}.html`, live: (data) => /class="live-example"|generated: playground/.test(data.page.rawInput ?? '') });
+  eleventyConfig.addGlobalData('eleventyComputed', { permalink: (data) => `${data.page.filePathStem}.html`, live: (data) => /class="(live-example|playground)"|generated: playground/.test(data.page.rawInput ?? '') });
   eleventyConfig.addTemplateFormats('11ty.js');
   eleventyConfig.addPassthroughCopy({ 'docs/screenshots/*.png': 'screenshots', 'docs/site-assets': 'assets' });
   eleventyConfig.ignores.add('docs/site/**/README.md');

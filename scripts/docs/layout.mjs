@@ -7,7 +7,9 @@ const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;',
 /** `../` once per folder between this page and the site root. */
 export const rootOf = (url) => '../'.repeat(Math.max(0, url.split('/').length - 2)) || './';
 
-export function renderPage({ content, page, live }) {
+export function renderPage({ content: rendered, page, live }) {
+  // Code blocks and tables may scroll sideways: a keyboard must reach them.
+  const content = rendered.replace(/<(pre|table)>/g, '<$1 tabindex="0">');
   const root = rootOf(page.url);
   const here = page.inputPath.replace(/^.*docs\/site\//, '');
   const title = /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(content)?.[1]?.replace(/<[^>]+>/g, '') ?? 'pay-checkout';

@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+// The documentation site in Chromium (`npm test` step "docs"): builds dist-docs/, serves it with a plain static file
+// server, blocks every request to any other origin, then checks that every page loads with no console error and no
+// axe violation, that every internal link and anchor resolves, that each live checkout pays through the phone
+// simulator (Nequi, Daviplata, Bre-B, card) with the sandbox in the Service Worker, that a stopped worker and a
+// reload mid-payment resume, and that the theming playground restyles the checkout. Last line: `N passed, N failed`.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { serveStatic } from './static-server.mjs';
+import { payThroughPhone } from './live-flows.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const out = path.join(root, 'dist-docs');
+const settleMs = 30_000;
+const results = [];
+
+async function check(name, work) {
+  const started = Date.now();
+  try {
+    await work();
+    results.push({ name, ok: true });
+    console.log(`  ✔ ${name} (${Date.now() - started} ms)`);
+  } catch (error) {
+    results.push({ name, ok: false });
+    console.log(`  ✖ ${name} (${Date.now() - started} ms)\n    ${String(error?.stack ?? error).split('\n').slice(0, 6).join('\n    ')}`);
+  }
+}
+
+function finish() {
+  const failed = results.filter((r) => !r.ok).length;
+  console.log(`${results.length - failed} passed, ${failed} failed`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+const started = Date.now();
+const built = spawnSync('npm', ['run', 'docs:build'], { cwd: root, stdio: 'inherit' });
+if (built.status !== 0) {
+  results.push({ name: 'npm run docs:build', ok: false });
+  finish();
+}
+console.log(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+const pages = [];
+const walk = (dir) => {
+  for (const entry of readdirSync(path.join(out, dir), { withFileTypes: true })) {
+    const rel = path.posix.join(dir, entry.name);
+    if (entry.isDirectory() && entry.name !== 'pagefind' && entry.name !== 'assets') walk(rel);
+    else if (entry.name.endsWith('.html')) pages.push(rel);
+  }
+};
+walk('');
+pages.sort();
+// DOCS_PAGES=regex narrows the page checks while working on a page; `npm test` checks every page.
+if (process.env.DOCS_PAGES) pages.splice(0, pages.length, ...pages.filter((p) => new RegExp(process.env.DOCS_PAGES).test(p)));
+
+const site = await serveStatic(out, '/');
+const browser = await chromium.launch(chromiumLaunchOptions());
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+context.setDefaultTimeout(settleMs);
+const blocked = [];
+await context.route('**/*', (route) => {
+  const url = route.request().url();
+  if (url.startsWith(`${site.origin}/`)) return route.continue();
+  blocked.push(url);
+  return route.abort('blockedbyclient');
+});
+const axeSource = readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+/** Opens `page`, waits for its live parts, and returns its console errors. */
+async function open(tab, rel) {
+  const errors = [];
+  tab.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  tab.on('pageerror', (error) => errors.push(error.message));
+  await tab.goto(`${site.origin}/${rel}`, { waitUntil: 'load' });
+  if (await tab.locator('#live-status, .playground').count()) {
+    await tab.locator('pay-checkout').first().waitFor();
+    await tab.waitForFunction(() => [...document.querySelectorAll('pay-checkout')].every((el) => el.step && el.step !== 'loading'));
+  }
+  await tab.waitForTimeout(300); // late console errors (a lazy chunk, the search index)
+  return errors;
+}
+
+const links = new Map(); // target page → anchors wanted, with where from
+const ids = new Map(); // page → its ids
+console.log(`\n${pages.length} pages at ${site.origin}`);
+for (const rel of pages) {
+  await check(`${rel}: loads with no console error, axe 0 violations`, async () => {
+    const tab = await context.newPage();
+    try {
+      const errors = await open(tab, rel);
+      if (errors.length > 0) throw new Error(`console errors: ${errors.join(' | ')}`);
+      const found = await tab.evaluate(() => ({
+        ids: [...document.querySelectorAll('[id]')].map((el) => el.id),
+        hrefs: [...document.querySelectorAll('a[href]')].map((a) => a.href),
+      }));
+      ids.set(rel, new Set(found.ids));
+      for (const href of found.hrefs) {
+        if (!href.startsWith(`${site.origin}/`)) continue;
+        const url = new URL(href);
+        const target = url.pathname.slice(1) || 'index.html';
+        links.set(target, [...(links.get(target) ?? []), { from: rel, anchor: decodeURIComponent(url.hash.slice(1)) }]);
+      }
+      await tab.addScriptTag({ content: axeSource });
+      const violations = await tab.evaluate(async () => {
+        const result = await window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] });
+        return result.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')}`);
+      });
+      if (violations.length > 0) throw new Error(`axe: ${violations.join('; ')}`);
+    } finally {
+      await tab.close();
+    }
+  });
+}
+
+await check('every internal link and anchor resolves', async () => {
+  const broken = [];
+  for (const [target, from] of links) {
+    const known = ids.get(target);
+    if (!known) {
+      const response = await fetch(`${site.origin}/${target}`, { method: 'HEAD' });
+      if (!response.ok) broken.push(`${target} (from ${from[0].from})`);
+      continue;
+    }
+    for (const { from: page, anchor } of from) if (anchor && !known.has(anchor)) broken.push(`${target}#${anchor} (from ${page})`);
+  }
+  if (!process.env.DOCS_PAGES && links.size < pages.length) throw new Error(`only ${links.size} link targets found`);
+  if (broken.length > 0) throw new Error(`broken: ${[...new Set(broken)].join(', ')}`);
+});
+
+console.log('\nlive checkouts (the sandbox in a Service Worker)');
+const live = await context.newPage();
+await open(live, 'sandbox/live.html');
+for (const method of ['Nequi', 'Daviplata', 'Bre-B', 'Tarjeta']) {
+  await check(`live checkout pays with ${method} through the phone simulator`, () => payThroughPhone(live, method, context));
+}
+await live.close();
+
+await check('theming playground: a custom property and the dark theme reach the checkout', async () => {
+  const tab = await context.newPage();
+  try {
+    await open(tab, 'merchants/theming.html');
+    await tab.locator('input[data-property="--pay-color-primary"]').fill('rgb(124, 58, 237)');
+    await tab.getByRole('radio', { name: 'dark' }).check();
+    const preview = tab.locator('.playground-preview pay-checkout');
+    await tab.waitForFunction(() => {
+      const el = document.querySelector('.playground-preview pay-checkout');
+      return el?.getAttribute('theme') === 'dark' && getComputedStyle(el).getPropertyValue('--pay-color-primary').trim() === 'rgb(124, 58, 237)';
+    });
+    const css = await tab.locator('.playground output').textContent();
+    if (!css.includes('--pay-color-primary: rgb(124, 58, 237);') || !css.includes('theme="dark"')) throw new Error(`CSS shown: ${css}`);
+    if ((await preview.count()) !== 1) throw new Error('no preview checkout');
+  } finally {
+    await tab.close();
+  }
+});
+
+await check('nothing was requested from any other origin', async () => {
+  if (blocked.length > 0) throw new Error(`blocked: ${[...new Set(blocked)].join(', ')}`);
+});
+
+await browser.close();
+await site.close();
+console.log(`docs site checked in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+finish();
