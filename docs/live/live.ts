@@ -48,7 +48,8 @@ async function start() {
   }
   await sandboxInBrowser();
   const phoneSlot = document.querySelector('.live-phone-slot');
-  await Promise.all([import('../../src/define.js'), phoneSlot ? import('../../demo/phone/phone-app.js') : null]);
+  const [, phone] = await Promise.all([import('../../src/define.js'), phoneSlot ? import('./phone.js') : null]);
+  phone?.definePhone();
   for (const example of document.querySelectorAll<HTMLElement>('.live-example[data-link]')) example.replaceChildren(checkoutOf(example.dataset.link ?? ''));
   if (phoneSlot) {
     adoptPhoneStyles();

@@ -24,8 +24,7 @@ export async function buildLive(out: string): Promise<void> {
     build: {
       ...page.build,
       lib: { entry: fromRoot('docs/live/live.ts'), formats: ['es'], fileName: () => 'live.js' },
-      // package.json's sideEffects names only the package's files: the demo's phone registers its parts by import.
-      rolldownOptions: { treeshake: { moduleSideEffects: true }, output: { chunkFileNames: '[name]-[hash].js' } },
+      rolldownOptions: { output: { chunkFileNames: '[name]-[hash].js' } },
     },
   });
   const worker = common(out);
