@@ -9,10 +9,13 @@ import { wirePlayground } from './playground.js';
 
 const siteRoot = new URL(/* @vite-ignore */ '../../', import.meta.url);
 
-/** The demo's phone styles, scoped to the phone so the site's own styles stay as they are. */
+/**
+ * The demo's phone styles, scoped to the phone so the site's own styles stay as they are. Every `:root` becomes
+ * the phone: the built CSS is minified (`:root{`) and its light-dark() lowered into `:root` rules per colour scheme.
+ */
 function adoptPhoneStyles() {
   const sheet = new CSSStyleSheet();
-  sheet.replaceSync(`.live-phone { ${demoCss.replace(':root {', '& {')}\n${phoneCss} }`);
+  sheet.replaceSync(`.live-phone { ${demoCss.replaceAll(':root', '&')}\n${phoneCss} }`);
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }
 
