@@ -3,12 +3,14 @@
 // server, blocks every request to any other origin, then checks that every page loads with no console error and no
 // axe violation, that every internal link and anchor resolves, that each live checkout pays through the phone
 // simulator (Nequi, Daviplata, Bre-B, card) with the sandbox in the Service Worker, that a stopped worker and a
-// reload mid-payment resume, and that the theming playground restyles the checkout. Last line: `N passed, N failed`.
+// reload mid-payment resume, that the theming playground restyles the checkout, and that `npm start` (Vite's dev
+// server) serves the same site at /docs/ with its live checkouts paying. Last line: `N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { createServer } from 'vite';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { serveStatic } from './static-server.mjs';
 import { payThroughPhone } from './live-flows.mjs';
@@ -75,7 +77,7 @@ async function open(tab, rel) {
   const errors = [];
   tab.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   tab.on('pageerror', (error) => errors.push(error.message));
-  await tab.goto(`${site.origin}/${rel}`, { waitUntil: 'load' });
+  await tab.goto(rel.startsWith('http') ? rel : `${site.origin}/${rel}`, { waitUntil: 'load' });
   if (await tab.locator('#live-status, .playground').count()) {
     await tab.locator('pay-checkout').first().waitFor();
     await tab.waitForFunction(() => [...document.querySelectorAll('pay-checkout')].every((el) => el.step && el.step !== 'loading'));
@@ -131,13 +133,18 @@ await check('every internal link and anchor resolves', async () => {
   if (broken.length > 0) throw new Error(`broken: ${[...new Set(broken)].join(', ')}`);
 });
 
-console.log('\nlive checkouts (the sandbox in a Service Worker)');
-const live = await context.newPage();
-await open(live, 'sandbox/live.html');
-for (const method of ['Nequi', 'Daviplata', 'Bre-B', 'Tarjeta']) {
-  await check(`live checkout pays with ${method} through the phone simulator`, () => payThroughPhone(live, method, context));
+/** Every live checkout of `origin`'s sandbox/live.html, paid through the phone simulator. */
+async function payEveryMethod(site, origin, where) {
+  const live = await site.newPage();
+  await open(live, `${origin}/sandbox/live.html`);
+  for (const method of ['Nequi', 'Daviplata', 'Bre-B', 'Tarjeta']) {
+    await check(`${where}live checkout pays with ${method} through the phone simulator`, () => payThroughPhone(live, method, site));
+  }
+  await live.close();
 }
-await live.close();
+
+console.log('\nlive checkouts (the sandbox in a Service Worker)');
+await payEveryMethod(context, site.origin, '');
 
 await check('theming playground: a custom property and the dark theme reach the checkout', async () => {
   const tab = await context.newPage();
@@ -161,6 +168,26 @@ await check('theming playground: a custom property and the dark theme reach the 
 await check('nothing was requested from any other origin', async () => {
   if (blocked.length > 0) throw new Error(`blocked: ${[...new Set(blocked)].join(', ')}`);
 });
+
+// `npm start` serves the built site at /docs/: the same pages, the Service Worker sandbox under that base path.
+console.log('\nnpm start: the site at /docs/');
+const dev = await createServer({ configFile: path.join(root, 'vite.config.ts'), root: path.join(root, 'demo'), logLevel: 'warn', server: { port: 0 } });
+await dev.listen();
+const docs = `${new URL(dev.resolvedUrls.local[0]).origin}/docs`;
+const devContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+devContext.setDefaultTimeout(settleMs);
+await check('npm start answers /docs/ with the site\'s index page, no console error', async () => {
+  const tab = await devContext.newPage();
+  const errors = await open(tab, `${docs}/`);
+  const heading = await tab.locator('h1').first().textContent();
+  const search = await tab.locator('a[href$="sandbox/live.html"]').count();
+  await tab.close();
+  if (errors.length > 0) throw new Error(`console errors: ${errors.join(' | ')}`);
+  if (!/pay-checkout/i.test(heading) || search === 0) throw new Error(`not the site's index: h1 "${heading}", ${search} links to the live page`);
+});
+await payEveryMethod(devContext, docs, 'npm start /docs/: ');
+await devContext.close();
+await dev.close();
 
 await browser.close();
 await site.close();
