@@ -1,11 +1,6 @@
 // The reference pages' generated parts: the element's tables from custom-elements.json (the same renderer the
 // manifest test checks) and the HTTP API from the OpenAPI document. Markdown, so the site styles it like the rest.
-import { apiMarkdown, publicElement } from '../readme-api.mjs';
-
-const cell = (text) => String(text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim();
-const code = (text) => (text ? `\`${cell(text)}\`` : '');
-const table = (head, rows) =>
-  rows.length === 0 ? '' : [head, head.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+import { apiMarkdown, cell, code, publicElement, table } from './element-api.mjs';
 
 /** The element's attributes, events, custom properties and parts, as `##` sections. */
 export function elementReference(manifest) {
