@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The package's `bin`: `npx pay-checkout sandbox [--port N] [--host H] [--public-url URL] [--no-order-key-dedupe]`.
+ * The package's `bin`: `npx pay-checkout sandbox [--port N] [--host H] [--public-url URL] [--no-order-key-dedupe] [--allow-host|origin|forward …]`.
  * A thin command over `pay-checkout/sandbox`; `npm run sandbox` runs this same file through tsx.
  */
 import { parseArgs } from 'node:util';
@@ -19,6 +19,11 @@ Options of sandbox:
   --public-url URL     origin the sandbox puts in the links it creates (behind a tunnel or proxy)
   --no-order-key-dedupe
                        do not deduplicate order_key on POST /orders (as the live service may not)
+  --allow-host NAME    also answer the control API and pages at this Host name (repeatable; "any": no check)
+  --allow-origin URL   a page origin of yours: it may call the control API, and the card page
+                       returns to it (repeatable; loopback origins always may; "any": no check)
+  --allow-forward URL  a webhook receiver POST /sandbox/forward may name (repeatable; "loopback": any
+                       loopback URL); without it, the first one named is the only one
   -h, --help           this text`;
 
 const fail = (message: string): never => {
@@ -35,6 +40,9 @@ function parse(argv: string[]) {
         host: { type: 'string', default: '127.0.0.1' },
         'public-url': { type: 'string' },
         'no-order-key-dedupe': { type: 'boolean', default: false },
+        'allow-host': { type: 'string', multiple: true },
+        'allow-origin': { type: 'string', multiple: true },
+        'allow-forward': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: true,
@@ -52,6 +60,7 @@ async function sandbox(values: ReturnType<typeof parse>['values']) {
     host: values.host,
     publicUrl: values['public-url'],
     orderKeyDedupe: !values['no-order-key-dedupe'],
+    guard: guardOptions(values),
   };
   const running = await startSandbox(options).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EADDRINUSE' && error.code !== 'EACCES' && error.code !== 'EADDRNOTAVAIL') throw error;
@@ -68,6 +77,21 @@ async function sandbox(values: ReturnType<typeof parse>['values']) {
       void running.close().finally(() => process.exit(0));
     });
   }
+}
+
+/** The guard's lists from the repeatable flags; one "any" (or "loopback" for forwards) opens the check. */
+function guardOptions(values: ReturnType<typeof parse>['values']): NonNullable<StartSandboxOptions['guard']> {
+  const hosts = values['allow-host'];
+  const origins = values['allow-origin'];
+  const forwards = values['allow-forward'];
+  for (const url of [...(origins ?? []), ...(forwards ?? [])]) {
+    if (url !== 'any' && url !== 'loopback' && !URL.canParse(url)) fail(`not a URL: ${url}`);
+  }
+  return {
+    ...(hosts && { allowedHosts: hosts.includes('any') ? 'any' : hosts }),
+    ...(origins && { allowedOrigins: origins.includes('any') ? 'any' : origins }),
+    ...(forwards && { allowedForwards: forwards.includes('loopback') ? 'loopback' : forwards }),
+  };
 }
 
 const { values, positionals } = parse(process.argv.slice(2));

@@ -2,12 +2,14 @@ import * as z from 'zod/mini';
 import { Amount, CurrencyCode, PositiveId, Timestamp } from './common.js';
 import { GatewayKindSchema } from './gateways.js';
 import { CancelReasonSchema, OrderStatusSchema, ShopperSchema } from './orders.js';
+import { isSafeRedirectUrl } from './redirect-url.js';
 
 /**
  * The buyer API of design.md §3: what the element speaks. No secrets cross it. The link (the first screen's one
  * call) is in checkout-link.ts, so the browser's first script holds only the schemas that call needs.
  */
 export * from './checkout-link.js';
+export * from './redirect-url.js';
 
 /** What the buyer does next. */
 export const NextActionSchema = z.discriminatedUnion('type', [
@@ -25,7 +27,10 @@ export const NextActionSchema = z.discriminatedUnion('type', [
     qr_png: z.optional(z.string()),
     expires_at: Timestamp,
   }),
-  z.looseObject({ type: z.literal('redirect'), url: z.string().check(z.minLength(1)) }),
+  z.looseObject({
+    type: z.literal('redirect'),
+    url: z.string().check(z.refine(isSafeRedirectUrl, { message: 'must be an absolute https URL (http only on loopback)' })),
+  }),
 ]);
 export type NextAction = z.infer<typeof NextActionSchema>;
 export type NextActionType = NextAction['type'];

@@ -36,6 +36,7 @@ export const errorCatalog = {
   UNAUTHORIZED_ACCESS: { code: 1003, httpStatus: 401, message: 'These credentials may not act for this store.', source: 'live-docs' },
   INSUFFICIENT_SCOPE: { code: 1004, httpStatus: 401, message: 'These credentials have no access to this resource.', source: 'live-docs' },
   INVALID_PARTNER_CREDENTIALS: { code: 1005, httpStatus: 401, message: 'X-API-Key and X-API-Secret must both be present and valid.', source: 'pay-checkout' },
+  REQUEST_NOT_ALLOWED: { code: 1006, httpStatus: 403, message: 'The sandbox does not take this request from that host or origin.', source: 'pay-checkout' },
   VALIDATION_FAILED: { code: 2000, httpStatus: 400, message: 'The request did not pass validation.', source: 'live-docs' },
   REQUIRED_FIELD_MISSING: { code: 2001, httpStatus: 400, message: 'A required field is missing.', source: 'live-docs' },
   INVALID_FIELD_FORMAT: { code: 2002, httpStatus: 400, message: 'A field has the wrong format.', source: 'live-docs' },

@@ -489,6 +489,8 @@ export type FlowEvent =
    */
   | { type: 'resume_failed'; error: FlowError }
   /** The buyer came back from the card page. */
-  | { type: 'returned_from_card' };
+  | { type: 'returned_from_card' }
+  /** The card hand-off's URL is not one the element navigates to (not https, http only on loopback): the error screen. */
+  | { type: 'handoff_refused' };
 
 export type FlowEventType = FlowEvent['type'];

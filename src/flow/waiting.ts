@@ -5,7 +5,7 @@ import { isOtpError } from './refusals.js';
 import { checkStatus, orderState, seedOf, updateWaiting } from './orders.js';
 import { isWaitingStep } from './selectors.js';
 import { otpInput, validateOtp } from './rules.js';
-import { amountState, isDynamic, startOver, toDetails } from './screens.js';
+import { amountState, errorState, isDynamic, startOver, toDetails } from './screens.js';
 import type { FlowError, FlowEvent, FlowState, OrderState, OtpState, ResultState, WaitingState } from './types.js';
 
 /** Every step with an order: waiting for the payment, and the results. */
@@ -77,12 +77,20 @@ function waitingStep(state: WaitingState, event: FlowEvent): FlowState | undefin
     case 'retry':
       // "Check again" after a failed status check.
       return state.request === null && state.notice ? { ...state, notice: null, request: checkStatus(state, state.timeUp) } : undefined;
+    case 'handoff_refused':
+      return state.step === 'redirect' ? handoffRefused(state) : undefined;
     case 'returned_from_card':
       if (state.step !== 'redirect' || state.returning) return undefined;
       return { ...state, returning: true, request: state.request ?? checkStatus(state, false) };
     default:
       return undefined;
   }
+}
+
+/** An unreadable hand-off is the service's broken answer: the error screen, whose back leads to the details. */
+function handoffRefused(state: WaitingState): FlowState {
+  const resume = state.gateway ? toDetails(state.link, state.amount, state.fields, state.gateway) : ({ step: 'loading', request: null } as const);
+  return errorState({ category: 'invalid_response' }, null, resume, state.link);
 }
 
 function stripToken(created: CheckoutOrder & { order_token: string }): CheckoutOrder {

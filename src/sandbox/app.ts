@@ -17,6 +17,8 @@ import { pageRoutes } from './routes/pages.js';
 import { partnerRoutes } from './routes/partner.js';
 import { receiverRoutes } from './routes/receiver.js';
 import { createState, resetState, type SandboxState } from './state.js';
+import { SandboxGuard, type SandboxGuardOptions } from './guard.js';
+import { guardMiddleware } from './guard-middleware.js';
 import { createDeliverer, type Deliverer } from './webhooks/delivery.js';
 
 export interface SandboxOptions {
@@ -43,6 +45,8 @@ export interface SandboxOptions {
    * every create makes a new order, as a service that does not deduplicate would, to test a caller's own guarantee.
    */
   orderKeyDedupe?: boolean;
+  /** Which hosts, origins and forward targets the control API and pages take besides loopback ones (guard.ts). */
+  guard?: SandboxGuardOptions;
 }
 
 /** The route table (for tests that compare it with the contract); typed here so the public types need no hono. */
@@ -58,6 +62,8 @@ export interface Sandbox {
   clock: SandboxClock;
   deliverer: Deliverer;
   context: SandboxContext;
+  /** The host, origin and forward checks; `serve()` adds a host the sandbox is reached at. */
+  guard: SandboxGuard;
   /** Restores the fixtures and empties the delivery log. */
   reset(): void;
   setPublicUrl(url: string | undefined): void;
@@ -91,6 +97,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     receiverUrl: undefined,
     hostedDir: options.hostedDir,
     orderKeyDedupe: options.orderKeyDedupe ?? true,
+    guard: new SandboxGuard(options.guard),
     iso: (ms?: number) => new Date(ms ?? clock.now()).toISOString(),
   };
   const forwardToReceiver = () => {
@@ -104,8 +111,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   };
   const reportUnexpected = options.onUnexpectedError ?? ((error: unknown) => console.error('[sandbox] unexpected error:', error));
 
+  if (context.publicUrl) context.guard.serve(context.publicUrl);
+
   const app = new Hono();
-  // First, so an error or a drop fault stops a request before anything else sees it.
+  // Before anything else: a refused host or origin reaches no route and no fault.
+  app.use('*', guardMiddleware(context.guard));
+  // Then, so an error or a drop fault stops a request before anything else sees it.
   app.use('*', faultMiddleware(context.state));
   app.use('*', async (c, next) => {
     // Refuse oversized bodies before reading them; readJson also counts the bytes actually sent.
@@ -144,9 +155,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     clock,
     deliverer,
     context,
+    guard: context.guard,
     reset,
     setPublicUrl(url) {
       context.publicUrl = url?.replace(/\/+$/, '');
+      if (url) context.guard.serve(url);
     },
     listeningAt(origin) {
       const previous = context.receiverUrl;

@@ -2,6 +2,7 @@
 import type { SandboxClock } from './clock.js';
 import type { SandboxState } from './state.js';
 import type { Deliverer } from './webhooks/delivery.js';
+import type { SandboxGuard } from './guard.js';
 
 export interface SandboxTimings {
   /** Per webhook attempt (contract: 5 s). */
@@ -30,6 +31,8 @@ export interface SandboxContext {
   hostedDir: string | undefined;
   /** False: `order_key` is recorded as `id_external` but never replayed (`--no-order-key-dedupe`). */
   orderKeyDedupe: boolean;
+  /** What the control API and pages refuse (hosts, origins, forward targets, card page returns). */
+  guard: SandboxGuard;
   iso(ms?: number): string;
 }
 

@@ -3,6 +3,7 @@ export { createSandbox, type Sandbox, type SandboxOptions } from './app.js';
 export { startSandbox, type RunningSandbox, type StartSandboxOptions } from './server.js';
 export { paySandbox, sandboxPrefixes } from './vite-plugin.js';
 export { sandboxBanner } from './banner.js';
+export { SandboxGuard, type SandboxGuardOptions } from './guard.js';
 export { createClock, type SandboxClock } from './clock.js';
 export type { SandboxTimings } from './context.js';
 export { demoLinks, demoMerchantKey, demoPartner, gatewayAmountLimits, otherMerchantKey, otherPartner, testCards } from './fixtures.js';

@@ -30,6 +30,8 @@ export async function startSandbox({ port = 0, host = '127.0.0.1', ...options }:
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostPart}:${address.port}`;
+  sandbox.guard.serve(host);
+  sandbox.guard.serve(hostPart);
   if (!options.publicUrl) sandbox.setPublicUrl(url);
   // The sandbox posts to its own receiver over loopback, even when it listens on every interface.
   sandbox.listeningAt(`http://${loopbackOf(address)}:${address.port}`);

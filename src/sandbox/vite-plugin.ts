@@ -40,6 +40,8 @@ export function paySandbox(options: SandboxOptions = {}): Plugin {
     server.httpServer?.once('listening', () => {
       const local = server.resolvedUrls?.local[0];
       if (!local) return;
+      // The hosts Vite serves at (its --host addresses) are the sandbox's too.
+      for (const url of [...(server.resolvedUrls?.local ?? []), ...(server.resolvedUrls?.network ?? [])]) sandbox.guard.serve(url);
       const origin = new URL(local).origin;
       if (!options.publicUrl) sandbox.setPublicUrl(origin);
       sandbox.listeningAt(origin);

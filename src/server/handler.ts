@@ -99,6 +99,8 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   };
 
   const failure = (request: Request, error: unknown): Response => {
+    // The client went away (an aborted upload, a closed tab): no one reads the answer, and it is no server error.
+    if (request.signal.aborted) return new Response(null, { status: 499 });
     if (error instanceof CheckoutHttpError) return respond(request, error.status, error.body, error.headers);
     // The merchant API's own ErrorResponse passes through with its status (4010, 4011, 6105, ...).
     if (error instanceof ServiceError) return respond(request, error.status, error.body);

@@ -11,5 +11,5 @@ export type { ClaimTimings } from './once.js';
 export type { OrderWakeUp } from './webhook-intake.js';
 export { defaultAmountLimits, gatewayKindOf, toCheckoutGateways } from './gateways.js';
 export { orderKeyPrefix } from './secrets.js';
-export { toNodeListener } from './node.js';
-export type { NodeListenerOptions } from './node.js';
+export { defaultServeOptions, serve, toNodeListener } from './node.js';
+export type { NodeListenerOptions, RunningNodeServer, ServeOptions } from './node.js';

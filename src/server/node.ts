@@ -2,7 +2,8 @@
  * Node `http` adapter: IncomingMessage → Request, Response → ServerResponse. Type-only Node imports,
  * so importing `pay-checkout/server` stays safe on edge runtimes.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { errorBody } from '../contract/errors.js';
 
 export interface NodeListenerOptions {
@@ -77,10 +78,14 @@ export function toNodeListener(handler: Handler, options: NodeListenerOptions = 
     res.once('close', () => {
       if (!res.writableFinished) gone.abort();
     });
+    // A body cut off mid-way errors the request first: mark it gone before the handler sees the read fail.
+    req.on('error', () => gone.abort());
     void (async () => {
       try {
         await writeResponse(await handler(toRequest(req, gone.signal)), res);
       } catch (error) {
+        // The buyer went away mid-request (an aborted upload, a closed tab): nobody to answer, nothing to report.
+        if (gone.signal.aborted || req.destroyed) return void res.destroy();
         onError(error);
         if (!res.headersSent) {
           res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
@@ -89,4 +94,102 @@ export function toNodeListener(handler: Handler, options: NodeListenerOptions = 
       }
     })();
   };
+}
+
+export interface ServeOptions extends NodeListenerOptions {
+  /** Default 3000; 0 picks a free port. */
+  port?: number;
+  /** Interface to listen on; default every interface, as `server.listen()` does. */
+  host?: string;
+  /** The whole header block must arrive within this; default 10 s (slowloris headers). */
+  headersTimeoutMs?: number;
+  /** The whole request, headers and body, must arrive within this; default 30 s (a body sent a byte at a time). */
+  requestTimeoutMs?: number;
+  /** An idle keep-alive connection is closed after this; default 5 s. */
+  keepAliveTimeoutMs?: number;
+  /** A socket with no traffic either way is closed after this; default 60 s (above the 25 s of a waiting status request). */
+  idleTimeoutMs?: number;
+  /** Open connections in all; more are closed at once. Default 512: well under the usual `ulimit -n` of 1024. */
+  maxConnections?: number;
+  /**
+   * Open connections from one client address; more are closed at once, so one client cannot take every slot. Default 32;
+   * behind a proxy or load balancer every connection comes from it: set `Infinity` there (the proxy holds slow clients).
+   */
+  maxConnectionsPerAddress?: number;
+}
+
+export interface RunningNodeServer {
+  server: Server;
+  /** `http://HOST:PORT` as bound. */
+  url: string;
+  /** Stops accepting, then closes every connection. */
+  close(): Promise<void>;
+}
+
+export const defaultServeOptions = {
+  port: 3000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 60_000,
+  maxConnections: 512,
+  maxConnectionsPerAddress: 32,
+} as const;
+
+/**
+ * The handler on a bare Node `http` server that holds against slow and greedy clients: header, body, keep-alive and
+ * idle timeouts, and connection caps in all and per client address. Resolves once it listens.
+ */
+export async function serve(handler: Handler, options: ServeOptions = {}): Promise<RunningNodeServer> {
+  const o = { ...defaultServeOptions, ...options };
+  // Imported here, not at the top: `pay-checkout/server` must load on edge runtimes, which have no node:http.
+  const { createServer } = await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:http');
+  const server = createServer(
+    {
+      headersTimeout: o.headersTimeoutMs,
+      requestTimeout: o.requestTimeoutMs,
+      keepAliveTimeout: o.keepAliveTimeoutMs,
+      // Node checks the two timeouts above on this interval (default 30 s, which would let a slow client hold longer).
+      connectionsCheckingInterval: Math.max(250, Math.min(1_000, o.headersTimeoutMs / 4)),
+    },
+    toNodeListener(handler, options),
+  );
+  server.maxConnections = o.maxConnections;
+  server.setTimeout(o.idleTimeoutMs, (socket: Socket) => socket.destroy());
+  capPerAddress(server, o.maxConnectionsPerAddress);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Closes a new connection at once when its address already holds `cap` of them. */
+function capPerAddress(server: Server, cap: number): void {
+  if (!Number.isFinite(cap)) return;
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = open.get(address) ?? 0;
+    if (count >= cap) return void socket.destroy();
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
 }

@@ -4,6 +4,8 @@
  */
 import type { MerchantClient } from '../client/index.js';
 import { parseDelivery, type WebhookDelivery } from '../webhooks/delivery.js';
+import { processOnce, type DeliveryClaims } from '../webhooks/once.js';
+import type { OrderPaymentPayload } from '../contract/webhook-payloads.js';
 import { WebhookDeliveryError } from '../webhooks/errors.js';
 import type { SigningSecrets } from '../webhooks/signature.js';
 import { readTextRequest } from './body.js';
@@ -48,21 +50,36 @@ export function webhookIntake(deps: IntakeDeps): (request: Request) => Promise<R
     }
     // Other events are acknowledged, so the service does not retry them; this intake has nothing to do with them.
     if (delivery.event !== 'order_payment') return { status: 200, data: { received: true, handled: false } };
-    const { id_order, id_external, status } = delivery.payload;
-
-    const key = id_external?.startsWith(orderKeyPrefix) ? id_external : undefined;
-    // A store that cannot answer is a 503, so the service delivers again later.
-    const claim = key ? await storeCall(() => deps.store.inspect(key)) : undefined;
-    if (key && claim?.state === 'held') {
-      // The service's own record, not the webhook's copy, is what the buyer's retry will replay.
-      const details = await deps.merchant.getOrder(id_order);
-      if (details.id_external === key) {
-        await completeClaim(deps.store, deps.timings, key, claim.token, await deps.ops.createdReply(details));
-      }
+    // Once across instances: a replay (the service's retry, a resend, an attacker's copy) is answered, not redone.
+    const once = await processOnce(claimsOf(deps.store), delivery, () => settle(deps, delivery.payload));
+    if (once.outcome === 'in_progress') {
+      throw CheckoutHttpError.of('SERVICE_UNAVAILABLE', { description: 'This delivery is being processed by another instance; deliver it again.' }, { 'Retry-After': '1' });
     }
-    const wakeUp: OrderWakeUp = { id_order, status };
-    await deps.store.publish(orderChannel(id_order), JSON.stringify(wakeUp)).catch(() => {});
-    if (key) await deps.store.publish(claimChannel(key), 'done').catch(() => {});
+    if (once.outcome === 'duplicate') return { status: 200, data: { received: true, handled: false, duplicate: true } };
     return { status: 200, data: { received: true, handled: true } };
   };
+}
+
+/** The claim store's calls, each a 503 when the store cannot answer (so the service delivers again later). */
+const claimsOf = (store: ClaimStore): DeliveryClaims => ({
+  claim: (key, digest, leaseMs) => storeCall(() => store.claim(key, digest, leaseMs)),
+  complete: (key, token, response, ttlMs) => storeCall(() => store.complete(key, token, response, ttlMs)),
+  release: (key, token) => store.release(key, token),
+});
+
+/** The work of one `order_payment`: settle an in-doubt create with the service's record, wake whoever waits. */
+async function settle(deps: IntakeDeps, payload: OrderPaymentPayload): Promise<void> {
+  const { id_order, id_external, status } = payload;
+  const key = id_external?.startsWith(orderKeyPrefix) ? id_external : undefined;
+  const claim = key ? await storeCall(() => deps.store.inspect(key)) : undefined;
+  if (key && claim?.state === 'held') {
+    // The service's own record, not the webhook's copy, is what the buyer's retry will replay.
+    const details = await deps.merchant.getOrder(id_order);
+    if (details.id_external === key) {
+      await completeClaim(deps.store, deps.timings, key, claim.token, await deps.ops.createdReply(details));
+    }
+  }
+  const wakeUp: OrderWakeUp = { id_order, status };
+  await deps.store.publish(orderChannel(id_order), JSON.stringify(wakeUp)).catch(() => {});
+  if (key) await deps.store.publish(claimChannel(key), 'done').catch(() => {});
 }

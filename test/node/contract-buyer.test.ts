@@ -5,6 +5,7 @@ import {
   CheckoutOrderBodySchema,
   CheckoutOrderCreatedSchema,
   CheckoutOrderSchema,
+  isSafeRedirectUrl,
   NextActionSchema,
 } from '../../src/contract/index.js';
 import { accepts, changed, refuses } from './contract-helpers.js';
@@ -74,6 +75,18 @@ describe('buyer API: next_action variants', () => {
     refuses(NextActionSchema, { type: 'approve_push', expires_at: at }, 'phone_hint');
     refuses(NextActionSchema, { type: 'redirect' }, 'url');
     refuses(NextActionSchema, { type: 'wait' }, 'type');
+  });
+
+  it('a card hand-off is https, or http only on loopback: never javascript:, data:, http to a real host or a relative path', () => {
+    for (const url of ['https://pay.example/session/1', 'http://localhost:4010/sandbox/card/1', 'http://127.0.0.2:9/c', 'http://[::1]:8/c', 'http://app.localhost/c']) {
+      assert.equal(accepts(NextActionSchema, { type: 'redirect', url }).type, 'redirect', url);
+      assert.equal(isSafeRedirectUrl(url), true, url);
+    }
+    const hostile = ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'http://pay.example/card', 'http://127.0.0.1.evil.example/c', 'http://localhost.evil.example/c', '//evil.example/c', '/sandbox/card/1', 'card/1', 'https://', 'file:///etc/passwd', 'blob:https://pay.example/1', ''];
+    for (const url of hostile) {
+      refuses(NextActionSchema, { type: 'redirect', url }, 'url');
+      assert.equal(isSafeRedirectUrl(url), false, url);
+    }
   });
 });
 

@@ -58,7 +58,7 @@ const event: fc.Arbitrary<FlowEvent> = fc.oneof(
   fc.oneof(fc.constantFrom('123456', '12'), fc.string()).map((code) => ({ type: 'otp_changed', code }) as const),
   fc.oneof(fc.constantFrom('123456', '999999', '1'), fc.string()).map((code) => ({ type: 'otp_submitted', code }) as const),
   fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }).map((n) => ({ type: 'otp_rejected', attempts_left: n }) as const),
-  fc.constantFrom<FlowEvent>({ type: 'cancel_requested' }, { type: 'change_number' }, { type: 'time_up' }, { type: 'retry' }, { type: 'try_again' }, { type: 'returned_from_card' }),
+  fc.constantFrom<FlowEvent>({ type: 'cancel_requested' }, { type: 'change_number' }, { type: 'time_up' }, { type: 'retry' }, { type: 'try_again' }, { type: 'returned_from_card' }, { type: 'handoff_refused' }),
   fc.constantFrom('key-c', 'key-d').map((k) => ({ type: 'new_code', idempotencyKey: k }) as const),
   fc.boolean().map((card) => ({ type: 'resume_retrying', card }) as const),
   fc.record({ link, order, back: fc.boolean() }).map(({ link: l, order: o, back }) => ({ type: 'resumed', link: l, order: o, orderToken: 'tok_resumed_0000000', returnedFromCard: back }) as const),

@@ -176,6 +176,17 @@ describe('happy paths', () => {
     expectStep(run(polled, { type: 'status_received', order: makeOrder('card', { status: 'confirmed', next_action: null }) }), 'paid');
   });
 
+  it('card: a hand-off the element refuses to follow is the error screen, whose back leads to the details', () => {
+    const details = run(toDetailsOf('card'), ...buyer.document, { type: 'details_submitted', idempotencyKey: 'k' });
+    const away = expectStep(run(details, { type: 'order_created', order: makeCreated('card') }), 'redirect');
+    const refused = expectStep(run(away, { type: 'handoff_refused' }), 'error');
+    assert.equal(refused.error.category, 'invalid_response');
+    assert.equal(refused.retry, null);
+    expectStep(run(refused, { type: 'back' }), 'details');
+    const push = expectStep(toOrderOf('push'), 'push');
+    assert.equal(run(push, { type: 'handoff_refused' }), push);
+  });
+
   it('the return url is not sent for other methods', () => {
     const s = run(toDetailsOf('otp'), ...buyer.document, { type: 'details_submitted', idempotencyKey: 'k', returnUrl: 'https://shop.example/return' });
     assert.equal(expectStep(s, 'details').request?.body.return_url, undefined);

@@ -110,13 +110,19 @@ describe('sandbox control API and webhook routing', () => {
     assert.equal(running.sandbox.clock.now() - before, 60_000);
   });
 
-  test('POST /sandbox/forward accepts loopback receivers only', async () => {
+  test('POST /sandbox/forward accepts loopback receivers only, and only the one named first (not any loopback service)', async () => {
     for (const url of ['http://example.com/hooks', 'https://10.0.0.5/x', 'http://192.168.1.2:3000/']) {
       assertFieldError(await call('POST', '/sandbox/forward', { url }), 'url');
     }
     assertFieldError(await call('POST', '/sandbox/forward', { url: 'not a url' }), 'url');
-    assert.equal((await call('POST', '/sandbox/forward', { url: 'http://localhost:9/x' })).status, 200);
-    assert.deepEqual((await call('DELETE', '/sandbox/forward', { url: 'http://localhost:9/x' })).body.data.urls, [receiver.url]);
+    // receiver.url was named first (above): another port or path of loopback is refused, the same receiver is not.
+    for (const url of ['http://localhost:6379/', 'http://127.0.0.1:9/x', `${new URL(receiver.url).origin}/other`]) {
+      assertFieldError(await call('POST', '/sandbox/forward', { url }), 'url');
+    }
+    assert.equal((await call('POST', '/sandbox/forward', { url: receiver.url })).status, 200);
+    // The sandbox's own routes are always a target (they are no other service).
+    assert.equal((await call('POST', '/sandbox/forward', { url: `${running.url}/sandbox/no-such-receiver` })).status, 200);
+    assert.deepEqual((await call('DELETE', '/sandbox/forward', { url: `${running.url}/sandbox/no-such-receiver` })).body.data.urls, [receiver.url]);
   });
 
   test('a paid link order sends signed order_payment and link_paid in the documented shapes', async () => {

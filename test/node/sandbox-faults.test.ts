@@ -188,7 +188,7 @@ describe('sandbox fault modes', () => {
   });
 
   test('in process, Sandbox.fetch rejects a dropped request the way fetch does', async () => {
-    const sandbox = createSandbox();
+    const sandbox = createSandbox({ guard: { allowedHosts: ['sandbox.test'] } });
     const post = (path: string, body: unknown) =>
       sandbox.fetch(new Request(`http://sandbox.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...merchant }, body: JSON.stringify(body) }));
     assert.equal((await post('/sandbox/faults', { path: '/v1/orders', count: 1, mode: 'drop' })).status, 200);

@@ -38,7 +38,7 @@ interface StartedSandbox {
   url: string;
   close(): Promise<void>;
 }
-type StartSandbox = (options: { port: number; host: string; timings: Record<string, number> }) => Promise<StartedSandbox>;
+type StartSandbox = (options: { port: number; host: string; timings: Record<string, number>; guard: { allowedForwards: 'loopback' } }) => Promise<StartedSandbox>;
 
 if (!coreReady) {
   test('sandbox webhook flow', (t) => t.skip('src/sandbox/server.ts does not exist yet'));
@@ -67,7 +67,8 @@ if (!coreReady) {
     before(async () => {
       const { startSandbox } = (await import(serverFile.href)) as { startSandbox: StartSandbox };
       // A short retry delay keeps the retry case fast; the timeout stays generous so a busy machine never turns a 200 into a retry.
-      sandbox = await startSandbox({ port: 0, host: '127.0.0.1', timings: { webhookTimeoutMs: 1_500, webhookRetryDelayMs: 40 } });
+      // Two receivers of its own (a normal one and a hanging one): any loopback forward target.
+      sandbox = await startSandbox({ port: 0, host: '127.0.0.1', timings: { webhookTimeoutMs: 1_500, webhookRetryDelayMs: 40 }, guard: { allowedForwards: 'loopback' } });
       receiver = await startReceiver((index, request) => reply(index, request));
       ok(z.unknown(), await api('POST', '/sandbox/forward', { url: receiver.url }));
     });

@@ -2,6 +2,7 @@ import type { ReactiveControllerHost } from 'lit';
 import { CheckoutClient } from '../../client/checkout-client.js';
 import type { ClientOptions } from '../../client/send.js';
 import type { CheckoutOrder } from '../../contract/checkout.js';
+import { isSafeRedirectUrl } from '../../contract/redirect-url.js';
 import { toFlowError } from '../../flow/errors.js';
 import { expiresAtOf, hasOrder, isWaiting, orderOf } from '../../flow/selectors.js';
 import type { FlowEvent, FlowRequest, FlowState, ResultState } from '../../flow/types.js';
@@ -161,6 +162,8 @@ export class OrderTracker {
 
   /** The card step's link was followed: note it, so coming back checks the order instead of sending again. */
   handOff(url: string): void {
+    // The contract refused such a URL already; this is the last check before the page leaves (javascript:, data:).
+    if (!isSafeRedirectUrl(url)) return this.#host.send({ type: 'handoff_refused' });
     const saved = readSavedOrder(this.#host.link());
     if (saved) saveOrder({ ...saved, handed_off: true });
     this.#host.navigate(url);

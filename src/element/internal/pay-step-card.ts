@@ -1,4 +1,6 @@
 import { html, nothing } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import { isSafeRedirectUrl } from '../../contract/redirect-url.js';
 import type { RedirectState } from '../../flow/types.js';
 import { WaitingStep, noticeTemplate } from './waiting-parts.js';
 import { sharedStyles } from './shared.styles.js';
@@ -14,6 +16,8 @@ export class PayStepCard extends WaitingStep<RedirectState> {
     const m = this.messages;
     const s = this.state;
     const actions = this.waitingActions();
+    // No href for a URL the element will not follow, so even a new-tab click cannot run it; a plain click reports it.
+    const href = isSafeRedirectUrl(s.action.url) ? s.action.url : undefined;
     if (s.returning) {
       // Back without paying must never trap the buyer: once the check is in, say so and offer every way out.
       const checking = s.request?.kind === 'check_status';
@@ -24,7 +28,7 @@ export class PayStepCard extends WaitingStep<RedirectState> {
           : html`<p>${m.card.notYet}</p>`}
         ${noticeTemplate(m, s.notice, () => this.send({ type: 'retry' }))}
         <div class="actions">
-          <a class="button secondary" part="button-secondary" href=${s.action.url} @click=${this.#go}>${m.card.goBack}</a>
+          <a class="button secondary" part="button-secondary" href=${ifDefined(href)} @click=${this.#go}>${m.card.goBack}</a>
           ${actions}
         </div>
       `;
@@ -33,7 +37,7 @@ export class PayStepCard extends WaitingStep<RedirectState> {
       <h2 tabindex="-1" part="heading">${m.card.title}</h2>
       <p>${m.card.instructions}</p>
       <div class="actions">
-        <a class="button go" part="button card-link" href=${s.action.url} @click=${this.#go}>${m.card.go}</a>
+        <a class="button go" part="button card-link" href=${ifDefined(href)} @click=${this.#go}>${m.card.go}</a>
       </div>
       ${s.notice ? noticeTemplate(m, s.notice, () => this.send({ type: 'retry' })) : nothing}
       <div class="actions">${actions}</div>
@@ -42,9 +46,10 @@ export class PayStepCard extends WaitingStep<RedirectState> {
 
   #go = (e: MouseEvent) => {
     // A modified click (new tab) is the buyer's choice; a plain one goes through the host, which notes the hand-off.
-    if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+    const url = this.state.action.url;
+    if (isSafeRedirectUrl(url) && (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0)) return;
     e.preventDefault();
-    this.dispatchEvent(payHandoffEvent(this.state.action.url));
+    this.dispatchEvent(payHandoffEvent(url));
   };
 }
 

@@ -93,6 +93,10 @@ export function checkoutRoutes(ctx: SandboxContext): Hono {
       const missing = collectedShopperFields.filter((f) => !body.shopper[f]);
       if (missing.length) throw validationError(missing.map((f) => ({ field: `shopper.${f}`, message: 'is required' })));
     }
+    // The card page returns only where the developer's pages are, never to an origin the buyer (or an attacker) names.
+    if (body.return_url && !ctx.guard.originAllowed(body.return_url, origin)) {
+      throw fieldError('return_url', 'must be on an origin this sandbox serves or was started with (--allow-origin)');
+    }
     const store = storeById(ctx.state, link.id_store);
     if (!store) throw new ApiError('LINK_NOT_FOUND');
     const order = createOrder(ctx, {

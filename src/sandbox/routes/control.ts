@@ -135,7 +135,8 @@ export function controlRoutes(ctx: SandboxContext, hooks: ControlHooks): Hono {
   api.get('/forward', (c) => c.json({ data: { urls: [...ctx.state.forwardTargets] } }));
   api.post('/forward', async (c) => {
     const body = parseOrThrow(SandboxForwardBodySchema, await readJson(c));
-    if (!isLoopback(body.url)) throw fieldError('url', 'must be a loopback address (127.0.0.1, ::1 or localhost)');
+    const refusal = ctx.guard.forwardRefusal(body.url, [ctx.receiverUrl, ctx.publicUrl, new URL(c.req.url).origin]);
+    if (refusal) throw fieldError('url', refusal);
     if (!ctx.state.forwardTargets.includes(body.url)) ctx.state.forwardTargets.push(body.url);
     return c.json({ data: { urls: [...ctx.state.forwardTargets] } });
   });
@@ -185,9 +186,4 @@ export function fixturesView(ctx: SandboxContext, origin: string) {
     document_types: ctx.state.documentTypes,
     stores: ctx.state.stores.map((s) => storeView(s)),
   };
-}
-
-function isLoopback(url: string): boolean {
-  const host = new URL(url).hostname;
-  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }

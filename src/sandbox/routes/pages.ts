@@ -26,7 +26,9 @@ export const findHostedDir = (configured: string | undefined, candidates = hoste
 function htmlPage(c: Context, title: string, body: SafeHtml, status: 200 | 400 | 404 = 200, formTargets: string[] = []): Response {
   c.header('Content-Security-Policy', pageCsp(formTargets));
   c.header('X-Content-Type-Options', 'nosniff');
-  c.header('Referrer-Policy', 'no-referrer');
+  // same-origin, not no-referrer: the forms' own POSTs then carry their Origin (no-referrer sends `Origin: null`,
+  // which the guard refuses), and nothing leaks to the merchant's page on the way back.
+  c.header('Referrer-Policy', 'same-origin');
   return c.html(page(title, body.value), status);
 }
 
