@@ -13,7 +13,13 @@ declare const self: ServiceWorkerGlobalScope;
 
 // The site's base path (`` at a host's root, `/docs` under `npm start`): the worker sits at the site's root.
 const basePath = new URL('./', self.location.href).pathname.replace(/\/$/, '');
-const sandbox = createSandbox({ publicUrl: `${self.location.origin}${basePath}`, defaultReceiver: false });
+// The sandbox's guard (guard.ts) lets a developer's own host and origin reach its control API and pages; here that
+// is the site's, on any host it is deployed to: the phone's and the page's requests come from it.
+const sandbox = createSandbox({
+  publicUrl: `${self.location.origin}${basePath}`,
+  defaultReceiver: false,
+  guard: { allowedHosts: [self.location.hostname], allowedOrigins: [self.location.origin] },
+});
 const startedAt = sandbox.clock.now() - Date.now();
 
 /** One link per live example (each pays once), copied from the standard demo link. */
