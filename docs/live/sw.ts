@@ -55,11 +55,10 @@ async function answer(request: Request, path: string): Promise<Response> {
   await ready;
   const bodyless = request.method === 'GET' || request.method === 'HEAD';
   // A navigation's Request cannot be copied as is (its mode is `navigate`): rebuild it on the sandbox's path.
-  const inner = new Request(`${self.location.origin}${path}`, {
-    method: request.method,
-    headers: request.headers,
-    body: bodyless ? undefined : await request.arrayBuffer(),
-  });
+  const body = bodyless ? undefined : await request.arrayBuffer();
+  const inner = new Request(`${self.location.origin}${path}`, { method: request.method, headers: request.headers, body });
+  // Firefox has no `Request.body`; the sandbox reads bodies as streams (src/server/body.ts), so hand it one.
+  if (body && inner.body === undefined) Object.defineProperty(inner, 'body', { value: new Response(body).body });
   const response = await sandbox.fetch(inner).catch(() => Response.error());
   if (!bodyless) {
     ensureLiveLinks();

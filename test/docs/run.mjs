@@ -4,7 +4,8 @@
 // axe violation, that every internal link and anchor resolves, that each live checkout pays through the phone
 // simulator (Nequi, Daviplata, Bre-B, card) with the sandbox in the Service Worker, that a stopped worker and a
 // reload mid-payment resume, that the theming playground restyles the checkout, and that `npm start` (Vite's dev
-// server) serves the same site at /docs/ with its live checkouts paying. Last line: `N passed, N failed`.
+// server) serves the same site at /docs/ with its live checkouts paying; then one live checkout in Firefox and in
+// WebKit. Last line: `N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { engineLabel, missingFor } from '../../scripts/engines.mjs';
 import { serveStatic } from './static-server.mjs';
 import { payThroughPhone } from './live-flows.mjs';
 
@@ -204,6 +206,17 @@ await dev.close();
 await check('nothing was requested from any other origin', async () => {
   if (blocked.length > 0) throw new Error(`blocked: ${[...new Set(blocked)].join(', ')}`);
 });
+
+// Firefox and WebKit: one live checkout each (Nequi through the phone), over the e2e suite's driver (engines.ts).
+console.log('\nthe live checkout in the other engines');
+for (const engine of ['firefox', 'webkit']) {
+  await check(`${engineLabel[engine]}: the Service Worker sandbox starts and a live checkout pays with Nequi`, async () => {
+    const missing = missingFor(engine);
+    if (missing) throw new Error(`no ${engineLabel[engine]} here: ${missing}`);
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/docs/engines.ts'], { cwd: root, env: { ...process.env, ENGINE: engine }, encoding: 'utf8', timeout: 240_000 });
+    if (run.status !== 0 || run.stdout.trim() !== 'ok') throw new Error(`${run.stdout}${run.stderr}`.trim().split('\n').slice(-4).join('\n'));
+  });
+}
 
 await browser.close();
 await site.close();
