@@ -24,7 +24,7 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'pay-checkout-test-'));
 const EXTRA_STEPS = [
   { key: 'size', name: 'Bundle size', file: 'scripts/size-check.mjs' },
   { key: 'pack', name: 'Packaging (publint, attw, the tarball in throwaway projects)', file: 'scripts/pack-check.mjs' },
-  { key: 'docs', name: 'Documentation site in Chromium (pages, links, axe, live checkouts)', file: 'test/docs/run.mjs' },
+  { key: 'docs', name: 'Documentation site (Chromium: pages, links, axe, live checkouts, npm start /docs/; a live checkout in Firefox and WebKit)', file: 'test/docs/run.mjs' },
 ];
 
 /** @type {{ name: string, passed: number, failed: number, skipped: number, note: string, ms: number }[]} */
