@@ -3,7 +3,7 @@
 // server, blocks every request to any other origin, then checks that every page loads with no console error and no
 // axe violation, that every internal link and anchor resolves, that each live checkout pays through the phone
 // simulator (Nequi, Daviplata, Bre-B, card) with the sandbox in the Service Worker, that a stopped worker and a
-// reload mid-payment resume, that the theming playground restyles the checkout, and that `npm start` (Vite's dev
+// reload mid-payment resume, that the theming playground restyles the checkout (and both pages pass axe in dark), that `npm start` (Vite's dev
 // server) serves the same site at /docs/ with its live checkouts paying; then one live checkout in Firefox and in
 // WebKit. Last line: `N passed, N failed`.
 import { spawnSync } from 'node:child_process';
@@ -79,6 +79,16 @@ async function readerOf(someBrowser, origin) {
 const context = await readerOf(browser, site.origin);
 const axeSource = readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
 
+/** axe on the open page (WCAG 2.1 A and AA): throws with each violation's rule and first nodes. */
+async function expectNoAxeViolations(tab) {
+  await tab.addScriptTag({ content: axeSource });
+  const violations = await tab.evaluate(async () => {
+    const result = await window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] });
+    return result.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  if (violations.length > 0) throw new Error(`axe: ${violations.join('; ')}`);
+}
+
 /** Opens `page`, waits for its live parts, and returns its console errors. */
 async function open(tab, rel) {
   const errors = [];
@@ -113,12 +123,7 @@ for (const rel of pages) {
         const target = url.pathname.slice(1) || 'index.html';
         links.set(target, [...(links.get(target) ?? []), { from: rel, anchor: decodeURIComponent(url.hash.slice(1)) }]);
       }
-      await tab.addScriptTag({ content: axeSource });
-      const violations = await tab.evaluate(async () => {
-        const result = await window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] });
-        return result.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')}`);
-      });
-      if (violations.length > 0) throw new Error(`axe: ${violations.join('; ')}`);
+      await expectNoAxeViolations(tab);
     } finally {
       await tab.close();
     }
@@ -171,6 +176,21 @@ await check('theming playground: a custom property and the dark theme reach the 
     await tab.close();
   }
 });
+
+// The pages with the demo's phone and the playground carry colours of their own: axe again in the dark scheme.
+for (const rel of ['sandbox/live.html', 'merchants/theming.html']) {
+  await check(`${rel} in the dark colour scheme: axe 0 violations`, async () => {
+    const tab = await context.newPage();
+    try {
+      await tab.emulateMedia({ colorScheme: 'dark' });
+      const errors = await open(tab, rel);
+      if (errors.length > 0) throw new Error(`console errors: ${errors.join(' | ')}`);
+      await expectNoAxeViolations(tab);
+    } finally {
+      await tab.close();
+    }
+  });
+}
 
 // Deployed, the site has a host of its own, not a loopback one: the sandbox's guard must let its worker's control
 // API calls through. The card is left out here: the element hands off only to https or loopback, and this host is http.
