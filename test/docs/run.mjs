@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// The documentation site in Chromium (`npm test` step "docs"): builds dist-docs/, serves it with a plain static file
-// server, blocks every request to any other origin, then checks that every page loads with no console error and no
-// axe violation, that every internal link and anchor resolves, that each live checkout pays through the phone
+// The documentation site (`npm test` step "docs"): builds dist-docs/, serves it with a plain static file server,
+// blocks every request to any other origin, then checks in Chromium that every page loads with no console error and
+// no axe violation, that every internal link and anchor resolves, that each live checkout pays through the phone
 // simulator (Nequi, Daviplata, Bre-B, card) with the sandbox in the Service Worker, that a stopped worker and a
-// reload mid-payment resume, that the theming playground restyles the checkout (and both pages pass axe in dark), that `npm start` (Vite's dev
-// server) serves the same site at /docs/ with its live checkouts paying; then one live checkout in Firefox and in
-// WebKit. Last line: `N passed, N failed`.
+// reload mid-payment resume, that the theming playground restyles the checkout, that the live and playground pages
+// pass axe in dark too, that the live checkouts pay on a host that is not loopback, and that `npm start` serves the
+// same site at /docs/ with its checkouts paying; then one live checkout in Firefox and in WebKit.
+// Last line: `N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
