@@ -1,4 +1,4 @@
-// `npm run analyze`: custom-elements.json for editors, Storybook-like tools and the README's API tables, and from it
+// `npm run analyze`: custom-elements.json for editors, Storybook-like tools and the docs site's element reference, and from it
 // the framework typings and editor data in dist/frameworks/ (React 19 JSX, Vue 3, Svelte, VS Code, JetBrains).
 // Only the public tag is documented: internal step elements, private members and helpers stay out.
 import path from 'node:path';

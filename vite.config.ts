@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { paySandbox } from './src/sandbox/vite-plugin.js';
 import { examplePagesPlugin, hostedPagePlugin } from './scripts/vite-hosted.js';
+import { docsSitePlugin } from './scripts/vite-docs.js';
 import { minifyTemplates } from './scripts/minify-templates.js';
 import { pureSchemas } from './scripts/pure-schemas.js';
 import { browserTarget } from './scripts/browser-target.js';
@@ -49,6 +50,8 @@ export default defineConfig({
     hostedPagePlugin(),
     // The plugin-author examples at /examples/NAME.html (examples/ is outside the demo root).
     examplePagesPlugin(),
+    // The documentation site (dist-docs/, built on the first request if missing) at /docs/.
+    docsSitePlugin(),
     // `vite build` only: whitespace out of the elements' `css`/`html` templates, unused contract schemas dropped.
     minifyTemplates(),
     pureSchemas(),

@@ -155,7 +155,7 @@ try {
 
   if (!tarball) throw new Error('no tarball: nothing further can be checked');
   await check('publint (strict)', () => must(path.join(root, 'node_modules', '.bin', 'publint'), ['run', tarball, '--strict']));
-  // ESM-only is a decision (README "Install"): CommonJS `require` and node10 resolution are not supported.
+  // ESM-only is a decision (docs/site/install.md): CommonJS `require` and node10 resolution are not supported.
   await check('attw --profile esm-only', () => must(path.join(root, 'node_modules', '.bin', 'attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii']));
 
   await check('install the tarball into throwaway projects', async () => {

@@ -2,7 +2,7 @@
 // `npm test`: every check the project has, in order, with real counts. Plain ESM, no dependencies.
 // Each step prints a header and streams its output; a summary table follows, and the very last line
 // is always `N passed, N failed` over all steps. Exit code 1 if anything failed.
-// `npm test -- node browser` runs only the named steps: typecheck, lint, lit, node, browser, e2e, size, pack.
+// `npm test -- node browser` runs only the named steps: typecheck, lint, lit, node, browser, e2e, size, pack, docs.
 // The browser and e2e steps run once per engine (Chromium, Firefox, WebKit), one engine after another, each its own
 // row; `npm test -- browser --engine=firefox` (or ENGINE=firefox) picks engines (scripts/engines.mjs).
 import { spawn } from 'node:child_process';
@@ -24,6 +24,7 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'pay-checkout-test-'));
 const EXTRA_STEPS = [
   { key: 'size', name: 'Bundle size', file: 'scripts/size-check.mjs' },
   { key: 'pack', name: 'Packaging (publint, attw, the tarball in throwaway projects)', file: 'scripts/pack-check.mjs' },
+  { key: 'docs', name: 'Documentation site (Chromium: pages, links, axe, live checkouts, npm start /docs/; a live checkout in Firefox and WebKit)', file: 'test/docs/run.mjs' },
 ];
 
 /** @type {{ name: string, passed: number, failed: number, skipped: number, note: string, ms: number }[]} */

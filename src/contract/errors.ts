@@ -20,7 +20,7 @@ export interface ErrorCatalogEntry {
   code: number;
   httpStatus: number;
   message: string;
-  /** Where the entry comes from: the contract, the live service's documentation, or our own choice (README). */
+  /** Where the entry comes from: the contract, the live service's documentation, or our own choice (docs/site/contributing/decisions.md). */
   source: 'contract' | 'live-docs' | 'pay-checkout';
 }
 

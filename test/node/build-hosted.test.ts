@@ -95,7 +95,7 @@ describe('built hosted page (vite.hosted.config.ts)', () => {
   });
   after(() => scratch.remove());
 
-  it('parses in Safari 15 (README "Supported browsers"): no class static block, a syntax error before Safari 16.4', () => {
+  it('parses in Safari 15 (docs/site/install.md "Supported browsers"): no class static block, a syntax error before Safari 16.4', () => {
     const scripts = files.filter((f) => f.fileName.endsWith('.js'));
     assert.ok(scripts.length > 0, 'no scripts built');
     for (const { fileName } of scripts) {

@@ -1,6 +1,6 @@
 /**
  * The plugin-author kit: custom-elements.json documents exactly the public `<pay-checkout>` (design.md §5's
- * attributes and events, its custom properties and parts), and the README's API tables come from it.
+ * attributes and events, its custom properties and parts), and the site's element reference is generated from it.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 // @ts-expect-error plain ESM script, typed by its JSDoc only
-import { apiMarkdown, publicElement, replaceBetweenMarkers } from '../../scripts/readme-api.mjs';
+import { apiMarkdown, publicElement } from '../../scripts/docs/element-api.mjs';
 import { repoRoot, scratchDir } from './build-helpers.js';
 
 interface Declaration {
@@ -95,7 +95,7 @@ describe('custom-elements.json', () => {
   });
 });
 
-describe('README API tables (scripts/readme-api.mjs)', () => {
+describe('the element reference tables (scripts/docs/element-api.mjs)', () => {
   it('lists every attribute, event, custom property and part', () => {
     const element = elementOf();
     const markdown = apiMarkdown(publicElement(manifest)) as string;
@@ -104,9 +104,4 @@ describe('README API tables (scripts/readme-api.mjs)', () => {
     assert.doesNotMatch(markdown, /\n\|[^\n]*\n(?!\|)[^\n#<]/, 'a table row broke across lines');
   });
 
-  it('writes between the markers and nowhere else', () => {
-    const readme = '# x\n\nbefore\n<!-- api:start -->\nold\n<!-- api:end -->\nafter\n';
-    assert.equal(replaceBetweenMarkers(readme, 'NEW\n'), '# x\n\nbefore\n<!-- api:start -->\nNEW\n<!-- api:end -->\nafter\n');
-    assert.equal(replaceBetweenMarkers('# no markers\n', 'NEW\n'), null);
-  });
 });

@@ -1,4 +1,4 @@
-// README "The sandbox from code": startSandbox() in a test or script, its types checked without skipLibCheck.
+// docs/site/sandbox/index.md, "From code": startSandbox() in a test or script, its types checked without skipLibCheck.
 import { demoMerchantKey, startSandbox, testCards, type RunningSandbox } from 'pay-checkout/sandbox';
 
 export async function withSandbox<T>(body: (sandbox: RunningSandbox) => Promise<T>): Promise<T> {

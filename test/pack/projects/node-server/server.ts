@@ -1,4 +1,4 @@
-// README "Server": the buyer API behind the merchant's own server (pay-checkout/server), and a webhook receiver
+// docs/site/servers/handler.md: the buyer API behind the merchant's own server (pay-checkout/server), and a webhook receiver
 // (pay-checkout/webhooks). SANDBOX_URL is the sandbox origin; PORT 0 picks a free port, printed on start.
 import { createServer } from 'node:http';
 import { createCheckoutHandler, toNodeListener, type CheckoutLinkInfo } from 'pay-checkout/server';

@@ -1,6 +1,6 @@
 /// <reference types="svelte" />
 /// <reference types="vite/client" />
-// README "Svelte": pay-checkout/svelte types <pay-checkout> in templates (svelte-check).
+// docs/site/frameworks/svelte.md: pay-checkout/svelte types <pay-checkout> in templates (svelte-check).
 import type { CustomElements } from 'pay-checkout/svelte';
 
 declare global {

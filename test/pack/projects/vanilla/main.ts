@@ -1,4 +1,4 @@
-// README "With a bundler": register the tag, listen to typed events.
+// docs/site/merchants/index.md, "With a bundler": register the tag, listen to typed events.
 import 'pay-checkout/define';
 import type { PayPaidEvent } from 'pay-checkout';
 

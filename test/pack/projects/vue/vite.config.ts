@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite';
 import vue from '@vitejs/plugin-vue';
 
-// Vue must leave <pay-checkout> to the browser (README "Vue").
+// Vue must leave <pay-checkout> to the browser (docs/site/frameworks/vue.md).
 export default defineConfig({
   plugins: [vue({ template: { compilerOptions: { isCustomElement: (tag) => tag === 'pay-checkout' } } })],
 });

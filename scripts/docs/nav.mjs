@@ -1,0 +1,25 @@
+// The site's navigation by audience: [section, [[title, source path under docs/site/]]]. A page not listed here
+// still builds; the browser test checks that every listed page exists and loads.
+export const nav = [
+  ['Start', [['What it is', 'index.md'], ['Install', 'install.md'], ['Screens', 'screens.md'], ['Accessibility', 'accessibility.md']]],
+  ['Merchants', [['Embed by script tag', 'merchants/index.md'], ['The hosted page', 'merchants/hosted-page.md'], ['Theming and playground', 'merchants/theming.md']]],
+  ['Plugin authors', [
+    ['For plugin authors', 'plugin-authors/index.md'], ['Events', 'plugin-authors/events.md'], ['Partner onboarding', 'plugin-authors/partner-onboarding.md'],
+    ['Frameworks', 'frameworks/index.md'], ['React', 'frameworks/react.md'], ['Vue', 'frameworks/vue.md'], ['Svelte', 'frameworks/svelte.md'],
+    ['Next.js', 'frameworks/nextjs.md'], ['Nuxt', 'frameworks/nuxt.md'], ['SvelteKit', 'frameworks/sveltekit.md'], ['Astro', 'frameworks/astro.md'],
+    ['Angular', 'frameworks/angular.md'], ['React Router', 'frameworks/react-router.md'], ['Lit SSR', 'frameworks/lit-ssr.md'], ['Editors', 'frameworks/editors.md'],
+  ]],
+  ['Servers', [
+    ['For servers', 'servers/index.md'], ['The server handler', 'servers/handler.md'], ['Exactly once on N instances', 'servers/exactly-once.md'],
+    ['Limits', 'servers/limits.md'], ['Node', 'servers/node.md'], ['Webhook verification', 'servers/webhooks.md'], ['Typed clients', 'servers/clients.md'],
+  ]],
+  ['Sandbox', [['The sandbox', 'sandbox/index.md'], ['Live checkouts', 'sandbox/live.md'], ['The control API', 'sandbox/control-api.md'], ['Security', 'sandbox/security.md']]],
+  ['Reference', [['The element', 'reference/element.md'], ['The HTTP API', 'reference/http.md']]],
+  ['Contributing', [
+    ['Contributing', 'contributing/index.md'], ['What npm test does', 'contributing/testing.md'], ['Decisions', 'contributing/decisions.md'],
+    ['Dependencies', 'contributing/dependencies.md'], ['Benchmarks', 'contributing/benchmarks.md'],
+  ]],
+];
+
+/** `merchants/index.md` → `merchants/index.html`: every page is a file, so relative links work at any base path. */
+export const htmlPath = (source) => source.replace(/\.md$/, '.html');
