@@ -64,7 +64,7 @@ export const errorCatalog = {
   METHOD_NOT_ALLOWED: { code: 3015, httpStatus: 405, message: 'This method is not allowed on this endpoint.', source: 'pay-checkout' },
   IDEMPOTENCY_KEY_IN_USE: { code: 3016, httpStatus: 409, message: 'The order for this Idempotency-Key is still being created or checked; retry with the same key.', source: 'pay-checkout' },
   LIMIT_REACHED: { code: 3017, httpStatus: 429, message: 'Too many attempts; wait before trying again.', source: 'pay-checkout' },
-  BOT_CHECK_FAILED: { code: 3018, httpStatus: 403, message: 'The check that a person is paying did not pass; complete it again.', source: 'pay-checkout' },
+  BOT_CHECK_FAILED: { code: 3019, httpStatus: 403, message: 'The check that a person is paying did not pass; complete it again.', source: 'pay-checkout' },
   PAYMENT_GATEWAY_REQUIRED: { code: 4001, httpStatus: 400, message: 'No payment gateway was specified.', source: 'contract' },
   PAYMENT_PROCESSING_FAILED: { code: 4002, httpStatus: 400, message: 'The payment could not be processed.', source: 'live-docs' },
   GATEWAY_NOT_SUPPORTED: { code: 4004, httpStatus: 400, message: 'This payment gateway is not supported here.', source: 'live-docs' },

@@ -1,7 +1,7 @@
 /**
  * What the script-tag build puts before the first screen (dist/pay-checkout.js: the loading screen and the link
- * request, no zod), what it fetches in parallel with the link call (the link's schemas, which validate the answer
- * before the first interactive screen) and what it leaves to the later steps' chunk (design.md §7). Reads the built
+ * request, no zod), what it fetches in parallel with the link call (the zod-free reader of the link's answer, over
+ * shapes generated from the contract's schemas, which checks it before the first interactive screen) and what it leaves to the later steps' chunk (design.md §7). Reads the built
  * files, so a regression in the split (a barrel import, a static import of a schema or a later step) shows by name.
  */
 import assert from 'node:assert/strict';
@@ -26,8 +26,8 @@ describe('the script-tag build: first screen and later steps', () => {
     const laterFile = files.find((f) => f.fileName.startsWith('pay-checkout.later-steps-'));
     assert.ok(laterFile, `no later-steps chunk in ${files.map((f) => f.fileName).join(', ')}`);
     later = read(laterFile.fileName);
-    schemas = files.find((f) => f.fileName.startsWith('pay-checkout.checkout-link-'));
-    assert.ok(schemas, `no link-schemas chunk in ${files.map((f) => f.fileName).join(', ')}`);
+    schemas = files.find((f) => moduleOf(f).some((id) => id.endsWith('src/client/link-reader-lite.ts')));
+    assert.ok(schemas, `no link-reader chunk in ${files.map((f) => f.fileName).join(', ')}`);
   });
   after(() => scratch.remove());
 
@@ -51,7 +51,7 @@ describe('the script-tag build: first screen and later steps', () => {
     }
   });
 
-  it('the first script starts the link schemas’ and (after its first screen) the later steps’ chunks, relative to its URL', () => {
+  it('the first script starts the link reader’s and (after its first screen) the later steps’ chunks, relative to its URL', () => {
     const first = files.find((f) => f.fileName === 'pay-checkout.js') as BuiltFile;
     assert.ok(first.dynamicImports.some((name) => name.startsWith('pay-checkout.later-steps-')));
     assert.ok(first.dynamicImports.includes(schemas?.fileName ?? '?'));
@@ -60,16 +60,14 @@ describe('the script-tag build: first screen and later steps', () => {
     assert.ok(entry.includes('/checkout/links/'), 'the link request is not in the first script');
   });
 
-  it('the link schemas’ chunk holds zod and the link’s schema only; the later steps bring their own', () => {
+  it('the link reader’s chunk checks the answer without zod; the later steps bring zod and the schemas', () => {
     const held = moduleOf(schemas as BuiltFile);
-    assert.ok(held.some((id) => id.endsWith('src/contract/checkout-link.ts')), 'the link schema is not in the chunk');
-    assert.ok(held.some((id) => id.includes('/node_modules/zod/')), 'zod is not in the chunk');
+    assert.ok(!held.some((id) => id.includes('/node_modules/zod/')), 'zod rides with the link reader');
     // It imports only the first script (already running), so the first interactive screen needs one chunk, not a chain.
     assert.deepEqual(schemas?.imports.filter((name) => name !== 'pay-checkout.js'), []);
-    // The order schemas' zod types (unions, URLs, e-mails) and the order client stay out of it.
+    // The order schemas and the order client stay out of it.
     assert.ok(!held.some((id) => /src\/(contract\/checkout|contract\/orders|client\/checkout-client|client\/link-client)\.ts/.test(id)), 'order schemas ride with the link');
     const laterFile = files.find((f) => f.fileName.startsWith('pay-checkout.later-steps-')) as BuiltFile;
-    assert.ok(!laterFile.imports.includes(schemas?.fileName ?? '?'), 'the later steps fetch the link schemas’ chunk');
     assert.ok(moduleOf(laterFile).some((id) => id.includes('/node_modules/zod/v4/core/schemas')), 'the later steps have no zod of their own');
   });
 

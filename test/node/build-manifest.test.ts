@@ -58,7 +58,7 @@ describe('custom-elements.json', () => {
     const attributes = (element.attributes ?? []).map((a) => a.name);
     for (const name of ['link', 'api-base', 'environment', 'locale', 'return-url']) assert.ok(attributes.includes(name), `attribute ${name}`);
     // Exactly the public ones: internal reactive state (`flow`, `messages`, `announcement`, `keyRefused`) stays out.
-    assert.deepEqual(attributes.sort(), ['api-base', 'environment', 'link', 'locale', 'merchant-key', 'return-url', 'store-url', 'theme']);
+    assert.deepEqual(attributes.sort(), ['api-base', 'bot-check', 'environment', 'link', 'locale', 'merchant-key', 'return-url', 'store-url', 'theme']);
     assert.deepEqual(
       (element.events ?? []).map((e) => e.name).sort(),
       ['pay-cancelled', 'pay-error', 'pay-failed', 'pay-order-created', 'pay-paid', 'pay-ready', 'pay-status-change'],
