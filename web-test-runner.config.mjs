@@ -15,6 +15,7 @@ import { chromiumLaunchOptions } from './scripts/chromium.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
 import { currentEngine, firefoxLaunchOptions, startWebKitDriver, webkitCapabilities } from './scripts/engines.mjs';
 import { startSandbox, proxyMiddleware } from './scripts/sandbox-process.mjs';
+import { ssrMiddleware } from './scripts/ssr-middleware.mjs';
 
 const commonjs = fromRollup(rollupCommonjs);
 
@@ -49,7 +50,7 @@ export default {
   testFramework: { config: { timeout: 60_000 } },
   filterBrowserLogs: ({ args }) => !String(args[0]).includes('Lit is in dev mode'),
   browsers: [await launcher()],
-  middleware: sandbox ? [proxyMiddleware(sandbox.origin, ['/v1', '/sandbox'])] : [],
+  middleware: [...(sandbox ? [proxyMiddleware(sandbox.origin, ['/v1', '/sandbox'])] : []), ssrMiddleware()],
   plugins: [
     esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)), target: 'es2022' }),
     // qrcode 1.5 ships CommonJS only (its browser build needs dijkstrajs, also CommonJS).

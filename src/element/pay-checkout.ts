@@ -1,4 +1,4 @@
-import { LitElement, html, nothing } from 'lit';
+import { LitElement, html, isServer, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import type { ClientOptions, Environment } from '../client/send.js';
 import { beforeOrderSteps, firstScreen, firstScreenSteps, initialState } from '../flow/first-screen.js';
@@ -115,7 +115,8 @@ export class PayCheckout extends LitElement {
     locale: {},
     returnUrl: { attribute: 'return-url' },
     storeUrl: { attribute: 'store-url' },
-    theme: { reflect: true },
+    // `useDefault`: the default `auto` is not written onto the host, so server-rendered markup and the client agree.
+    theme: { reflect: true, useDefault: true },
     merchantKey: { attribute: 'merchant-key' },
     flow: { state: true },
     messages: { state: true },
@@ -200,6 +201,7 @@ export class PayCheckout extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     defineSteps();
+    if (isServer) return; // a server (Lit SSR with `connectedCallback: true`) has no window
     window.addEventListener('pageshow', this._onPageShow);
     // A move in the DOM disconnects and reconnects: start again, resuming any saved order.
     if (this._started) this._start();
@@ -213,6 +215,8 @@ export class PayCheckout extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // On a server the loading shell is rendered as is: no page to read the locale from, no request (the client starts).
+    if (isServer) return defineSteps();
     if (changed.has('locale') || !this._started) this._useLocale();
     if (!this._started || changed.has('link') || changed.has('apiBase') || changed.has('environment')) {
       this._started = true;
