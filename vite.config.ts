@@ -21,6 +21,8 @@ const packageEntries: Record<string, string> = {
   client: 'src/client/index.ts',
   webhooks: 'src/webhooks/index.ts',
   server: 'src/server/index.ts',
+  // Its own file, so only a server that imports it ever resolves `redis` (an optional peer).
+  'server-redis': 'src/server/redis/index.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react.ts',
   // The `bin` (npx pay-checkout sandbox), over the sandbox entry.

@@ -4,7 +4,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCheckoutHandler, createRedisStore, memoryClaimStore, toNodeListener } from '../src/server/index.js';
+import { createCheckoutHandler, memoryClaimStore, toNodeListener } from '../src/server/index.js';
+import { createRedisStore } from '../src/server/redis/index.js';
 import { stormLink } from './buyer-storm.js';
 
 export interface InstanceSettings {

@@ -36,6 +36,7 @@ const subpaths: Record<string, string> = {
   './client': 'src/client/index.ts',
   './webhooks': 'src/webhooks/index.ts',
   './server': 'src/server/index.ts',
+  './server/redis': 'src/server/redis/index.ts',
   './sandbox': 'src/sandbox/index.ts',
   './react': 'src/react.ts',
 };
@@ -100,6 +101,27 @@ describe('package.json exports', () => {
     // redis (an optional peer) too: only createRedisStore({ url }) loads it, so a server without Redis never needs it.
     assert.ok(library.some((file) => file.dynamicImports.includes('redis')), 'redis is not dynamically imported');
     assert.ok(!imported.has('redis'), 'redis is imported statically');
+  });
+
+  it('keeps redis out of pay-checkout/server: only pay-checkout/server/redis names it', () => {
+    // A bundler (Next.js route handler, edge) resolves every import() it sees, so server.js must not name redis at all.
+    const byName = new Map(library.map((file) => [file.fileName, file]));
+    const reachable = (entry: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(entry) || !byName.has(entry)) return seen;
+      seen.add(entry);
+      for (const next of [...byName.get(entry)!.imports, ...byName.get(entry)!.dynamicImports]) reachable(next, seen);
+      return seen;
+    };
+    const namesRedis = (id: string) => id === 'redis' || id.startsWith('@redis/');
+    const server = [...reachable(runtimeFile(targetOf('./server')).replace(/^\.\/dist\//, ''))];
+    assert.ok(server.length > 0);
+    for (const fileName of server) {
+      const file = byName.get(fileName)!;
+      assert.deepEqual([...file.imports, ...file.dynamicImports].filter(namesRedis), [], `${fileName} (reached from pay-checkout/server) imports redis`);
+      assert.doesNotMatch(readFileSync(path.join(dist, fileName), 'utf8'), /(import|require)\(\s*["'`]redis["'`]\s*\)|from\s*["']redis["']/, `${fileName} names redis`);
+    }
+    const redisEntry = runtimeFile(targetOf('./server/redis')).replace(/^\.\/dist\//, '');
+    assert.ok([...reachable(redisEntry)].some((fileName) => byName.get(fileName)!.dynamicImports.includes('redis')), 'pay-checkout/server/redis does not load redis');
   });
 
   it('bundles the sandbox server stack into the sandbox only, and @lit/react into pay-checkout/react only', () => {
