@@ -77,6 +77,9 @@ export default defineConfig({
         // Library mode keeps whitespace unless asked.
         minify: true,
         entryFileNames: '[name].js',
+        // pay-checkout/react is a client boundary for React Server Components (Next.js App Router): the directive
+        // must open the file, after minification, which would drop it as an unused string.
+        postBanner: (chunk) => (chunk.isEntry && chunk.name === 'react' ? "'use client';" : ''),
         chunkFileNames: 'chunks/[name]-[hash].js',
       },
     },

@@ -177,6 +177,15 @@ describe('built entry points', () => {
     assert.equal(await sourceWebhooks.verify(payload, signature, 'whsec_other'), false);
   });
 
+  it('pay-checkout/react opens with "use client" (a client boundary for Server Components); no other entry does', () => {
+    for (const [subpath, target] of Object.entries(pkg.exports)) {
+      if (typeof target === 'string' || !target.default || !existsSync(built(target.default))) continue; // the script tag's file is another build
+      const code = readFileSync(built(target.default), 'utf8');
+      const directive = /^\s*(['"])use client\1;?/.test(code);
+      assert.equal(directive, subpath === './react', `${subpath}: "use client" ${directive ? 'present' : 'missing'}`);
+    }
+  });
+
   it('pay-checkout/react maps every element event to an onPay… prop', async () => {
     const react = await load(runtimeFile(targetOf('./react')));
     const events = react.payCheckoutEvents as Record<string, string>;
