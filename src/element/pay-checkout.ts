@@ -198,6 +198,17 @@ export class PayCheckout extends LitElement {
    */
   private _laterWanted = new Promise<void>((resolve) => (this._wantLater = resolve));
 
+  // `defer-hydration` (set by pay-checkout/react until React has hydrated, and by Lit SSR on nested elements): the
+  // element shows its loading shell and starts only once the attribute goes, so no event fires before listeners exist.
+  static override get observedAttributes(): string[] {
+    return [...super.observedAttributes, 'defer-hydration'];
+  }
+
+  override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
+    super.attributeChangedCallback(name, old, value);
+    if (name === 'defer-hydration' && value === null) this.requestUpdate();
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     defineSteps();
@@ -217,6 +228,7 @@ export class PayCheckout extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     // On a server the loading shell is rendered as is: no page to read the locale from, no request (the client starts).
     if (isServer) return defineSteps();
+    if (!this._started && this.hasAttribute('defer-hydration')) return;
     if (changed.has('locale') || !this._started) this._useLocale();
     if (!this._started || changed.has('link') || changed.has('apiBase') || changed.has('environment')) {
       this._started = true;
