@@ -98,7 +98,10 @@ function publicTagOnly() {
               const publicFields = new Set(members.map((member) => member.name));
               // `static properties` lists internal reactive state too (`flow`, `messages`…, `state: true`, private
               // fields): the analyzer reads each entry as an attribute, so an attribute stays only for a public field.
-              const attributes = (declaration.attributes ?? []).filter((attribute) => !attribute.fieldName || publicFields.has(attribute.fieldName));
+              // `defer-hydration` (observedAttributes) is a protocol between renderers and the element, not a page's setting.
+              const attributes = (declaration.attributes ?? []).filter(
+                (attribute) => (!attribute.fieldName || publicFields.has(attribute.fieldName)) && attribute.name !== 'defer-hydration',
+              );
               return { ...declaration, members, attributes };
             });
           const exports = (module.exports ?? []).filter(

@@ -23,6 +23,7 @@ import { defineSteps, loadLaterSteps } from './internal/steps.js';
 import type { LaterSteps } from './internal/steps.js';
 import type { OrderTracker } from './internal/order-tracker.js';
 import type { StepElement } from './internal/step-element.js';
+import { dropServerShell } from './internal/server-shell.js';
 import { keepsOrderOrReceipt } from './saved-keys.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
 
@@ -207,6 +208,11 @@ export class PayCheckout extends LitElement {
   override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
     super.attributeChangedCallback(name, old, value);
     if (name === 'defer-hydration' && value === null) this.requestUpdate();
+  }
+
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    dropServerShell(this);
+    return super.createRenderRoot();
   }
 
   override connectedCallback(): void {

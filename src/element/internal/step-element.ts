@@ -4,6 +4,7 @@ import type { FirstMessages, Messages } from '../../i18n/messages.js';
 import type { FlowEvent } from '../../flow/types.js';
 import { payStepEvent } from '../events/pay-step.js';
 import { payAnnounceEvent } from '../events/pay-announce.js';
+import { dropServerShell } from './server-shell.js';
 
 /**
  * Internal base of the step elements: each gets its slice of the flow state and
@@ -15,6 +16,11 @@ export abstract class StepElement<S, M extends FirstMessages = Messages> extends
     state: { attribute: false },
     messages: { attribute: false },
   };
+
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    dropServerShell(this);
+    return super.createRenderRoot();
+  }
 
   /** The flow state this step renders. */
   declare state: S;
