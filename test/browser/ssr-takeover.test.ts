@@ -6,6 +6,9 @@ import { expect } from '@open-wc/testing';
 describe('<pay-checkout> server-rendered, taken over without hydrate support', () => {
   it('shows one shell and one screen, then pays with Nequi', async () => {
     await fetch('/sandbox/reset', { method: 'POST' });
+    // Another file's paid order on this origin would be resumed instead.
+    sessionStorage.clear();
+    localStorage.clear();
     const response = await fetch(`/ssr?markup=${encodeURIComponent('<pay-checkout link="demo-fixed" api-base="/v1"></pay-checkout>')}`);
     const container = document.createElement('div');
     document.body.append(container);
