@@ -98,7 +98,7 @@ export async function visit(browser, url, body) {
 /** Each framework: how it builds, how it serves its build, and what is checked in the browser. */
 export const frameworks = {
   nextjs: {
-    title: 'Next.js 16 (App Router): Server Component page, client component with events, route handler on Node and edge',
+    title: 'Next.js 16 (App Router): Server Component page, client component with events, route handler on Node and edge; next start and next dev',
     build: ['next', ['build']],
     serve: (port) => ['next', ['start', '-p', String(port), '-H', '127.0.0.1']],
     ready: /Ready in|started server|Local:/,
@@ -111,6 +111,14 @@ export const frameworks = {
         events: ['pay-ready:demo-fixed', 'pay-order-created', 'pay-status-change', 'pay-paid:50000'],
       },
     ],
+    dev: {
+      serve: (port) => ['next', ['dev', '-p', String(port), '-H', '127.0.0.1']],
+      ready: /Ready in/,
+      pages: [
+        { path: '/', what: 'next dev: Server Component page' },
+        { path: '/client', what: 'next dev: client component', events: ['pay-ready:demo-fixed', 'pay-order-created', 'pay-status-change', 'pay-paid:50000'] },
+      ],
+    },
   },
   nuxt: {
     title: 'Nuxt 3 (SSR on, vue.compilerOptions.isCustomElement): a page with @pay-… listeners, a server route handler',
@@ -150,6 +158,35 @@ export const frameworks = {
     pages: [{ path: '/', what: 'static page against the sandbox', events: ['pay-ready', 'pay-paid:50000'] }],
   },
 };
+
+/** Serves the app (`framework.serve` or `static`) and pays on each of its pages in Chromium. */
+async function payOnEveryPage(browser, framework, dir, env, sandbox, startChild) {
+  const port = await freePort();
+  const server = await serveBuilt(framework, dir, port, env, startChild);
+  try {
+    for (const target of framework.pages) {
+      if (!framework.static) {
+        // Server-rendered: the tag is in the server's HTML (not Nuxt's `<!---->` for an unresolved component).
+        const html = await (await fetch(`http://127.0.0.1:${port}${target.path}`)).text();
+        if (!/<pay-checkout[\s>]/.test(html)) throw new Error(`${target.path}: the server's HTML has no <pay-checkout>:\n${html.slice(0, 2000)}`);
+      }
+      // A fresh sandbox: the fixed link pays once, and the static apps use the sandbox's own links.
+      await fetch(`${sandbox.origin}/sandbox/reset`, { method: 'POST' });
+      await visit(browser, `http://127.0.0.1:${port}${target.path.replace('API', encodeURIComponent(`${sandbox.origin}/v1`))}`, async (page) => {
+        await payWithNequi(page, sandbox.origin);
+        if (!target.events) return;
+        const events = page.locator('#events');
+        for (const event of target.events) await events.filter({ hasText: event }).waitFor({ timeout: 15_000 });
+        const text = (await events.textContent()) ?? '';
+        for (const unwanted of ['pay-failed', 'pay-cancelled', 'pay-error']) if (text.includes(unwanted)) throw new Error(`${target.path}: ${unwanted} fired: ${text}`);
+      }).catch((error) => {
+        throw new Error(`${target.path} (${target.what}): ${error.message}`);
+      });
+    }
+  } finally {
+    server.stop();
+  }
+}
 
 /**
  * Adds one check per framework to pack-check's list. `tools` carries pack-check's helpers (check, must, startChild,
@@ -195,32 +232,10 @@ export async function frameworkChecks({ check, must, startChild, root, context, 
         await must(bin(framework.build[0]), framework.build[1], { cwd: dir, env });
         const built = Date.now() - started;
         started = Date.now();
-        const port = await freePort();
-        const server = await serveBuilt(framework, dir, port, env, startChild);
-        try {
-          browser ??= await chromium.launch(chromiumLaunchOptions());
-          for (const target of framework.pages) {
-            if (!framework.static) {
-              // Server-rendered: the tag is in the server's HTML (not Nuxt's `<!---->` for an unresolved component).
-              const html = await (await fetch(`http://127.0.0.1:${port}${target.path}`)).text();
-              if (!/<pay-checkout[\s>]/.test(html)) throw new Error(`${target.path}: the server's HTML has no <pay-checkout>:\n${html.slice(0, 2000)}`);
-            }
-            // A fresh sandbox: the fixed link pays once, and the static apps use the sandbox's own links.
-            await fetch(`${sandbox.origin}/sandbox/reset`, { method: 'POST' });
-            await visit(browser, `http://127.0.0.1:${port}${target.path.replace('API', encodeURIComponent(`${sandbox.origin}/v1`))}`, async (page) => {
-              await payWithNequi(page, sandbox.origin);
-              if (!target.events) return;
-              const events = page.locator('#events');
-              for (const event of target.events) await events.filter({ hasText: event }).waitFor({ timeout: 15_000 });
-              const text = (await events.textContent()) ?? '';
-              for (const unwanted of ['pay-failed', 'pay-cancelled', 'pay-error']) if (text.includes(unwanted)) throw new Error(`${target.path}: ${unwanted} fired: ${text}`);
-            }).catch((error) => {
-              throw new Error(`${target.path} (${target.what}): ${error.message}`);
-            });
-          }
-        } finally {
-          server.stop();
-        }
+        browser ??= await chromium.launch(chromiumLaunchOptions());
+        await payOnEveryPage(browser, framework, dir, env, sandbox, startChild);
+        // React reports hydration mismatches in development only: the dev server's pages are paid in too.
+        if (framework.dev) await payOnEveryPage(browser, { ...framework, ...framework.dev }, dir, env, sandbox, startChild);
         console.log(`  ${name}: install ${(installed / 1000).toFixed(0)} s (waited ${(waited / 1000).toFixed(0)} s), build ${(built / 1000).toFixed(0)} s, pay ${((Date.now() - started) / 1000).toFixed(0)} s`);
       });
     }
