@@ -6,6 +6,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { chromiumLaunchOptions } from './chromium.mjs';
 
 /** The frameworks, in the order they run; each has test/pack/projects/NAME/ and a `frameworks` entry below. */
@@ -148,6 +149,8 @@ export const frameworks = {
   angular: {
     title: 'Angular 20 (standalone, zoneless): CUSTOM_ELEMENTS_SCHEMA, (pay-paid) typed by strictTemplates, ng build',
     build: ['ng', ['build']],
+    // src/wrong.component.ts binds (pay-paid) to a PayFailedEvent handler: that one error, and no other, must come out.
+    refuses: ['ngc', ['-p', 'tsconfig.wrong.json'], /wrong\.component\.ts.*TS2345.*'PayPaidEvent'.*'PayFailedEvent'/],
     static: 'dist/browser',
     pages: [{ path: '/?api=API', what: 'client-rendered app against the sandbox', events: ['pay-ready', 'pay-paid:50000'] }],
   },
@@ -229,6 +232,15 @@ export async function frameworkChecks({ check, must, startChild, root, context, 
         const env = { SANDBOX_URL: sandbox.origin, NEXT_TELEMETRY_DISABLED: '1', NUXT_TELEMETRY_DISABLED: '1', ASTRO_TELEMETRY_DISABLED: '1', NG_CLI_ANALYTICS: 'false' };
         const bin = (command) => (path.isAbsolute(command) ? command : path.join(dir, 'node_modules', '.bin', command));
         for (const [command, args] of framework.check ?? []) await must(bin(command), args, { cwd: dir, env });
+        if (framework.refuses) {
+          const [command, args, pattern] = framework.refuses;
+          const output = await must(bin(command), args, { cwd: dir, env }).then(
+            () => '',
+            (error) => stripVTControlCharacters(error.message), // ngc colours its output whatever it is told
+          );
+          const errors = output.split('\n').filter((line) => /error TS\d+/.test(line));
+          if (errors.length !== 1 || !pattern.test(errors[0])) throw new Error(`expected exactly one error matching ${pattern}:\n${output}`);
+        }
         await must(bin(framework.build[0]), framework.build[1], { cwd: dir, env });
         const built = Date.now() - started;
         started = Date.now();
