@@ -1,6 +1,7 @@
 // `npm run analyze`: custom-elements.json for editors, Storybook-like tools and the docs site's element reference, and from it
 // the framework typings and editor data in dist/frameworks/ (React 19 JSX, Vue 3, Svelte, VS Code, JetBrains).
 // Only the public tag is documented: internal step elements, private members and helpers stay out.
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { customElementJetBrainsPlugin } from 'custom-element-jet-brains-integration';
 import { customElementJsxPlugin } from 'custom-element-jsx-integration';
@@ -58,6 +59,23 @@ const onFrameworkCopy = (plugin) => ({
   packageLinkPhase: ({ customElementsManifest }) => plugin.packageLinkPhase({ customElementsManifest: forFrameworks(customElementsManifest) }),
 });
 
+/**
+ * Svelte 5 listens with event attributes (`onpay-paid={…}`); the generator types only Svelte 4's `on:pay-paid`. Each
+ * `on:` handler gets its Svelte 5 twin, with the same detail type, so svelte-check accepts both.
+ */
+function svelte5EventAttributes() {
+  return {
+    name: 'pay-checkout-svelte5-events',
+    packageLinkPhase() {
+      const file = path.join(frameworks, 'svelte.d.ts');
+      const typings = readFileSync(file, 'utf8');
+      const twins = typings.replace(/^([ \t]*)"on:([\w-]+)"\?: ([^\n]+)$/gm, (line, indent, name, type) => `${line}\n${indent}/** Svelte 5's event attribute for \`on:${name}\`. */\n${indent}"on${name}"?: ${type}`);
+      if (twins === typings) throw new Error('svelte.d.ts: no on: events found to give Svelte 5 twins');
+      writeFileSync(file, twins);
+    },
+  };
+}
+
 const isPublicMember = (member) =>
   !member.static && member.privacy !== 'private' && member.privacy !== 'protected' && !/^[#_]/.test(member.name);
 
@@ -80,7 +98,10 @@ function publicTagOnly() {
               const publicFields = new Set(members.map((member) => member.name));
               // `static properties` lists internal reactive state too (`flow`, `messages`…, `state: true`, private
               // fields): the analyzer reads each entry as an attribute, so an attribute stays only for a public field.
-              const attributes = (declaration.attributes ?? []).filter((attribute) => !attribute.fieldName || publicFields.has(attribute.fieldName));
+              // `defer-hydration` (observedAttributes) is a protocol between renderers and the element, not a page's setting.
+              const attributes = (declaration.attributes ?? []).filter(
+                (attribute) => (!attribute.fieldName || publicFields.has(attribute.fieldName)) && attribute.name !== 'defer-hydration',
+              );
               return { ...declaration, members, attributes };
             });
           const exports = (module.exports ?? []).filter(
@@ -111,5 +132,6 @@ export default {
       customElementVsCodePlugin({ ...quiet, outdir: frameworks, htmlFileName: 'vscode.html-custom-data.json', cssFileName: 'vscode.css-custom-data.json' }),
       customElementJetBrainsPlugin({ ...quiet, outdir: frameworks, webTypesFileName: 'web-types.json', packageJson: false }),
     ].map(onFrameworkCopy),
+    svelte5EventAttributes(),
   ],
 };

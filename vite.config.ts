@@ -24,6 +24,8 @@ const packageEntries: Record<string, string> = {
   server: 'src/server/index.ts',
   // Lit SSR of the hosted page: its own subpath, so pay-checkout/server never names @lit-labs/ssr (edge bundlers).
   'server-hosted-page': 'src/server/hosted-page.ts',
+  // Its own file, so only a server that imports it ever resolves `redis` (an optional peer).
+  'server-redis': 'src/server/redis/index.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react.ts',
   // The `bin` (npx pay-checkout sandbox), over the sandbox entry.
@@ -80,6 +82,9 @@ export default defineConfig({
         // Library mode keeps whitespace unless asked.
         minify: true,
         entryFileNames: '[name].js',
+        // pay-checkout/react is a client boundary for React Server Components (Next.js App Router): the directive
+        // must open the file, after minification, which would drop it as an unused string.
+        postBanner: (chunk) => (chunk.isEntry && chunk.name === 'react' ? "'use client';" : ''),
         chunkFileNames: 'chunks/[name]-[hash].js',
       },
     },

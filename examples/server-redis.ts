@@ -9,7 +9,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCheckoutHandler, createRedisStore, toNodeListener, type CheckoutLinkInfo } from '../src/server/index.js';
+import { createCheckoutHandler, toNodeListener, type CheckoutLinkInfo } from '../src/server/index.js';
+import { createRedisStore } from '../src/server/redis/index.js';
 
 const merchantKey = process.env.MERCHANT_KEY;
 const redisUrl = process.env.REDIS_URL;

@@ -7,7 +7,8 @@
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { createRedisStore, memoryClaimStore } from '../src/server/index.js';
+import { memoryClaimStore } from '../src/server/index.js';
+import { createRedisStore } from '../src/server/redis/index.js';
 import { parseDelivery, processOnce, WebhookDeliveryError, type DeliveryClaims, type WebhookDelivery } from '../src/webhooks/index.js';
 
 /** The receiver as a Hono app: verify (secret or rotation list), process once, answer by outcome. */

@@ -4,7 +4,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCheckoutHandler, createRedisStore, memoryClaimStore, toNodeListener, type LimitsOption } from '../src/server/index.js';
+import { createCheckoutHandler, memoryClaimStore, toNodeListener, type LimitsOption } from '../src/server/index.js';
+import { createRedisStore } from '../src/server/redis/index.js';
 import { redisLimitStore } from '../src/server/redis-limits.js';
 import { stormLink } from './buyer-storm.js';
 

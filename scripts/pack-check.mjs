@@ -4,7 +4,8 @@
 // type-check and run as a user would: vanilla Vite + TypeScript, React + Vite, Vue + Vite, Svelte + Vite, a Node server with
 // pay-checkout/server and pay-checkout/webhooks, the `bin`, and the script tag on a page from another origin in
 // Debian's Chromium. Last line: `N passed, N failed`; exit 1 on any failure.
-// `node scripts/pack-check.mjs --no-build` packs dist/ as it is; `--keep` leaves the temp dir for a look.
+// `node scripts/pack-check.mjs --no-build` packs dist/ as it is; `--keep` leaves the temp dir for a look;
+// `--frameworks=nextjs,nuxt` runs only those framework apps (scripts/pack-frameworks.mjs), `--frameworks=` none.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumLaunchOptions } from './chromium.mjs';
+import { frameworkChecks } from './pack-frameworks.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = new Set(process.argv.slice(2));
@@ -323,6 +325,10 @@ try {
       await page.locator('pay-checkout').first().getByText('Tienda Demo').first().waitFor({ timeout: 30_000 });
     });
   });
+
+  // Next.js, Nuxt, SvelteKit, Astro, Angular, React Router: each its own install of the tarball, built and paid in.
+  const only = [...args].find((arg) => arg.startsWith('--frameworks='));
+  await frameworkChecks({ check, must, startChild, root, context: () => ({ work, tarball, sandbox }), only: only && new Set(only.slice(13).split(',').filter(Boolean)) });
 } catch (error) {
   console.log(`✘ ${error instanceof Error ? error.message : error}`);
   results.push({ name: 'stopped early', ok: false });

@@ -52,13 +52,23 @@ export type PayCheckoutProps = Omit<React.HTMLAttributes<PayCheckoutElement>, ke
   React.RefAttributes<PayCheckoutElement>;
 
 // @lit/react derives props from every public member of the class; PayCheckoutProps is the narrower, curated set.
-export const PayCheckout = createComponent({
+const LitPayCheckout = createComponent({
   react: React,
   tagName: 'pay-checkout',
   elementClass: PayCheckoutElement,
   events: payCheckoutEvents as Record<keyof PayCheckoutEventProps, EventName>,
   displayName: 'PayCheckout',
-}) as unknown as React.ForwardRefExoticComponent<PayCheckoutProps>;
+}) as unknown as React.ForwardRefExoticComponent<PayCheckoutProps & { 'defer-hydration': '' }>;
+
+/**
+ * The element, rendered with `defer-hydration`: server-rendered (Next.js, React Router), the tag upgrades before React
+ * hydrates and would start without its `link` and before its listeners exist. @lit/react sets the properties and the
+ * listeners, then removes the attribute, in the same layout effects: the element starts then, and no event is lost.
+ */
+export const PayCheckout = React.forwardRef<PayCheckoutElement, PayCheckoutProps>((props, ref) =>
+  React.createElement(LitPayCheckout, { ...props, ref, 'defer-hydration': '' }),
+);
+PayCheckout.displayName = 'PayCheckout';
 
 export { PayCheckoutElement };
 export type * from './element/events/index.js';

@@ -24,6 +24,7 @@ import { defineSteps, loadLaterSteps } from './internal/steps.js';
 import type { LaterSteps } from './internal/steps.js';
 import type { OrderTracker } from './internal/order-tracker.js';
 import type { StepElement } from './internal/step-element.js';
+import { dropServerShell } from './internal/server-shell.js';
 import { keepsOrderOrReceipt } from './saved-keys.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
 
@@ -216,6 +217,17 @@ export class PayCheckout extends LitElement {
    */
   private _laterWanted = new Promise<void>((resolve) => (this._wantLater = resolve));
 
+  // `defer-hydration` (set by pay-checkout/react until React has hydrated, and by Lit SSR on nested elements): the
+  // element shows its loading shell and starts only once the attribute goes, so no event fires before listeners exist.
+  static override get observedAttributes(): string[] {
+    return [...super.observedAttributes, 'defer-hydration'];
+  }
+
+  override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
+    super.attributeChangedCallback(name, old, value);
+    if (name === 'defer-hydration' && value === null) this.requestUpdate();
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     defineSteps();
@@ -241,6 +253,7 @@ export class PayCheckout extends LitElement {
       if (link?.hash === this.link && Array.isArray(link.gateways)) this.flow = firstScreen(initialState(), { type: 'link_loaded', link }) ?? this.flow;
       return;
     }
+    if (!this._started && this.hasAttribute('defer-hydration')) return;
     if (changed.has('locale') || !this._started) this._useLocale();
     if (!this._started || changed.has('link') || changed.has('apiBase') || changed.has('environment')) {
       this._started = true;
@@ -274,12 +287,15 @@ export class PayCheckout extends LitElement {
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     // A server-rendered page that carries the link answer: its first screen stays until the element has checked that
-    // answer (no flash of the loading screen); without one, Lit's own handling (hydration where it is loaded).
+    // answer (no flash of the loading screen); without one, a server shell goes unless Lit's hydrate support adopts it.
     const root = isServer ? null : this.shadowRoot;
-    if (!root || !this.querySelector(':scope > script[type="application/json"]')) return super.createRenderRoot();
-    this._serverScreen = [...root.childNodes];
-    adoptStyles(root, PayCheckout.elementStyles);
-    return root;
+    if (root && this.querySelector(':scope > script[type="application/json"]')) {
+      this._serverScreen = [...root.childNodes];
+      adoptStyles(root, PayCheckout.elementStyles);
+      return root;
+    }
+    dropServerShell(this);
+    return super.createRenderRoot();
   }
 
   protected override update(changed: PropertyValues<this>): void {

@@ -2,7 +2,7 @@
  * The claim store: an atomic, shared record per key that makes "do this once" hold on any number of instances.
  * A key is claimed (with the request's digest and a lease) before the side effect, completed with the response
  * (compare-and-set on the fencing token), or released after a definite failure. Plus a tiny pub/sub to wake
- * waiters on other instances. `memoryClaimStore()` here; `createRedisStore()` (redis-store.ts) shares it.
+ * waiters on other instances. `memoryClaimStore()` here; `createRedisStore()` (redis/store.ts, `pay-checkout/server/redis`) shares it.
  */
 import type { LimitStore } from './limits.js';
 

@@ -53,7 +53,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 export function createCheckoutHandler(options: CheckoutHandlerOptions): CheckoutHandler {
   if (typeof options.resolveLink !== 'function') throw new TypeError('createCheckoutHandler: `resolveLink(hash)` is required.');
   checkSecrets(options.secret);
-  if ('idempotency' in options) throw new TypeError('createCheckoutHandler: `idempotency` (get/set) is replaced by `store`, an atomic claim store: memoryClaimStore() or createRedisStore().');
+  if ('idempotency' in options) throw new TypeError('createCheckoutHandler: `idempotency` (get/set) is replaced by `store`, an atomic claim store: memoryClaimStore() or createRedisStore() (pay-checkout/server/redis).');
   const { merchantKey } = options;
   // Node's http where it exists; the global fetch elsewhere (node-fetch.ts says why).
   const fetch = options.fetch ?? nodeFetch();

@@ -4,8 +4,6 @@ export type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
 export type { CheckoutLinkInfo, ResolveLink } from './links.js';
 export { ClaimStoreError, memoryClaimStore } from './claims.js';
 export type { ClaimResult, ClaimStore, ClaimView, MemoryClaimStoreOptions, Unsubscribe } from './claims.js';
-export { createRedisStore } from './redis-store.js';
-export type { RedisClientLike, RedisStoreOptions } from './redis-store.js';
 export { claimChannel, defaultClaimTimings, isDefiniteFailure, orderChannel } from './once.js';
 export type { ClaimTimings } from './once.js';
 export type { OrderWakeUp } from './webhook-intake.js';

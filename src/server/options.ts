@@ -31,7 +31,7 @@ export interface CheckoutHandlerOptions {
   gateways?: CheckoutGateway[];
   /**
    * Where Idempotency-Key claims live. Default: `memoryClaimStore()`, right for one instance; on several
-   * instances pass one shared store, `createRedisStore({ url })`.
+   * instances pass one shared store, `createRedisStore({ url })` from `pay-checkout/server/redis`.
    */
   store?: ClaimStore;
   /** Claim lease, how long replies are kept, and how long a repeat waits (see once.ts for the defaults and why). */

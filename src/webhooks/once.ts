@@ -1,7 +1,8 @@
 /**
  * Processing each delivery once across any number of receiving instances, through a shared claim store: the
  * delivery's key is claimed before the work, completed after it, released if the work throws (so the service's
- * retry runs it again). `pay-checkout/server`'s `memoryClaimStore()` and `createRedisStore()` fit `DeliveryClaims`.
+ * retry runs it again). `memoryClaimStore()` (`pay-checkout/server`) and `createRedisStore()`
+ * (`pay-checkout/server/redis`) fit `DeliveryClaims`.
  */
 import { canonicalPayload } from './signature.js';
 import type { WebhookDelivery } from './delivery.js';

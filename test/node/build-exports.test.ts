@@ -36,6 +36,7 @@ const subpaths: Record<string, string> = {
   './client': 'src/client/index.ts',
   './webhooks': 'src/webhooks/index.ts',
   './server': 'src/server/index.ts',
+  './server/redis': 'src/server/redis/index.ts',
   './sandbox': 'src/sandbox/index.ts',
   './react': 'src/react.ts',
 };
@@ -102,6 +103,27 @@ describe('package.json exports', () => {
     assert.ok(!imported.has('redis'), 'redis is imported statically');
   });
 
+  it('keeps redis out of pay-checkout/server: only pay-checkout/server/redis names it', () => {
+    // A bundler (Next.js route handler, edge) resolves every import() it sees, so server.js must not name redis at all.
+    const byName = new Map(library.map((file) => [file.fileName, file]));
+    const reachable = (entry: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(entry) || !byName.has(entry)) return seen;
+      seen.add(entry);
+      for (const next of [...byName.get(entry)!.imports, ...byName.get(entry)!.dynamicImports]) reachable(next, seen);
+      return seen;
+    };
+    const namesRedis = (id: string) => id === 'redis' || id.startsWith('@redis/');
+    const server = [...reachable(runtimeFile(targetOf('./server')).replace(/^\.\/dist\//, ''))];
+    assert.ok(server.length > 0);
+    for (const fileName of server) {
+      const file = byName.get(fileName)!;
+      assert.deepEqual([...file.imports, ...file.dynamicImports].filter(namesRedis), [], `${fileName} (reached from pay-checkout/server) imports redis`);
+      assert.doesNotMatch(readFileSync(path.join(dist, fileName), 'utf8'), /(import|require)\(\s*["'`]redis["'`]\s*\)|from\s*["']redis["']/, `${fileName} names redis`);
+    }
+    const redisEntry = runtimeFile(targetOf('./server/redis')).replace(/^\.\/dist\//, '');
+    assert.ok([...reachable(redisEntry)].some((fileName) => byName.get(fileName)!.dynamicImports.includes('redis')), 'pay-checkout/server/redis does not load redis');
+  });
+
   it('bundles the sandbox server stack into the sandbox only, and @lit/react into pay-checkout/react only', () => {
     const bundledIn = (name: RegExp) => library.filter((file) => file.moduleIds.some((id) => name.test(id))).map((file) => file.fileName);
     const sandboxFiles = bundledIn(/[\\/]src[\\/]sandbox[\\/]app\.ts$/);
@@ -153,6 +175,15 @@ describe('built entry points', () => {
     const signature = await (builtWebhooks.sign as typeof sourceWebhooks.sign)(payload, 'whsec_test_demo');
     assert.equal(await sourceWebhooks.verify(payload, signature, 'whsec_test_demo'), true);
     assert.equal(await sourceWebhooks.verify(payload, signature, 'whsec_other'), false);
+  });
+
+  it('pay-checkout/react opens with "use client" (a client boundary for Server Components); no other entry does', () => {
+    for (const [subpath, target] of Object.entries(pkg.exports)) {
+      if (typeof target === 'string' || !target.default || !existsSync(built(target.default))) continue; // the script tag's file is another build
+      const code = readFileSync(built(target.default), 'utf8');
+      const directive = /^\s*(['"])use client\1;?/.test(code);
+      assert.equal(directive, subpath === './react', `${subpath}: "use client" ${directive ? 'present' : 'missing'}`);
+    }
   });
 
   it('pay-checkout/react maps every element event to an onPay… prop', async () => {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { memoryClaimStore, type ClaimStore } from '../../src/server/index.js';
-import { createRedisStore } from '../../src/server/redis-store.js';
+import { createRedisStore } from '../../src/server/redis/index.js';
 import { orderKeyFor, serverSecrets } from '../../src/server/secrets.js';
 import { sign } from '../../src/webhooks/index.js';
 import { resolveHandlerLink, serveHandler, type RunningHandler } from './handler-harness.js';

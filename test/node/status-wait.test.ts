@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { maxStatusWaitSeconds, statusWaitHeader } from '../../src/contract/index.js';
-import { createRedisStore, memoryClaimStore, type ClaimStore } from '../../src/server/index.js';
+import { memoryClaimStore, type ClaimStore } from '../../src/server/index.js';
+import { createRedisStore } from '../../src/server/redis/index.js';
 import { pushOrderBody, postOrder, resolveHandlerLink, serveHandler, type RunningHandler } from './handler-harness.js';
 import { startRedis, type TestRedis } from './redis-harness.js';
 import { assertError, checkoutOrder, gateways, startTestSandbox, type Json, type TestSandbox } from './sandbox-harness.js';

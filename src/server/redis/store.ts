@@ -4,7 +4,7 @@
  * clock (Redis's) decides when a claim lapses. Pub/sub runs on a duplicated connection, as Redis requires.
  * The only file that loads `redis` (an optional peer dependency), and only when given a URL.
  */
-import { ClaimStoreError, newToken, type ClaimResult, type ClaimStore, type ClaimView } from './claims.js';
+import { ClaimStoreError, newToken, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
 
 type Listener = (message: string, channel: string) => void;
 

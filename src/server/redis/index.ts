@@ -1,0 +1,6 @@
+/**
+ * `pay-checkout/server/redis`: the claim store shared through Redis. Its own subpath, so a server without Redis
+ * (a route handler, an edge function) never makes its bundler resolve `redis`, an optional peer dependency.
+ */
+export { createRedisStore } from './store.js';
+export type { RedisClientLike, RedisStoreOptions } from './store.js';

@@ -1,0 +1,5 @@
+import { Checkout } from './checkout';
+
+export default function Page() {
+  return <Checkout />;
+}
