@@ -1,0 +1,92 @@
+/**
+ * Opens the link (link.ts) that the store's options name: a URL (a Cluster node is recognised and the cluster client
+ * used), `rootNodes` (Cluster), `sentinel` (Sentinel), or a client the merchant made. `redis` is loaded only here.
+ */
+import { clusterLink, sentinelLink, singleLink, topologyOf, type AnyRedisClient, type RedisClientLike, type RedisClusterLike, type RedisLink, type RedisSentinelLike } from './link.js';
+
+/** A node-redis Sentinel configuration: the master group's name and where the sentinels listen. */
+export interface RedisSentinelConfig {
+  name: string;
+  sentinelRootNodes: { host: string; port: number }[];
+  [option: string]: unknown;
+}
+
+export interface RedisConnectOptions {
+  url?: string;
+  client?: AnyRedisClient;
+  rootNodes?: { url: string }[];
+  sentinel?: RedisSentinelConfig;
+  clientOptions?: Record<string, unknown>;
+}
+
+/**
+ * Node-redis options for the connections the store opens. No offline queue: while Redis is away a command fails at
+ * once (503) instead of queueing; a ping every 5 s and TCP keep-alive make a silent connection show.
+ */
+export function clientDefaults(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const socket = { connectTimeout: 2_000, keepAlive: true, ...((extra.socket as object | undefined) ?? {}) };
+  return { disableOfflineQueue: true, pingInterval: 5_000, ...extra, socket };
+}
+
+/** Checks the options when the store is created, so a wrong client fails there and then, not as 503s later. */
+export function checkConnectOptions(options: RedisConnectOptions): void {
+  const given = (['url', 'client', 'rootNodes', 'sentinel'] as const).filter((name) => options[name] !== undefined);
+  if (given.length !== 1) throw new TypeError('createRedisStore: give exactly one of `url`, `client`, `rootNodes` (Cluster) or `sentinel`.');
+  if (options.client) topologyOf(options.client);
+  if (options.rootNodes && !(Array.isArray(options.rootNodes) && options.rootNodes.length > 0)) throw new TypeError('createRedisStore: `rootNodes` lists at least one `{ url }` of the Cluster.');
+  if (options.sentinel && !(options.sentinel.name && options.sentinel.sentinelRootNodes?.length)) throw new TypeError('createRedisStore: `sentinel` needs `name` (the master group) and `sentinelRootNodes`.');
+}
+
+const serverVersion = (info: unknown) => Number(/redis_version:(\d+)/.exec(String(info))?.[1] ?? '0');
+
+async function openCluster(cluster: RedisClusterLike, owned: boolean): Promise<RedisLink> {
+  if (!cluster.isOpen) await cluster.connect();
+  // Sharded pub/sub needs Redis 7 on every master.
+  const infos = await Promise.all(cluster.masters.map(async (master) => (await cluster.nodeClient(master)).sendCommand(['INFO', 'server'])));
+  return clusterLink(cluster, owned, infos.every((info) => serverVersion(info) >= 7));
+}
+
+/** Connects as the options say; `onError` hears every connection error (node-redis reconnects by itself). */
+export async function connectLink(options: RedisConnectOptions, onError: (error: unknown) => void): Promise<RedisLink> {
+  const listen = <T extends { on(event: 'error', listener: (error: unknown) => void): unknown }>(client: T) => (client.on('error', onError), client);
+  if (options.client) {
+    const client = options.client;
+    switch (topologyOf(client)) {
+      case 'cluster':
+        return openCluster(client as RedisClusterLike, false);
+      case 'sentinel':
+        if (!client.isOpen) await client.connect();
+        return sentinelLink(client as RedisSentinelLike, false);
+      default:
+        if (!client.isOpen) await client.connect();
+        return singleLink(client as RedisClientLike, false, onError);
+    }
+  }
+  const redis = await import('redis');
+  const defaults = clientDefaults(options.clientOptions);
+  if (options.sentinel) {
+    const { name, sentinelRootNodes, ...rest } = options.sentinel;
+    const sentinel = listen(redis.createSentinel({ name, sentinelRootNodes, nodeClientOptions: defaults, ...rest } as Parameters<typeof redis.createSentinel>[0]) as unknown as RedisSentinelLike);
+    await sentinel.connect().catch(async (error: unknown) => {
+      sentinel.destroy?.();
+      throw error;
+    });
+    return sentinelLink(sentinel, true);
+  }
+  const makeCluster = (rootNodes: { url: string }[]) =>
+    listen(redis.createCluster({ rootNodes, defaults } as Parameters<typeof redis.createCluster>[0]) as unknown as RedisClusterLike);
+  if (options.rootNodes) return openCluster(makeCluster(options.rootNodes), true);
+  const single = listen(redis.createClient({ url: options.url, ...defaults }) as unknown as RedisClientLike);
+  try {
+    await single.connect();
+    // A Cluster node behind a plain URL: every key on another node's slot would be MOVED, so use the cluster client.
+    if (/cluster_enabled:1/.test(String(await single.sendCommand(['INFO', 'cluster'])))) {
+      single.destroy?.();
+      return openCluster(makeCluster([{ url: String(options.url) }]), true);
+    }
+  } catch (error) {
+    single.destroy?.();
+    throw error;
+  }
+  return singleLink(single, true, onError);
+}
