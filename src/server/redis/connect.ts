@@ -12,10 +12,18 @@ export interface RedisSentinelConfig {
 }
 
 export interface RedisConnectOptions {
+  /** `redis://[:password@]host:port[/db]` or `rediss://...` (a Cluster node is recognised); the store opens and closes its connections. */
   url?: string;
-  client?: AnyRedisClient;
+  /**
+   * A node-redis client (v4 or later) made with createClient(), createCluster() or createSentinel(); the store never
+   * closes it. Anything else is refused when the store is created.
+   */
+  client?: object;
+  /** Cluster nodes to discover the Cluster from: `[{ url: 'redis://host:port' }]`. */
   rootNodes?: { url: string }[];
+  /** A Sentinel group: `{ name, sentinelRootNodes: [{ host, port }] }`, plus any other createSentinel() option. */
   sentinel?: RedisSentinelConfig;
+  /** node-redis client options for the connections the store opens (`socket: { tls, keepAlive, ... }`, `pingInterval`, `password`, ...). */
   clientOptions?: Record<string, unknown>;
 }
 
@@ -50,7 +58,7 @@ async function openCluster(cluster: RedisClusterLike, owned: boolean): Promise<R
 export async function connectLink(options: RedisConnectOptions, onError: (error: unknown) => void): Promise<RedisLink> {
   const listen = <T extends { on(event: 'error', listener: (error: unknown) => void): unknown }>(client: T) => (client.on('error', onError), client);
   if (options.client) {
-    const client = options.client;
+    const client = options.client as AnyRedisClient;
     switch (topologyOf(client)) {
       case 'cluster':
         return openCluster(client as RedisClusterLike, false);

@@ -22,7 +22,7 @@ export interface RedisClientLike {
 /** What a node-redis cluster client (`createCluster()`) has that this store uses. */
 export interface RedisClusterLike {
   readonly isOpen: boolean;
-  readonly masters: readonly { replicas?: readonly unknown[] }[];
+  readonly masters: readonly object[];
   connect(): Promise<unknown>;
   sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
   subscribe(channel: string, listener: Listener): Promise<unknown>;
@@ -43,7 +43,6 @@ export interface RedisSentinelLike {
   subscribe(channel: string, listener: Listener): Promise<unknown>;
   unsubscribe(channel: string, listener: Listener): Promise<unknown>;
   acquire(): Promise<unknown>;
-  use<T>(work: (client: { sendCommand(isReadonly: boolean | undefined, args: string[]): Promise<unknown> }) => Promise<T>): Promise<T>;
   on(event: 'error', listener: (error: unknown) => void): unknown;
   close?(): Promise<unknown>;
   destroy?(): unknown;
@@ -144,8 +143,8 @@ export function sentinelLink(sentinel: RedisSentinelLike, owned: boolean): Redis
   return {
     topology: 'sentinel',
     send: (_key, args) => sentinel.sendCommand(false, args),
-    // A leased master connection: with a pool, a WAIT on another connection would not cover the claim.
-    onOneConnection: (_key, work) => sentinel.use((client) => work((args) => client.sendCommand(false, args))),
+    // One master connection (node-redis's default masterPoolSize of 1), so a WAIT covers the claim sent before it.
+    onOneConnection: (_key, work) => work((args) => sentinel.sendCommand(false, args)),
     onEveryMaster: async (args) => [await sentinel.sendCommand(false, args)],
     publish: async (channel, message) => void (await sentinel.sendCommand(false, ['PUBLISH', channel, message])),
     subscribe: async (channel, listener) => void (await sentinel.subscribe(channel, listener)),

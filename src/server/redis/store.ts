@@ -71,6 +71,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   /** The error of the connection attempt under way, if it has failed once: later calls fail at once with it. */
   let connectTrouble: unknown;
   let generation: number | undefined;
+  let markersWritten = false;
   let replicaAcks = 0;
   let resolveDurability: (value: RedisDurability) => void = () => {};
   const durability = new Promise<RedisDurability>((resolve) => (resolveDurability = resolve));
@@ -93,8 +94,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     if (!ready) connectTrouble = error;
     failConnect?.(error);
   };
-  const connect = () =>
-    (link ??= connectLink(options, connectionError)
+  const connect = () => {
+    if (!link) connectTrouble = undefined;
+    return (link ??= connectLink(options, connectionError)
       .then(async (opened) => {
         await setUp(opened);
         ready = opened;
@@ -106,6 +108,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         link = undefined;
         throw error;
       }));
+  };
   /** Drops a connection that answers READONLY (a demoted primary) or nothing at all; the next call reconnects. */
   const reconnect = (why: string) => {
     if (options.client || !link) return;
@@ -127,7 +130,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         if (connectTrouble !== undefined) throw new ClaimStoreError(`redis ${what}: not connected (${messageOf(connectTrouble)})`, { cause: connectTrouble });
         const failed = new Promise<never>((_, reject) => (failConnect = reject));
         failed.catch(() => {});
-        current = await within(Promise.race([pending, failed]), timeoutMs, `${what} (connecting)`);
+        current = await within(Promise.race([pending, failed]), Math.max(timeoutMs, 5_000), `${what} (connecting)`);
       }
       const result = await within(work(current), timeoutMs, what);
       timeouts = 0;
@@ -170,8 +173,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   /** Writes `value` into every marker (one per slot on a Cluster), `nx`: only where missing. */
   const writeMarkers = async (l: RedisLink, value: string, nx: boolean) => {
     const keys = allMarkerKeys(prefix, l.topology === 'cluster');
-    for (let i = 0; i < keys.length; i += 512) {
-      await Promise.all(keys.slice(i, i + 512).map((key) => l.send(key, ['SET', key, value, ...(nx ? ['NX'] : [])])));
+    // In batches, so a buyer's command is not queued behind thousands of marker writes.
+    for (let i = 0; i < keys.length; i += 256) {
+      await Promise.all(keys.slice(i, i + 256).map((key) => l.send(key, ['SET', key, value, ...(nx ? ['NX'] : [])])));
     }
   };
 
@@ -183,7 +187,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       const first = allMarkerKeys(prefix, l.topology === 'cluster')[0] ?? '';
       const current = (await l.send(first, ['GET', first])) as string | null;
       generation = current ? Number(current.split('|')[0]) : 0;
-      await writeMarkers(l, `${generation}|0`, true);
+      // In the background: a Cluster has 16,384 markers. Until they are written, a missing one is written, not feared.
+      void writeMarkers(l, `${generation}|0`, true).then(() => (markersWritten = true), say);
       resolveDurability(found);
       // One line at start: whether this deployment can lose a claim, so the merchant knows before a failover does.
       console.info(`[pay-checkout] redis store: ${describeDurability(found)}${current ? '' : ' No epoch marker was found: a first start, or this Redis lost its data before this instance started.'}`);
@@ -238,9 +243,11 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
             const { reply: answer, acked } = await claimOnce(l, key, digest, token, leaseMs);
             const [state, detail] = answer as string[];
             if (state === 'claimed' && !acked) throw new ClaimStoreError(`redis claim: no replica acknowledged it within ${ackTimeoutMs} ms`);
-            if (attempt < 2 && state === 'amnesia') await recover(l);
+            const marker = markerOf(keyOf(key), l);
+            if (attempt < 2 && state === 'amnesia' && !markersWritten) await l.send(marker, ['SET', marker, `${generation}|0`, 'NX']);
+            else if (attempt < 2 && state === 'amnesia') await recover(l);
             else if (attempt < 2 && state === 'behind') await recover(l, Number(detail));
-            else if (attempt < 2 && state === 'stale') await l.send(markerOf(keyOf(key), l), ['SET', markerOf(keyOf(key), l), `${generation}|${Date.now() + recoveryMs}`]);
+            else if (attempt < 2 && state === 'stale') await l.send(marker, ['SET', marker, `${generation}|${Date.now() + recoveryMs}`]);
             else if (state === 'recovering' || state === 'amnesia' || state === 'behind' || state === 'stale') {
               throw new ClaimStoreError('redis claim: Redis came back empty; unknown keys wait while every instance writes back its claims');
             } else return answer as string[];
