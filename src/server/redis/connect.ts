@@ -45,6 +45,26 @@ export function checkConnectOptions(options: RedisConnectOptions): void {
   if (options.sentinel && !(options.sentinel.name && options.sentinel.sentinelRootNodes?.length)) throw new TypeError('createRedisStore: `sentinel` needs `name` (the master group) and `sentinelRootNodes`.');
 }
 
+/** Asks each sentinel in turn which address the master group `name` has now. */
+async function sentinelMaster(createClient: (options: object) => unknown, config: RedisSentinelConfig): Promise<{ host: string; port: number }> {
+  let lastError: unknown = new Error('no sentinel answered');
+  for (const node of config.sentinelRootNodes) {
+    const client = createClient({ socket: { host: node.host, port: node.port, connectTimeout: 1_000, reconnectStrategy: false } }) as RedisClientLike;
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const reply = (await client.sendCommand(['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', config.name])) as string[] | null;
+      if (reply?.[0] && reply[1]) return { host: reply[0], port: Number(reply[1]) };
+      lastError = new Error(`sentinel ${node.host}:${node.port} knows no master named ${config.name}`);
+    } catch (error) {
+      lastError = error;
+    } finally {
+      client.destroy?.();
+    }
+  }
+  throw lastError;
+}
+
 const serverVersion = (info: unknown) => Number(/redis_version:(\d+)/.exec(String(info))?.[1] ?? '0');
 
 async function openCluster(cluster: RedisClusterLike, owned: boolean): Promise<RedisLink> {
@@ -73,13 +93,19 @@ export async function connectLink(options: RedisConnectOptions, onError: (error:
   const redis = await import('redis');
   const defaults = clientDefaults(options.clientOptions);
   if (options.sentinel) {
-    const { name, sentinelRootNodes, ...rest } = options.sentinel;
-    const sentinel = listen(redis.createSentinel({ name, sentinelRootNodes, nodeClientOptions: defaults, ...rest } as Parameters<typeof redis.createSentinel>[0]) as unknown as RedisSentinelLike);
-    await sentinel.connect().catch(async (error: unknown) => {
-      sentinel.destroy?.();
+    // Asked of the sentinels at each connection, and no reconnecting to a fixed address: when the master goes, the
+    // store drops the connection (store.ts) and the next call asks again, so it follows a failover in seconds.
+    const { host, port } = await sentinelMaster(redis.createClient, options.sentinel);
+    const master = listen(redis.createClient({ ...defaults, socket: { ...(defaults.socket as object), host, port, reconnectStrategy: false } }) as unknown as RedisClientLike);
+    try {
+      await master.connect();
+      const role = String(await master.sendCommand(['ROLE']));
+      if (!role.startsWith('master')) throw new Error(`Sentinel named ${host}:${port}, which is not a master yet`);
+    } catch (error) {
+      master.destroy?.();
       throw error;
-    });
-    return sentinelLink(sentinel, true);
+    }
+    return { ...singleLink(master, true, onError), topology: 'sentinel' };
   }
   const makeCluster = (rootNodes: { url: string }[]) =>
     listen(redis.createCluster({ rootNodes, defaults } as Parameters<typeof redis.createCluster>[0]) as unknown as RedisClusterLike);

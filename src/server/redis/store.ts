@@ -55,12 +55,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const timeoutMs = options.commandTimeoutMs ?? 2_000;
   const ackTimeoutMs = options.replicaAckTimeoutMs ?? 1_000;
   const recoveryMs = options.recoveryMs ?? 3_000;
-  const journal = createJournal(options.rememberMs ?? defaultClaimTimings.leaseMs, 50_000);
-  let said = '';
-  /** Each distinct cause once, until Redis answers again: a reconnect loop or a 503 storm is one line, not thousands. */
+  const rememberMs = options.rememberMs ?? defaultClaimTimings.leaseMs;
+  // rememberMs 0 turns write-back off (measured in docs/site/servers/exactly-once.md: what an empty restart then costs).
+  const journal = createJournal(rememberMs, rememberMs > 0 ? 50_000 : 0);
+  const said = new Set<string>();
+  /** Each distinct cause once, until Redis answers again: a reconnect loop or a 503 storm is a few lines, not thousands. */
   const say = (error: unknown) => {
-    if (messageOf(error) === said) return;
-    said = messageOf(error);
+    if (said.has(messageOf(error)) || said.size > 50) return;
+    said.add(messageOf(error));
     if (options.onError) options.onError(error);
     else console.error('[pay-checkout] redis store:', said);
   };
@@ -91,8 +93,10 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   const connectionError = (error: unknown) => {
     say(error);
-    if (!ready) connectTrouble = error;
     failConnect?.(error);
+    if (!ready) connectTrouble = error;
+    // The master a sentinel named is gone: ask the sentinels again (a fixed address would be retried forever).
+    else if (options.sentinel) reconnect('the Sentinel master connection broke');
   };
   const connect = () => {
     if (!link) connectTrouble = undefined;
@@ -134,11 +138,12 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       }
       const result = await within(work(current), timeoutMs, what);
       timeouts = 0;
-      said = '';
+      said.clear();
       return result;
     } catch (error) {
       const message = messageOf(error);
       if (message.includes('READONLY')) reconnect('Redis answered READONLY (this node is now a replica)');
+      else if (options.sentinel && /offline|closed|ECONNRE|timeout/i.test(message)) reconnect('the Sentinel master does not answer');
       if (message.includes('no answer within') && ++timeouts >= 2) reconnect('Redis stopped answering');
       const failure = error instanceof ClaimStoreError ? error : new ClaimStoreError(`redis ${what}: ${message}`, { cause: error });
       say(failure);
@@ -182,6 +187,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   /** First connection: what this Redis can lose, said once; the epoch marker read (or written, on a fresh Redis). */
   const setUp = async (l: RedisLink) => {
     const found = await readDurability(l, options.replicaAcks ?? 'auto');
+    // After a failover the new master may have no replica yet: said, since claims can then be lost again.
+    if (generation !== undefined && found.replicaAcks !== replicaAcks) console.info(`[pay-checkout] redis store: now ${describeDurability(found)}`);
     replicaAcks = found.replicaAcks;
     if (generation === undefined) {
       const first = allMarkerKeys(prefix, l.topology === 'cluster')[0] ?? '';
