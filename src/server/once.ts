@@ -144,8 +144,8 @@ export async function createOnce(store: ClaimStore, timings: ClaimTimings, key: 
 }
 
 /**
- * Stores the reply under the claim. A few quick tries while the buyer waits; then it keeps trying in the background
- * (backing off to 5 s) until it lands or the lease ends, since a lost write would make every repeat wait out the lease.
+ * Stores the reply under the claim. One try while the buyer waits; then it keeps trying in the background (from
+ * 100 ms, backing off to 5 s) until it lands or the lease ends, since a lost write would make repeats wait out the lease.
  */
 export async function completeClaim(store: ClaimStore, timings: ClaimTimings, key: string, token: string, reply: Reply): Promise<boolean> {
   const response = JSON.stringify({ status: reply.status, data: reply.data });
@@ -155,15 +155,13 @@ export async function completeClaim(store: ClaimStore, timings: ClaimTimings, ke
     await store.publish(claimChannel(key), 'done').catch(() => {});
     return stored;
   };
-  for (let tries = 0; tries < 3; tries++) {
-    try {
-      return await attempt();
-    } catch {
-      await new Promise((r) => setTimeout(r, 100 * (tries + 1)));
-    }
+  try {
+    return await attempt();
+  } catch {
+    // The buyer has the order already: the retries run after the answer, not before it.
   }
   void (async () => {
-    for (let pause = 500; Date.now() < deadline; pause = Math.min(pause * 2, 5_000)) {
+    for (let pause = 100; Date.now() < deadline; pause = Math.min(pause * 2, 5_000)) {
       await new Promise((r) => setTimeout(r, pause).unref?.());
       if (await attempt().then(() => true, () => false)) return;
     }

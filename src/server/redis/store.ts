@@ -134,6 +134,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         if (connectTrouble !== undefined) throw new ClaimStoreError(`redis ${what}: not connected (${messageOf(connectTrouble)})`, { cause: connectTrouble });
         const failed = new Promise<never>((_, reject) => (failConnect = reject));
         failed.catch(() => {});
+        // Connecting (a Cluster's discovery, asking the sentinels) may take longer than one command.
         current = await within(Promise.race([pending, failed]), Math.max(timeoutMs, 5_000), `${what} (connecting)`);
       }
       const result = await within(work(current), timeoutMs, what);
@@ -143,8 +144,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     } catch (error) {
       const message = messageOf(error);
       if (message.includes('READONLY')) reconnect('Redis answered READONLY (this node is now a replica)');
-      else if (options.sentinel && /offline|closed|ECONNRE|timeout/i.test(message)) reconnect('the Sentinel master does not answer');
-      if (message.includes('no answer within') && ++timeouts >= 2) reconnect('Redis stopped answering');
+      else if (options.sentinel && ready && /offline|closed|ECONNRE/i.test(message)) reconnect('the Sentinel master does not answer');
+      // Only a connection that was up and went quiet; a connection still being made is left to finish.
+      if (message.includes('no answer within') && !message.includes('(connecting)') && ++timeouts >= 2) reconnect('Redis stopped answering');
       const failure = error instanceof ClaimStoreError ? error : new ClaimStoreError(`redis ${what}: ${message}`, { cause: error });
       say(failure);
       throw failure;
@@ -261,9 +263,15 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
           }
         });
       } catch (error) {
-        // The claim may still run after we gave up on it (a timeout, or no replica ack): undo it with the token only
-        // we know, on the same connection, so it lands after the claim and the key is not held by nobody for a lease.
-        void run('release', (l) => evalOn((a) => l.send(keyOf(key), a), releaseScript, [keyOf(key)], [token])).catch(() => {});
+        // The claim may still run (or have run) after we gave up on it: a timeout, no replica ack, a master that died
+        // after its replica got the claim. Undo it with the token only we know, retried for a while in the background,
+        // so the key is not held by nobody for a whole lease.
+        void (async () => {
+          for (let pause = 0; pause <= 8_000; pause = Math.max(250, pause * 2)) {
+            await new Promise((r) => setTimeout(r, pause).unref?.());
+            if (await run('release', (l) => evalOn((a) => l.send(keyOf(key), a), releaseScript, [keyOf(key)], [token])).then(() => true, () => false)) return;
+          }
+        })();
         throw error;
       }
       switch (reply[0]) {
