@@ -111,7 +111,10 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     }
   };
   /** Every failure, a timeout included, is a ClaimStoreError: the caller answers 503 and loses nothing. */
+  let closed = false;
   const query = async (what: string, text: string, values: unknown[]) => {
+    // After close(), background retries must not open a new pool.
+    if (closed) throw new ClaimStoreError(`postgres ${what}: the store is closed`);
     try {
       const p = await (pool ??= makePool().catch((error: unknown) => {
         pool = undefined;
@@ -232,6 +235,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       };
     },
     async close() {
+      closed = true;
       listeners.clear();
       const client = await listening?.catch(() => undefined);
       listening = undefined;

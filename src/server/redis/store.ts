@@ -125,7 +125,10 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   let timeouts = 0;
   /** Every failure, a timeout included, is a ClaimStoreError: the caller answers 503 and loses nothing. */
+  let closed = false;
   const run = async <T>(what: string, work: (link: RedisLink) => Promise<T>): Promise<T> => {
+    // After close(), background retries (an undo, a heartbeat) must not open a new connection.
+    if (closed) throw new ClaimStoreError(`redis ${what}: the store is closed`);
     try {
       let current = ready;
       if (!current) {
@@ -316,6 +319,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     },
     command: (key, args) => run(String(args[0] ?? 'command').toLowerCase(), (l) => l.send(key, args)),
     async close() {
+      closed = true;
       clearInterval(heartbeat);
       const closing = link;
       link = undefined;
