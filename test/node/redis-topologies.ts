@@ -82,10 +82,11 @@ export async function startSentinelGroup(): Promise<TestSentinel> {
   };
   try {
     const masterPort = await freePort();
-    const master = await launch(masterPort);
+    // Their own directory: a replica writes the master's snapshot (dump.rdb) where it runs.
+    const master = await launch(masterPort, ['--dir', dir]);
     children.push(master);
     const replicaPort = await freePort();
-    children.push(await launch(replicaPort, ['--replicaof', '127.0.0.1', String(masterPort)]));
+    children.push(await launch(replicaPort, ['--replicaof', '127.0.0.1', String(masterPort), '--dir', dir]));
     await until(async () => (await cli(replicaPort, 'INFO', 'replication')).includes('master_link_status:up'), 'the replica to sync');
     const sentinelPort = await freePort();
     const config = path.join(dir, 'sentinel.conf');
