@@ -4,11 +4,10 @@
  */
 import { clusterLink, sentinelLink, singleLink, topologyOf, type AnyRedisClient, type RedisClientLike, type RedisClusterLike, type RedisLink, type RedisSentinelLike } from './link.js';
 
-/** A node-redis Sentinel configuration: the master group's name and where the sentinels listen. */
+/** A Sentinel group: the master group's name and where the sentinels listen (no sentinel password yet); the master's password and TLS go in `clientOptions`. */
 export interface RedisSentinelConfig {
   name: string;
   sentinelRootNodes: { host: string; port: number }[];
-  [option: string]: unknown;
 }
 
 export interface RedisConnectOptions {
@@ -21,7 +20,7 @@ export interface RedisConnectOptions {
   client?: object;
   /** Cluster nodes to discover the Cluster from: `[{ url: 'redis://host:port' }]`. */
   rootNodes?: { url: string }[];
-  /** A Sentinel group: `{ name, sentinelRootNodes: [{ host, port }] }`, plus any other createSentinel() option. */
+  /** A Sentinel group: `{ name, sentinelRootNodes: [{ host, port }] }`. */
   sentinel?: RedisSentinelConfig;
   /** node-redis client options for the connections the store opens (`socket: { tls, keepAlive, ... }`, `pingInterval`, `password`, ...). */
   clientOptions?: Record<string, unknown>;
