@@ -26,6 +26,7 @@ const packageEntries: Record<string, string> = {
   'server-hosted-page': 'src/server/hosted-page.ts',
   // Its own file, so only a server that imports it ever resolves `redis` (an optional peer).
   'server-redis': 'src/server/redis/index.ts',
+  'server-postgres': 'src/server/postgres/index.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react.ts',
   // The `bin` (npx pay-checkout sandbox), over the sandbox entry.
@@ -35,7 +36,7 @@ const packageEntries: Record<string, string> = {
 // Dependencies and peers stay imports for the merchant's bundler; node builtins only matter to server/sandbox.
 // Bundled instead: hono and @hono/node-server into the sandbox (their only user), so a browser-only install never
 // gets them; @lit/react (1 KB) into pay-checkout/react, so React users install nothing more than React.
-const externalPackages = ['lit', 'zod', 'qrcode', 'react', 'redis', 'rate-limiter-flexible', '@lit-labs/ssr'];
+const externalPackages = ['lit', 'zod', 'qrcode', 'react', 'redis', 'pg', 'rate-limiter-flexible', '@lit-labs/ssr'];
 const isExternal = (id: string) =>
   id.startsWith('node:') ||
   builtinModules.includes(id) ||

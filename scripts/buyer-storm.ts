@@ -25,6 +25,12 @@ export interface StormOptions {
   runId?: string;
   /** Retry on 409 IDEMPOTENCY_KEY_IN_USE and 5xx (the element's "try again"); off to measure a fleet as the issue did. */
   retry?: boolean;
+  /** Buyers at once: the rest start as earlier ones finish (waves); default all of them. */
+  waveSize?: number;
+  /** A request unanswered this long is abandoned and counted in `hung` (then retried); default 60 s. */
+  hangMs?: number;
+  /** Hears every answer as it comes (status 0: no answer), e.g. to time a recovery. */
+  onAnswer?: (status: number, at: number) => void;
 }
 
 export interface StormResult {
@@ -42,10 +48,13 @@ export interface StormResult {
   /** Keys still held after the storm: a repeat is answered 409 IN_USE instead of a replay. */
   stuckClaims: number;
   statuses: Record<string, number>;
+  /** Requests that got no answer within `hangMs`. */
+  hung: number;
 }
 
 interface Answer {
   status: number;
+  hung?: boolean;
   apiCode?: string;
   idOrder?: number;
   retryAfterS: number;
@@ -53,12 +62,13 @@ interface Answer {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function post(origin: string, key: string, body: unknown): Promise<Answer> {
+async function post(origin: string, key: string, body: unknown, hangMs = 60_000): Promise<Answer> {
   try {
     const response = await fetch(`${origin}/v1/checkout/links/${stormLink}/orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'Idempotency-Key': key },
       body: JSON.stringify(body),
+      signal: AbortSignal.timeout(hangMs),
     });
     const json = (await response.json().catch(() => ({}))) as { data?: { id_order?: number }; api_code?: string; description?: string };
     return {
@@ -67,8 +77,8 @@ async function post(origin: string, key: string, body: unknown): Promise<Answer>
       ...(json.data?.id_order ? { idOrder: json.data.id_order } : {}),
       retryAfterS: Number(response.headers.get('retry-after') ?? '1') || 1,
     };
-  } catch {
-    return { status: 0, retryAfterS: 1 };
+  } catch (error) {
+    return { status: 0, retryAfterS: 1, ...(error instanceof Error && error.name === 'TimeoutError' ? { hung: true } : {}) };
   }
 }
 
@@ -97,13 +107,16 @@ export async function buyerStorm(options: StormOptions): Promise<StormResult> {
   const waiting = new Set(keys);
   const statuses: Record<string, number> = {};
   let requests = 0;
+  let hung = 0;
   const started = Date.now();
   const deadline = started + deadlineMs;
 
   const attempt = async (key: string, payload: unknown): Promise<void> => {
     for (;;) {
-      const answer = await post(origin, key, payload);
+      const answer = await post(origin, key, payload, options.hangMs);
       requests += 1;
+      if (answer.hung) hung += 1;
+      options.onAnswer?.(answer.status, Date.now());
       const label = answer.apiCode ? `${answer.status} ${answer.apiCode}` : String(answer.status);
       statuses[label] = (statuses[label] ?? 0) + 1;
       if (answer.idOrder) {
@@ -134,14 +147,17 @@ export async function buyerStorm(options: StormOptions): Promise<StormResult> {
     }
   })();
 
-  await Promise.all(
-    keys.map(async (key, i) => {
-      const sends = Array.from({ length: copies }, () => attempt(key, body(i)));
-      if (changedEvery > 0 && i % changedEvery === 0) sends.push(attempt(key, body(i, true)));
-      await Promise.all(sends);
-      waiting.delete(key);
-    }),
-  );
+  const buyer = async (key: string, i: number) => {
+    const sends = Array.from({ length: copies }, () => attempt(key, body(i)));
+    if (changedEvery > 0 && i % changedEvery === 0) sends.push(attempt(key, body(i, true)));
+    await Promise.all(sends);
+    waiting.delete(key);
+  };
+  let nextBuyer = 0;
+  const lane = async () => {
+    for (let i = nextBuyer++; i < keys.length; i = nextBuyer++) await buyer(keys[i]!, i);
+  };
+  await Promise.all(Array.from({ length: Math.min(options.waveSize ?? keys.length, keys.length) }, lane));
   settling = false;
   await settler;
   const elapsedMs = Date.now() - started;
@@ -170,5 +186,6 @@ export async function buyerStorm(options: StormOptions): Promise<StormResult> {
     buyersWithoutOrder: keys.filter((k) => (idsSeen.get(k)?.size ?? 0) === 0).length,
     stuckClaims,
     statuses,
+    hung,
   };
 }

@@ -4,15 +4,19 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCheckoutHandler, memoryClaimStore, toNodeListener, type LimitsOption } from '../src/server/index.js';
-import { createRedisStore } from '../src/server/redis/index.js';
-import { redisLimitStore } from '../src/server/redis-limits.js';
+import { createCheckoutHandler, memoryClaimStore, toNodeListener } from '../src/server/index.js';
+import { createPostgresStore } from '../src/server/postgres/index.js';
+import { createRedisStore, type RedisStoreOptions } from '../src/server/redis/index.js';
 import { stormLink } from './buyer-storm.js';
 
 export interface InstanceSettings {
   baseUrl: string;
-  /** Shared claims in Redis; without it, this instance's own memory. */
+  /** Shared claims in Redis; without it (or `redis`, `postgresUrl`), this instance's own memory. */
   redisUrl?: string;
+  /** Shared claims in Redis, any deployment: `{ url }`, `{ rootNodes }` (Cluster), `{ sentinel }`. */
+  redis?: Pick<RedisStoreOptions, 'url' | 'rootNodes' | 'sentinel' | 'rememberMs'>;
+  /** Shared claims in PostgreSQL. */
+  postgresUrl?: string;
   /** The signing secret of forwarded webhooks (the sandbox's demo partner: `whsec_test_demo`). */
   webhookSecret: string;
   timeoutMs?: number;
@@ -23,18 +27,11 @@ export interface InstanceSettings {
 }
 
 const settings = JSON.parse(process.env.PAY_HANDLER_INSTANCE ?? '{}') as InstanceSettings;
-const store = settings.redisUrl ? createRedisStore({ url: settings.redisUrl }) : memoryClaimStore();
-async function limitsOf(): Promise<LimitsOption> {
-  if (!settings.limits) return false;
-  if (!settings.redisUrl) return {};
-  const { createClient } = await import('redis');
-  const client = createClient({ url: settings.redisUrl, disableOfflineQueue: true });
-  client.on('error', (error: unknown) => console.error('[instance] redis limits:', error));
-  await client.connect();
-  return { store: redisLimitStore({ client }) };
-}
+const redis = settings.redis ?? (settings.redisUrl ? { url: settings.redisUrl } : undefined);
+const store = redis ? createRedisStore(redis) : settings.postgresUrl ? createPostgresStore({ connectionString: settings.postgresUrl }) : memoryClaimStore();
 const handler = createCheckoutHandler({
-  limits: await limitsOf(),
+  // Counters beside the claims: the Redis store's own limitStore, memory otherwise (Redis's follow Cluster and Sentinel).
+  limits: settings.limits ? {} : false,
   trustProxy: 1,
   merchantKey: 'mk_test_demo',
   baseUrl: settings.baseUrl,

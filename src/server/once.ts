@@ -143,17 +143,28 @@ export async function createOnce(store: ClaimStore, timings: ClaimTimings, key: 
   return reply;
 }
 
-/** Stores the reply under the claim (a few tries: a lost write would make repeats wait for the lease). */
+/**
+ * Stores the reply under the claim. One try while the buyer waits; then it keeps trying in the background (from
+ * 100 ms, backing off to 5 s) until it lands or the lease ends, since a lost write would make repeats wait out the lease.
+ */
 export async function completeClaim(store: ClaimStore, timings: ClaimTimings, key: string, token: string, reply: Reply): Promise<boolean> {
   const response = JSON.stringify({ status: reply.status, data: reply.data });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const stored = await store.complete(key, token, response, timings.keepMs);
-      await store.publish(claimChannel(key), 'done').catch(() => {});
-      return stored;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
-    }
+  const deadline = Date.now() + timings.leaseMs;
+  const attempt = async () => {
+    const stored = await store.complete(key, token, response, timings.keepMs);
+    await store.publish(claimChannel(key), 'done').catch(() => {});
+    return stored;
+  };
+  try {
+    return await attempt();
+  } catch {
+    // The buyer has the order already: the retries run after the answer, not before it.
   }
+  void (async () => {
+    for (let pause = 100; Date.now() < deadline; pause = Math.min(pause * 2, 5_000)) {
+      await new Promise((r) => setTimeout(r, pause).unref?.());
+      if (await attempt().then(() => true, () => false)) return;
+    }
+  })();
   return false;
 }

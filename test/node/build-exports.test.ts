@@ -37,6 +37,7 @@ const subpaths: Record<string, string> = {
   './webhooks': 'src/webhooks/index.ts',
   './server': 'src/server/index.ts',
   './server/redis': 'src/server/redis/index.ts',
+  './server/postgres': 'src/server/postgres/index.ts',
   './sandbox': 'src/sandbox/index.ts',
   './react': 'src/react.ts',
 };
@@ -87,7 +88,7 @@ describe('package.json exports', () => {
   });
 
   it('leaves dependencies and peers to the bundler: imported, never inlined', () => {
-    const external = /[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit\/reactive-element|zod|qrcode|dijkstrajs|react|redis|@redis)[\\/]/;
+    const external = /[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit\/reactive-element|zod|qrcode|dijkstrajs|react|redis|@redis|pg|pg-pool)[\\/]/;
     const inlined = library.flatMap((file) => file.moduleIds.filter((id) => external.test(id)).map((id) => `${file.fileName}: ${id}`));
     assert.deepEqual(inlined, []);
     const imported = new Set(library.flatMap((file) => file.imports));
@@ -103,7 +104,7 @@ describe('package.json exports', () => {
     assert.ok(!imported.has('redis'), 'redis is imported statically');
   });
 
-  it('keeps redis out of pay-checkout/server: only pay-checkout/server/redis names it', () => {
+  it('keeps redis and pg out of pay-checkout/server: only their own subpaths name them', () => {
     // A bundler (Next.js route handler, edge) resolves every import() it sees, so server.js must not name redis at all.
     const byName = new Map(library.map((file) => [file.fileName, file]));
     const reachable = (entry: string, seen = new Set<string>()): Set<string> => {
@@ -112,16 +113,18 @@ describe('package.json exports', () => {
       for (const next of [...byName.get(entry)!.imports, ...byName.get(entry)!.dynamicImports]) reachable(next, seen);
       return seen;
     };
-    const namesRedis = (id: string) => id === 'redis' || id.startsWith('@redis/');
+    const namesRedis = (id: string) => ['redis', 'pg'].includes(id) || id.startsWith('@redis/');
     const server = [...reachable(runtimeFile(targetOf('./server')).replace(/^\.\/dist\//, ''))];
     assert.ok(server.length > 0);
     for (const fileName of server) {
       const file = byName.get(fileName)!;
       assert.deepEqual([...file.imports, ...file.dynamicImports].filter(namesRedis), [], `${fileName} (reached from pay-checkout/server) imports redis`);
-      assert.doesNotMatch(readFileSync(path.join(dist, fileName), 'utf8'), /(import|require)\(\s*["'`]redis["'`]\s*\)|from\s*["']redis["']/, `${fileName} names redis`);
+      assert.doesNotMatch(readFileSync(path.join(dist, fileName), 'utf8'), /(import|require)\(\s*["'`](redis|pg)["'`]\s*\)|from\s*["'](redis|pg)["']/, `${fileName} names redis or pg`);
     }
     const redisEntry = runtimeFile(targetOf('./server/redis')).replace(/^\.\/dist\//, '');
     assert.ok([...reachable(redisEntry)].some((fileName) => byName.get(fileName)!.dynamicImports.includes('redis')), 'pay-checkout/server/redis does not load redis');
+    const postgresEntry = runtimeFile(targetOf('./server/postgres')).replace(/^\.\/dist\//, '');
+    assert.ok([...reachable(postgresEntry)].some((fileName) => byName.get(fileName)!.dynamicImports.includes('pg')), 'pay-checkout/server/postgres does not load pg');
   });
 
   it('bundles the sandbox server stack into the sandbox only, and @lit/react into pay-checkout/react only', () => {

@@ -23,8 +23,10 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-async function launch(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `command args` and resolves once its output says `readyText`; rejects on exit or after 20 s. */
+export async function launch(port: number, extra: string[] = [], command = 'redis-server', readyText = 'Ready to accept connections'): Promise<ChildProcess> {
+  const args = command === 'redis-server' ? ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra] : extra;
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const limit = setTimeout(() => reject(new Error(`redis-server did not start within 20 s:\n${output}`)), 20_000);
@@ -35,14 +37,22 @@ async function launch(port: number): Promise<ChildProcess> {
     };
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Ready to accept connections')) settle();
+      if (output.includes(readyText)) settle();
     });
-    child.once('error', (error) => settle(new Error(`redis-server could not run (apt-get install redis-server): ${error.message}`)));
-    child.once('exit', (code) => settle(new Error(`redis-server exited with ${code}:\n${output}`)));
+    child.once('error', (error) => settle(new Error(`${command} could not run (apt-get install redis-server redis-sentinel): ${error.message}`)));
+    child.once('exit', (code) => settle(new Error(`${command} exited with ${code}:\n${output}`)));
   });
   child.stdout?.resume();
   child.stderr?.resume();
   return child;
+}
+
+/** Stops a child (SIGTERM, or `signal`) and waits for it to exit. */
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  await exited;
 }
 
 export async function startRedis(): Promise<TestRedis> {
@@ -55,12 +65,7 @@ export async function startRedis(): Promise<TestRedis> {
       return {
         url: `redis://127.0.0.1:${port}`,
         port,
-        async stop() {
-          if (child.exitCode !== null) return;
-          const exited = once(child, 'exit');
-          child.kill('SIGTERM');
-          await exited;
-        },
+        stop: () => stopChild(child),
       };
     } catch (error) {
       lastError = error;

@@ -3,4 +3,9 @@
  * (a route handler, an edge function) never makes its bundler resolve `redis`, an optional peer dependency.
  */
 export { createRedisStore } from './store.js';
-export type { RedisClientLike, RedisStoreOptions } from './store.js';
+export type { RedisStore, RedisStoreOptions } from './store.js';
+export type { RedisDurability } from './durability.js';
+export type { RedisSentinelConfig } from './connect.js';
+export type { AnyRedisClient, RedisClientLike, RedisClusterLike, RedisSentinelLike, RedisTopology } from './link.js';
+export { redisLimitStore } from '../redis-limits.js';
+export type { RedisLimitStoreOptions } from '../redis-limits.js';

@@ -1,59 +1,46 @@
 /**
- * `createRedisStore()`: the claim store (claims.ts) shared through Redis, for any number of handler instances.
- * Each state change is one Lua script, so it is atomic on the server; leases and ttls are Redis expiries, so one
- * clock (Redis's) decides when a claim lapses. Pub/sub runs on a duplicated connection, as Redis requires.
- * The only file that loads `redis` (an optional peer dependency), and only when given a URL.
+ * `createRedisStore()`: the claim store (claims.ts) shared through Redis, for any number of handler instances, on a
+ * single server, a managed primary, a Sentinel group or a Cluster. Each state change is one Lua script on one node,
+ * so it is atomic; leases and ttls are Redis expiries. Every call is bounded in time; a claim is acknowledged by a
+ * replica (WAIT) where there is one; a node that came back empty is found by its epoch marker (scripts.ts) and the
+ * claims this instance remembers (journal.ts) are written back before unknown keys are claimed again.
  */
+import { redisLimitStore } from '../redis-limits.js';
 import { ClaimStoreError, newToken, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
+import { defaultClaimTimings } from '../once.js';
+import { checkConnectOptions, connectLink, type RedisConnectOptions } from './connect.js';
+import { describeDurability, readDurability, type RedisDurability } from './durability.js';
+import { createJournal } from './journal.js';
+import type { Listener, RedisLink } from './link.js';
+import { allMarkerKeys, claimScript, completeScript, markerKey, releaseScript, restoreScript } from './scripts.js';
 
-type Listener = (message: string, channel: string) => void;
-
-/** The part of a node-redis (v4 and later) client this store uses; pass your own with `{ client }`. */
-export interface RedisClientLike {
-  readonly isOpen: boolean;
-  connect(): Promise<unknown>;
-  sendCommand(args: string[]): Promise<unknown>;
-  duplicate(): RedisClientLike;
-  subscribe(channel: string, listener: Listener): Promise<unknown>;
-  unsubscribe(channel: string, listener: Listener): Promise<unknown>;
-  on(event: 'error', listener: (error: unknown) => void): unknown;
-  close?(): Promise<unknown>;
-  quit?(): Promise<unknown>;
-}
-
-export interface RedisStoreOptions {
-  /** `redis://[:password@]host:port[/db]` or `rediss://...`; the store opens (and closes) its own connections. */
-  url?: string;
-  /** An existing node-redis client; the store never closes it, only the subscriber it duplicates from it. */
-  client?: RedisClientLike;
+export interface RedisStoreOptions extends RedisConnectOptions {
   /** Prefix of every key and channel; default `pay-checkout:`. */
   prefix?: string;
-  /** A command unanswered in this time fails (the handler answers 503); default 2,000 ms. */
+  /** A command (or subscribe, unsubscribe, connect) unanswered in this time fails: the handler answers 503; default 2,000 ms. */
   commandTimeoutMs?: number;
-  /** Connection errors (Redis reconnects by itself); default console.error, once per distinct message. */
+  /** Replicas that must hold a claim before the service is called (WAIT); default `'auto'`: 1 where the master has replicas. */
+  replicaAcks?: number | 'auto';
+  /** How long a claim waits for its replica acknowledgement; default 1,000 ms. */
+  replicaAckTimeoutMs?: number;
+  /** How long this instance remembers its own claims, to write them back into a Redis that lost them; default the claim lease (16 min). */
+  rememberMs?: number;
+  /** After a node is found empty, unknown keys wait this long (503) while every instance writes back its claims; default 3,000 ms. */
+  recoveryMs?: number;
+  /** Every store failure (each distinct cause once until Redis answers again); default console.error. */
   onError?: (error: unknown) => void;
 }
 
-// d: body digest, t: fencing token while held, r: the stored response once done.
-const claimScript = `local v = redis.call('HMGET', KEYS[1], 'd', 't', 'r')
-if not v[1] then
-  redis.call('HSET', KEYS[1], 'd', ARGV[1], 't', ARGV[2])
-  redis.call('PEXPIRE', KEYS[1], ARGV[3])
-  return {'claimed', ARGV[2]}
-end
-if v[1] ~= ARGV[1] then return {'mismatch'} end
-if v[3] then return {'done', v[3]} end
-return {'in_flight', v[1]}`;
-
-const completeScript = `if redis.call('HGET', KEYS[1], 't') ~= ARGV[1] then return 0 end
-redis.call('HDEL', KEYS[1], 't')
-redis.call('HSET', KEYS[1], 'r', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return 1`;
-
-const releaseScript = `if redis.call('HGET', KEYS[1], 't') ~= ARGV[1] then return 0 end
-redis.call('DEL', KEYS[1])
-return 1`;
+/** The Redis claim store, plus what it found out about the deployment and a way to share its connection. */
+export interface RedisStore extends ClaimStore {
+  /** Settles once Redis first answered: whether a claim this store acknowledged can still be lost, and why. */
+  readonly durability: Promise<RedisDurability>;
+  /**
+   * Runs one command on this store's connection, routed by `key` on a Cluster and to the primary on Sentinel, with
+   * the store's time bound: for a rate limiter (or any counter) that should live beside the claims.
+   */
+  command(key: string, args: string[]): Promise<unknown>;
+}
 
 async function sha1(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
@@ -61,49 +48,37 @@ async function sha1(text: string): Promise<string> {
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const ms = (value: number) => String(Math.max(1, Math.ceil(value)));
 
-export function createRedisStore(options: RedisStoreOptions): ClaimStore {
-  if (!options.url === !options.client) throw new TypeError('createRedisStore: give exactly one of `url` or `client`.');
+export function createRedisStore(options: RedisStoreOptions): RedisStore {
+  checkConnectOptions(options);
   const prefix = options.prefix ?? 'pay-checkout:';
   const timeoutMs = options.commandTimeoutMs ?? 2_000;
-  const connectTimeoutMs = Math.max(timeoutMs, 10_000);
-  let lastError = '';
-  const onError =
-    options.onError ??
-    ((error: unknown) => {
-      // A reconnect loop repeats the same error every attempt; say it once.
-      if (messageOf(error) === lastError) return;
-      lastError = messageOf(error);
-      console.error('[pay-checkout] redis store:', lastError);
-    });
+  const ackTimeoutMs = options.replicaAckTimeoutMs ?? 1_000;
+  const recoveryMs = options.recoveryMs ?? 3_000;
+  const rememberMs = options.rememberMs ?? defaultClaimTimings.leaseMs;
+  // rememberMs 0 turns write-back off (measured in docs/site/servers/exactly-once.md: what an empty restart then costs).
+  const journal = createJournal(rememberMs, rememberMs > 0 ? 50_000 : 0);
+  const said = new Set<string>();
+  /** Each distinct cause once, until Redis answers again: a reconnect loop or a 503 storm is a few lines, not thousands. */
+  const say = (error: unknown) => {
+    if (said.has(messageOf(error)) || said.size > 50) return;
+    said.add(messageOf(error));
+    if (options.onError) options.onError(error);
+    else console.error('[pay-checkout] redis store:', said);
+  };
 
-  const open = async (client: RedisClientLike) => {
-    if (!client.isOpen) await client.connect();
-    return client;
-  };
-  const makeMain = async (): Promise<RedisClientLike> => {
-    if (options.client) return open(options.client);
-    const { createClient } = await import('redis');
-    // No offline queue: while Redis is down a command fails at once (503) instead of waiting for a reconnect.
-    const client = createClient({ url: options.url, disableOfflineQueue: true }) as unknown as RedisClientLike;
-    client.on('error', onError);
-    return open(client);
-  };
-  let main: Promise<RedisClientLike> | undefined;
-  let subscriber: Promise<RedisClientLike> | undefined;
-  const mainClient = () => (main ??= makeMain().catch((error: unknown) => {
-    main = undefined;
-    throw error;
-  }));
-  const subscriberClient = () =>
-    (subscriber ??= mainClient().then((m) => {
-      const sub = m.duplicate();
-      sub.on('error', onError);
-      return open(sub);
-    }).catch((error: unknown) => {
-      subscriber = undefined;
-      throw error;
-    }));
+  let link: Promise<RedisLink> | undefined;
+  let ready: RedisLink | undefined;
+  let failConnect: ((error: unknown) => void) | undefined;
+  /** The error of the connection attempt under way, if it has failed once: later calls fail at once with it. */
+  let connectTrouble: unknown;
+  let generation: number | undefined;
+  let markersWritten = false;
+  let replicaAcks = 0;
+  let resolveDurability: (value: RedisDurability) => void = () => {};
+  const durability = new Promise<RedisDurability>((resolve) => (resolveDurability = resolve));
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
 
   const within = async <T>(promise: Promise<T>, limitMs: number, what: string): Promise<T> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -116,49 +91,197 @@ export function createRedisStore(options: RedisStoreOptions): ClaimStore {
       clearTimeout(timer);
     }
   };
+
+  const connectionError = (error: unknown) => {
+    say(error);
+    failConnect?.(error);
+    if (!ready) connectTrouble = error;
+    // The master a sentinel named is gone: ask the sentinels again (a fixed address would be retried forever).
+    else if (options.sentinel) reconnect('the Sentinel master connection broke');
+  };
+  const connect = () => {
+    if (!link) connectTrouble = undefined;
+    return (link ??= connectLink(options, connectionError)
+      .then(async (opened) => {
+        await setUp(opened);
+        ready = opened;
+        failConnect = undefined;
+        connectTrouble = undefined;
+        return opened;
+      })
+      .catch((error: unknown) => {
+        link = undefined;
+        throw error;
+      }));
+  };
+  /** Drops a connection that answers READONLY (a demoted primary) or nothing at all; the next call reconnects. */
+  const reconnect = (why: string) => {
+    if (options.client || !link) return;
+    say(new Error(`${why}: reconnecting`));
+    const old = link;
+    link = undefined;
+    ready = undefined;
+    void old.then((l) => l.close()).catch(() => {});
+  };
+
+  let timeouts = 0;
   /** Every failure, a timeout included, is a ClaimStoreError: the caller answers 503 and loses nothing. */
-  const command = async <T>(what: string, run: (client: RedisClientLike) => Promise<T>): Promise<T> => {
+  let closed = false;
+  const run = async <T>(what: string, work: (link: RedisLink) => Promise<T>): Promise<T> => {
+    // After close(), background retries (an undo, a heartbeat) must not open a new connection.
+    if (closed) throw new ClaimStoreError(`redis ${what}: the store is closed`);
     try {
-      // Connecting (the first time, or after Redis came back) has its own, longer limit than one command.
-      const client = await within(mainClient(), connectTimeoutMs, `${what} (connecting)`);
-      return await within(run(client), timeoutMs, what);
+      let current = ready;
+      if (!current) {
+        // Connecting fails at once on its first error (Redis down at start: 503 now, not after a long wait).
+        const pending = connect();
+        if (connectTrouble !== undefined) throw new ClaimStoreError(`redis ${what}: not connected (${messageOf(connectTrouble)})`, { cause: connectTrouble });
+        const failed = new Promise<never>((_, reject) => (failConnect = reject));
+        failed.catch(() => {});
+        // Connecting (a Cluster's discovery, asking the sentinels) may take longer than one command.
+        current = await within(Promise.race([pending, failed]), Math.max(timeoutMs, 5_000), `${what} (connecting)`);
+      }
+      const result = await within(work(current), timeoutMs, what);
+      timeouts = 0;
+      said.clear();
+      return result;
     } catch (error) {
-      throw error instanceof ClaimStoreError ? error : new ClaimStoreError(`redis ${what}: ${messageOf(error)}`, { cause: error });
+      const message = messageOf(error);
+      if (message.includes('READONLY')) reconnect('Redis answered READONLY (this node is now a replica)');
+      else if (options.sentinel && ready && /offline|closed|ECONNRE/i.test(message)) reconnect('the Sentinel master does not answer');
+      // Only a connection that was up and went quiet; a connection still being made is left to finish.
+      if (message.includes('no answer within') && !message.includes('(connecting)') && ++timeouts >= 2) reconnect('Redis stopped answering');
+      const failure = error instanceof ClaimStoreError ? error : new ClaimStoreError(`redis ${what}: ${message}`, { cause: error });
+      say(failure);
+      throw failure;
     }
   };
 
   const shas = new Map<string, Promise<string>>();
-  /** EVALSHA, loading the script with EVAL when Redis does not know it (first use, or after a restart). */
-  const evalScript = (what: string, script: string, key: string, args: string[]) =>
-    command(what, async (client) => {
-      let sha = shas.get(script);
-      if (!sha) shas.set(script, (sha = sha1(script)));
-      try {
-        return await client.sendCommand(['EVALSHA', await sha, '1', key, ...args]);
-      } catch (error) {
-        if (!messageOf(error).includes('NOSCRIPT')) throw error;
-        return client.sendCommand(['EVAL', script, '1', key, ...args]);
-      }
+  /** EVALSHA, loading the script with EVAL when the node does not know it (first use, a restart, another node). */
+  const evalOn = async (send: (args: string[]) => Promise<unknown>, script: string, keys: string[], args: string[]) => {
+    let sha = shas.get(script);
+    if (!sha) shas.set(script, (sha = sha1(script)));
+    try {
+      return await send(['EVALSHA', await sha, String(keys.length), ...keys, ...args]);
+    } catch (error) {
+      if (!messageOf(error).includes('NOSCRIPT')) throw error;
+      return send(['EVAL', script, String(keys.length), ...keys, ...args]);
+    }
+  };
+  /** A write, then (with replicas) WAIT on the same connection: false when too few replicas acknowledged it. */
+  const writeAcked = (l: RedisLink, key: string, script: string, keys: string[], args: string[]) =>
+    l.onOneConnection(key, async (send) => {
+      const reply = await evalOn(send, script, keys, args);
+      if (replicaAcks === 0) return { reply, acked: true };
+      const count = Number(await send(['WAIT', String(replicaAcks), String(ackTimeoutMs)]));
+      return { reply, acked: count >= replicaAcks };
     });
 
   const keyOf = (key: string) => `${prefix}claim:${key}`;
-  const ms = (value: number) => String(Math.max(1, Math.ceil(value)));
+  const markerOf = (claimKey: string, l: RedisLink) => markerKey(prefix, claimKey, l.topology === 'cluster');
 
-  return {
+  /** Writes `value` into every marker (one per slot on a Cluster), `nx`: only where missing. */
+  const writeMarkers = async (l: RedisLink, value: string, nx: boolean) => {
+    const keys = allMarkerKeys(prefix, l.topology === 'cluster');
+    // In batches, so a buyer's command is not queued behind thousands of marker writes.
+    for (let i = 0; i < keys.length; i += 256) {
+      await Promise.all(keys.slice(i, i + 256).map((key) => l.send(key, ['SET', key, value, ...(nx ? ['NX'] : [])])));
+    }
+  };
+
+  /** First connection: what this Redis can lose, said once; the epoch marker read (or written, on a fresh Redis). */
+  const setUp = async (l: RedisLink) => {
+    const found = await readDurability(l, options.replicaAcks ?? 'auto');
+    // After a failover the new master may have no replica yet: said, since claims can then be lost again.
+    if (generation !== undefined && found.replicaAcks !== replicaAcks) console.info(`[pay-checkout] redis store: now ${describeDurability(found)}`);
+    replicaAcks = found.replicaAcks;
+    if (generation === undefined) {
+      const first = allMarkerKeys(prefix, l.topology === 'cluster')[0] ?? '';
+      const current = (await l.send(first, ['GET', first])) as string | null;
+      generation = current ? Number(current.split('|')[0]) : 0;
+      // In the background: a Cluster has 16,384 markers. Until they are written, a missing one is written, not feared.
+      void writeMarkers(l, `${generation}|0`, true).then(() => (markersWritten = true), say);
+      resolveDurability(found);
+      // One line at start: whether this deployment can lose a claim, so the merchant knows before a failover does.
+      console.info(`[pay-checkout] redis store: ${describeDurability(found)}${current ? '' : ' No epoch marker was found: a first start, or this Redis lost its data before this instance started.'}`);
+      heartbeat = setInterval(() => void checkMarker().catch(() => {}), 1_000);
+      heartbeat.unref?.();
+    }
+  };
+
+  let recovering: Promise<void> | undefined;
+  /**
+   * A node lost its memory (`next` undefined: this instance found it and opens generation + 1, refusing unknown keys
+   * for recoveryMs) or another instance found that (`next`: catch up). Either way: write back what this instance holds.
+   */
+  const recover = (l: RedisLink, next?: number) =>
+    (recovering ??= (async () => {
+      if (next === undefined) {
+        next = (generation ?? 0) + 1;
+        say(new Error(`Redis came back empty (its epoch marker is gone): unknown keys wait ${recoveryMs} ms while every instance writes back the claims it holds`));
+        await writeMarkers(l, `${next}|${Date.now() + recoveryMs}`, false);
+      }
+      let restored = 0;
+      for (const [key, entry] of journal.live()) {
+        const left = ms(entry.until - Date.now());
+        const args = [entry.digest, entry.token ?? '', entry.response ?? '', left];
+        if ((await evalOn((a) => l.send(keyOf(key), a), restoreScript, [keyOf(key)], args)) === 1) restored += 1;
+      }
+      generation = Math.max(generation ?? 0, next);
+      console.info(`[pay-checkout] redis store: generation ${generation}: wrote back ${restored} claim(s) this instance held.`);
+    })().finally(() => (recovering = undefined)));
+
+  const checkMarker = async () => {
+    const l = ready;
+    if (!l || recovering) return;
+    const first = allMarkerKeys(prefix, l.topology === 'cluster')[0] ?? '';
+    const value = (await within(l.send(first, ['GET', first]), timeoutMs, 'marker')) as string | null;
+    const seen = value ? Number(value.split('|')[0]) : undefined;
+    if (seen === undefined) await recover(l);
+    else if (seen > (generation ?? 0)) await recover(l, seen);
+  };
+
+  const claimOnce = (l: RedisLink, key: string, digest: string, token: string, leaseMs: number) =>
+    writeAcked(l, keyOf(key), claimScript, [keyOf(key), markerOf(keyOf(key), l)], [digest, token, ms(leaseMs), String(generation ?? 0)]);
+
+  const store: RedisStore = {
+    durability,
     async claim(key, digest, leaseMs): Promise<ClaimResult> {
       const token = newToken();
       let reply: string[];
       try {
-        reply = (await evalScript('claim', claimScript, keyOf(key), [digest, token, ms(leaseMs)])) as string[];
+        reply = await run('claim', async (l) => {
+          for (let attempt = 0; ; attempt++) {
+            const { reply: answer, acked } = await claimOnce(l, key, digest, token, leaseMs);
+            const [state, detail] = answer as string[];
+            if (state === 'claimed' && !acked) throw new ClaimStoreError(`redis claim: no replica acknowledged it within ${ackTimeoutMs} ms`);
+            const marker = markerOf(keyOf(key), l);
+            if (attempt < 2 && state === 'amnesia' && !markersWritten) await l.send(marker, ['SET', marker, `${generation}|0`, 'NX']);
+            else if (attempt < 2 && state === 'amnesia') await recover(l);
+            else if (attempt < 2 && state === 'behind') await recover(l, Number(detail));
+            else if (attempt < 2 && state === 'stale') await l.send(marker, ['SET', marker, `${generation}|${Date.now() + recoveryMs}`]);
+            else if (state === 'recovering' || state === 'amnesia' || state === 'behind' || state === 'stale') {
+              throw new ClaimStoreError('redis claim: Redis came back empty; unknown keys wait while every instance writes back its claims');
+            } else return answer as string[];
+          }
+        });
       } catch (error) {
-        // The claim may still run after we gave up on it (a timeout): undo it with the token only we know, on the
-        // same connection, so it lands after the claim and the key is not held by nobody for a whole lease.
-        void evalScript('release', releaseScript, keyOf(key), [token]).catch(() => {});
+        // The claim may still run (or have run) after we gave up on it: a timeout, no replica ack, a master that died
+        // after its replica got the claim. Undo it with the token only we know, retried for a while in the background,
+        // so the key is not held by nobody for a whole lease.
+        void (async () => {
+          for (let pause = 0; pause <= 8_000; pause = Math.max(250, pause * 2)) {
+            await new Promise((r) => setTimeout(r, pause).unref?.());
+            if (await run('release', (l) => evalOn((a) => l.send(keyOf(key), a), releaseScript, [keyOf(key)], [token])).then(() => true, () => false)) return;
+          }
+        })();
         throw error;
       }
       switch (reply[0]) {
         case 'claimed':
-          return { state: 'claimed', token: String(reply[1]) };
+          journal.claimed(key, digest, token, leaseMs);
+          return { state: 'claimed', token };
         case 'done':
           return { state: 'done', response: String(reply[1]) };
         case 'in_flight':
@@ -168,39 +291,46 @@ export function createRedisStore(options: RedisStoreOptions): ClaimStore {
       }
     },
     async complete(key, token, response, ttlMs) {
-      return (await evalScript('complete', completeScript, keyOf(key), [token, response, ms(ttlMs)])) === 1;
+      // Remembered first: if Redis is away now and comes back empty, this reply is written back with the claim.
+      journal.completed(key, token, response, ttlMs);
+      const { reply, acked } = await run('complete', (l) => writeAcked(l, keyOf(key), completeScript, [keyOf(key)], [token, response, ms(ttlMs)]));
+      if (!acked) throw new ClaimStoreError(`redis complete: no replica acknowledged it within ${ackTimeoutMs} ms`);
+      return reply === 1;
     },
     async release(key, token) {
-      return (await evalScript('release', releaseScript, keyOf(key), [token])) === 1;
+      journal.released(key, token);
+      return (await run('release', (l) => evalOn((a) => l.send(keyOf(key), a), releaseScript, [keyOf(key)], [token]))) === 1;
     },
     async inspect(key): Promise<ClaimView> {
-      const [digest, token, response] = (await command('inspect', (c) => c.sendCommand(['HMGET', keyOf(key), 'd', 't', 'r']))) as (string | null)[];
+      const [digest, token, response] = (await run('inspect', (l) => l.send(keyOf(key), ['HMGET', keyOf(key), 'd', 't', 'r']))) as (string | null)[];
       if (digest === null || digest === undefined) return { state: 'free' };
       if (response !== null && response !== undefined) return { state: 'done', digest, response };
       return { state: 'held', token: token ?? '', digest };
     },
     async publish(channel, message) {
-      await command('publish', (c) => c.sendCommand(['PUBLISH', prefix + channel, message]));
+      await run('publish', (l) => l.publish(prefix + channel, message));
     },
     async subscribe(channel, listener) {
-      const sub = await subscriberClient().catch((error: unknown) => {
-        throw new ClaimStoreError(`redis subscribe: ${messageOf(error)}`, { cause: error });
-      });
       // Its own function per subscription, so unsubscribing one leaves the others on the same channel.
       const own: Listener = (message) => listener(message);
-      await sub.subscribe(prefix + channel, own);
+      const subscribed = await run('subscribe', async (l) => (await l.subscribe(prefix + channel, own), l));
       return async () => {
-        await sub.unsubscribe(prefix + channel, own);
+        await within(subscribed.unsubscribe(prefix + channel, own), timeoutMs, 'unsubscribe');
       };
     },
+    command: (key, args) => run(String(args[0] ?? 'command').toLowerCase(), (l) => l.send(key, args)),
     async close() {
-      const closeClient = async (client: Promise<RedisClientLike> | undefined) => {
-        const c = await client?.catch(() => undefined);
-        if (c?.isOpen) await (c.close ?? c.quit)?.call(c);
-      };
-      await closeClient(subscriber);
-      if (!options.client) await closeClient(main);
-      main = subscriber = undefined;
+      closed = true;
+      clearInterval(heartbeat);
+      const closing = link;
+      link = undefined;
+      ready = undefined;
+      await (await closing?.catch(() => undefined))?.close();
     },
   };
+  // The abuse limits' counters beside the claims, on the same routed connection (Cluster slots, Sentinel's primary).
+  store.limitStore = redisLimitStore({ command: store.command, ...(options.prefix !== undefined ? { prefix: `${options.prefix}limit:` } : {}) });
+  // Connects now, so the start-up line says what this Redis can lose, and the first buyer does not wait for it.
+  void connect().catch(() => {});
+  return store;
 }
