@@ -42,6 +42,10 @@ export function addFault(state: SandboxState, body: SandboxFaultBody): SandboxFa
 
 export const listFaults = (state: SandboxState): SandboxFault[] => state.faults.map(({ fault }) => ({ ...fault }));
 
+/** Whether a live fault waits for this request, without spending it. */
+export const faultPending = (state: SandboxState, method: string, path: string): boolean =>
+  state.faults.some(({ fault, pattern }) => fault.remaining > 0 && (fault.method === null || fault.method === method) && pattern.test(path));
+
 /** The first live fault for this request, its count spent by one. Without a method, OPTIONS (CORS preflight) is spared. */
 export function takeFault(state: SandboxState, method: string, path: string): SandboxFault | undefined {
   if (controlApi.test(path)) return undefined;
