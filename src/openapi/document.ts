@@ -114,7 +114,15 @@ function operation(route: Route, bodyNames: Map<z.ZodMiniType, string>, idSchema
     : {};
   const responses: Json = {};
   for (const status of route.success) responses[String(status)] = { description: status === 201 ? 'Created' : 'OK', content, ...replay };
+  if (route.limited) responses['429'] = { $ref: '#/components/responses/Limited' };
   responses.default = { $ref: '#/components/responses/Error' };
+  const optional = (route.optionalHeaders ?? []).map((name) => ({
+    name,
+    in: 'header',
+    required: false,
+    description: 'A bot-check token (Turnstile, hCaptcha) for the merchant’s `botCheck` hook; without one, a handler that checks answers 403 `BOT_CHECK_FAILED`.',
+    schema: { type: 'string' },
+  }));
   const headers = (route.headers ?? []).map((name) => ({
     name,
     in: 'header',
@@ -128,7 +136,7 @@ function operation(route: Route, bodyNames: Map<z.ZodMiniType, string>, idSchema
     summary: route.summary,
     tags: [route.tag],
     security: security[route.caller],
-    parameters: [...pathParameters(route.path, idSchema), ...queryParameters(route.query), ...headers],
+    parameters: [...pathParameters(route.path, idSchema), ...queryParameters(route.query), ...headers, ...optional],
     ...(body ? { requestBody: { required: !route.optionalBody, content: { 'application/json': { schema: ref(body) } } } } : {}),
     responses,
   };
@@ -225,7 +233,14 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Json {
     webhooks: Object.fromEntries(Object.keys(webhookPayloadSchemas).map((event) => [event, webhook(event, webhookNames[event] ?? '')])),
     components: {
       schemas: merge(components(requests, 'input'), components(responses, 'output')),
-      responses: { Error: { description: 'Failure: the contract’s ErrorResponse, with its HTTP status.', content: { 'application/json': { schema: ref('ErrorResponse') } } } },
+      responses: {
+        Error: { description: 'Failure: the contract’s ErrorResponse, with its HTTP status.', content: { 'application/json': { schema: ref('ErrorResponse') } } },
+        Limited: {
+          description: '`LIMIT_REACHED` (3017): past an abuse limit of `createCheckoutHandler()` (per address, link, phone, document or order), refused before the service is called.',
+          headers: { 'Retry-After': { description: 'Seconds until the limit lets this request through again.', schema: { type: 'integer', minimum: 1 } } },
+          content: { 'application/json': { schema: ref('ErrorResponse') } },
+        },
+      },
       securitySchemes: {
         merchantKey: apiKey(merchantKeyHeader, 'The store’s secret key. Server-side only.'),
         partnerKey: apiKey(partnerKeyHeader, 'The partner’s key.'),

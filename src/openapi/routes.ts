@@ -61,11 +61,15 @@ export interface Route {
   headers?: readonly string[];
   /** Set on a replayed answer (an order returned again for the same key). */
   replayHeader?: boolean;
+  /** Optional request headers. */
+  optionalHeaders?: readonly string[];
+  /** Refused with 429 and Retry-After past `createCheckoutHandler()`'s abuse limits. */
+  limited?: boolean;
 }
 
 const merchant = (r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Merchant', caller: 'merchant' });
 const partner = (r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Partner', caller: 'partner' });
-const buyer = (caller: 'order-token' | 'public', r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Buyer', caller });
+const buyer = (caller: 'order-token' | 'public', r: Omit<Route, 'tag' | 'caller'>): Route => ({ limited: true, ...r, tag: 'Buyer', caller });
 
 const ok = [200] as const;
 
@@ -89,7 +93,7 @@ export const routes: readonly Route[] = [
   partner({ method: 'get', path: '/partners/events', operationId: 'listWebhookEvents', summary: 'Events the partner may subscribe to', success: ok, result: ['PartnerEventList', PartnerEventListSchema], wrap: 'data' }),
 
   buyer('public', { method: 'get', path: '/checkout/links/{hash}', operationId: 'getCheckoutLink', summary: 'Everything the first checkout screen needs', success: ok, result: ['CheckoutLink', CheckoutLinkSchema], wrap: 'data' }),
-  buyer('public', { method: 'post', path: '/checkout/links/{hash}/orders', operationId: 'createCheckoutOrder', summary: 'Create the buyer’s order (201; 200 when replayed)', body: CheckoutOrderBodySchema, success: [201, 200], result: ['CheckoutOrderCreated', CheckoutOrderCreatedSchema], wrap: 'data', headers: ['Idempotency-Key'], replayHeader: true }),
+  buyer('public', { method: 'post', path: '/checkout/links/{hash}/orders', operationId: 'createCheckoutOrder', summary: 'Create the buyer’s order (201; 200 when replayed)', body: CheckoutOrderBodySchema, success: [201, 200], result: ['CheckoutOrderCreated', CheckoutOrderCreatedSchema], wrap: 'data', headers: ['Idempotency-Key'], optionalHeaders: ['X-Bot-Check'], replayHeader: true }),
   buyer('order-token', { method: 'get', path: '/checkout/orders/{id_order}', operationId: 'getCheckoutOrder', summary: 'Status and next action of the buyer’s order', success: ok, result: ['CheckoutOrder', CheckoutOrderSchema], wrap: 'data' }),
   buyer('order-token', { method: 'post', path: '/checkout/orders/{id_order}/otp', operationId: 'submitCheckoutOtp', summary: 'Submit the SMS code', body: OtpBodySchema, success: ok, result: ['CheckoutOrder', CheckoutOrderSchema], wrap: 'data' }),
   buyer('order-token', { method: 'post', path: '/checkout/orders/{id_order}/cancel', operationId: 'cancelCheckoutOrder', summary: 'Cancel a pending or processing order', success: ok, result: ['CheckoutOrder', CheckoutOrderSchema], wrap: 'data' }),
