@@ -16,7 +16,7 @@ import { startRedisCluster, startRestartableRedis, startSentinelGroup } from './
 
 let sandbox: RunningSandbox;
 before(async () => {
-  sandbox = await startSandbox({ port: 0, defaultReceiver: false, orderKeyDedupe: false });
+  sandbox = await startSandbox({ port: 0, defaultReceiver: false, orderKeyDedupe: false, guard: { allowedForwards: 'loopback' } });
 });
 after(async () => {
   await sandbox?.close();
