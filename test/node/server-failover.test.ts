@@ -16,6 +16,7 @@ import { startRedisCluster, startRestartableRedis, startSentinelGroup } from './
 
 let sandbox: RunningSandbox;
 before(async () => {
+  // Each storm forwards webhooks to its own handler cluster: more than the one target the sandbox allows by default.
   sandbox = await startSandbox({ port: 0, defaultReceiver: false, orderKeyDedupe: false, guard: { allowedForwards: 'loopback' } });
 });
 after(async () => {

@@ -97,26 +97,50 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     failConnect?.(error);
     if (!ready) connectTrouble = error;
     // The master a sentinel named is gone: ask the sentinels again (a fixed address would be retried forever).
-    else if (options.sentinel) reconnect('the Sentinel master connection broke');
+    else if (options.sentinel) dropConnection('the Sentinel master connection broke');
   };
+  const connectLimitMs = Math.max(timeoutMs, 5_000);
   const connect = () => {
-    if (!link) connectTrouble = undefined;
-    return (link ??= connectLink(options, connectionError)
+    if (link) return link;
+    connectTrouble = undefined;
+    let dropped = false;
+    const attempt: Promise<RedisLink> = connectLink(options, connectionError)
       .then(async (opened) => {
         await setUp(opened);
+        if (dropped) {
+          void opened.close().catch(() => {});
+          throw new ClaimStoreError('redis: a connection given up on answered late');
+        }
         ready = opened;
         failConnect = undefined;
         connectTrouble = undefined;
         return opened;
       })
       .catch((error: unknown) => {
-        link = undefined;
+        if (link === attempt) link = undefined;
         throw error;
-      }));
+      })
+      .finally(() => clearTimeout(stuck));
+    // A connection that opens but never answers (a stopped or vanished host) would hold every call: after the bound
+    // later calls fail at once, and after twice the bound the attempt is dropped so the next call connects anew.
+    let waited = 0;
+    const stuck = setTimeout(() => {
+      if (link !== attempt) return;
+      connectTrouble ??= new ClaimStoreError(`redis connecting: no answer within ${connectLimitMs} ms`);
+      if ((waited += 1) < 2) return void stuck.refresh();
+      dropped = true;
+      link = undefined;
+    }, connectLimitMs);
+    stuck.unref?.();
+    attempt.catch(() => {});
+    return (link = attempt);
   };
+  /** Commands in a row that got no answer on the current connection. */
+  let timeouts = 0;
   /** Drops a connection that answers READONLY (a demoted primary) or nothing at all; the next call reconnects. */
-  const reconnect = (why: string) => {
+  const dropConnection = (why: string) => {
     if (options.client || !link) return;
+    timeouts = 0;
     say(new Error(`${why}: reconnecting`));
     const old = link;
     link = undefined;
@@ -124,14 +148,13 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     void old.then((l) => l.close()).catch(() => {});
   };
 
-  let timeouts = 0;
   /** Every failure, a timeout included, is a ClaimStoreError: the caller answers 503 and loses nothing. */
   let closed = false;
   const run = async <T>(what: string, work: (link: RedisLink) => Promise<T>): Promise<T> => {
     // After close(), background retries (an undo, a heartbeat) must not open a new connection.
     if (closed) throw new ClaimStoreError(`redis ${what}: the store is closed`);
+    let current = ready;
     try {
-      let current = ready;
       if (!current) {
         // Connecting fails at once on its first error (Redis down at start: 503 now, not after a long wait).
         const pending = connect();
@@ -139,7 +162,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         const failed = new Promise<never>((_, reject) => (failConnect = reject));
         failed.catch(() => {});
         // Connecting (a Cluster's discovery, asking the sentinels) may take longer than one command.
-        current = await within(Promise.race([pending, failed]), Math.max(timeoutMs, 5_000), `${what} (connecting)`);
+        current = await within(Promise.race([pending, failed]), connectLimitMs, `${what} (connecting)`);
       }
       const result = await within(work(current), timeoutMs, what);
       timeouts = 0;
@@ -147,6 +170,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       return result;
     } catch (error) {
       const message = messageOf(error);
+      // Only the connection this call used, if it is still the current one: a late failure on a connection already
+      // dropped must not drop the new one being made.
+      const reconnect = (why: string) => current && current === ready && dropConnection(why);
       if (message.includes('READONLY')) reconnect('Redis answered READONLY (this node is now a replica)');
       else if (options.sentinel && ready && /offline|closed|ECONNRE/i.test(message)) reconnect('the Sentinel master does not answer');
       // Only a connection that was up and went quiet; a connection still being made is left to finish.
