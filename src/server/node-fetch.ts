@@ -1,19 +1,18 @@
 /**
  * The handler's calls to the merchant API over Node's own `http`/`https` with a keep-alive pool: the global
  * `fetch` (undici) costs several times the CPU per call, which on a busy server is the handler's main cost.
- * Reached through `process.getBuiltinModule`, so edge runtimes (no such function) keep the global `fetch`.
+ * Reached through `nodeBuiltin()`, so edge runtimes keep the global `fetch`.
  */
 import type * as Http from 'node:http';
+import { nodeBuiltin } from './node-builtin.js';
 
 type HttpModule = typeof Http;
-type BuiltinLoader = (id: string) => unknown;
 
 /** A `fetch` for string or absent bodies over node:http(s); undefined where the runtime is not Node. */
 export function nodeFetch(): typeof globalThis.fetch | undefined {
-  const load = (globalThis as { process?: { getBuiltinModule?: BuiltinLoader } }).process?.getBuiltinModule;
-  if (!load) return undefined;
-  const http = load('node:http') as HttpModule;
-  const https = load('node:https') as HttpModule;
+  const http = nodeBuiltin<HttpModule>('node:http');
+  const https = nodeBuiltin<HttpModule>('node:https');
+  if (!http || !https) return undefined;
   const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
 
   return (input, init = {}) => {

@@ -4,6 +4,7 @@
  * hop per create), else WebCrypto with each imported key kept, so edge runtimes work too.
  */
 import { timingSafeEqual } from '../webhooks/signature.js';
+import { nodeBuiltin } from './node-builtin.js';
 
 const encoder = new TextEncoder();
 /** Fixed label of the default secret: derived from the merchant key, never the key itself. */
@@ -12,14 +13,14 @@ export const defaultSecretLabel = 'pay-checkout/server-secret/v1';
 export const orderKeyPrefix = 'pc_';
 
 type NodeCrypto = typeof import('node:crypto');
-/** `process.getBuiltinModule` (Node 20.16+) reaches node:crypto without an import an edge bundler would choke on. */
-const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
-  | NodeCrypto
-  | undefined;
+/** Node's crypto, looked up on first use (node-builtin.ts says why not at load); null until then. */
+let nodeCrypto: NodeCrypto | undefined | null = null;
+const nodeCryptoOf = () => (nodeCrypto === null ? (nodeCrypto = nodeBuiltin<NodeCrypto>('node:crypto')) : nodeCrypto);
 const importedKeys = new Map<string, Promise<CryptoKey>>();
 
 async function hmac(secret: string, message: string): Promise<Uint8Array> {
-  if (nodeCrypto) return nodeCrypto.createHmac('sha256', secret).update(message).digest();
+  const node = nodeCryptoOf();
+  if (node) return node.createHmac('sha256', secret).update(message).digest();
   let key = importedKeys.get(secret);
   if (!key) importedKeys.set(secret, (key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])));
   return new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(message)));
@@ -91,7 +92,8 @@ export async function isOrderToken(secrets: string | readonly string[], idOrder:
 
 /** SHA-256 of the body's canonical JSON: key order does not make a body "other". */
 export async function bodyDigest(body: unknown): Promise<string> {
-  if (nodeCrypto) return nodeCrypto.createHash('sha256').update(canonicalJson(body)).digest('hex');
+  const node = nodeCryptoOf();
+  if (node) return node.createHash('sha256').update(canonicalJson(body)).digest('hex');
   return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(body)))));
 }
 
