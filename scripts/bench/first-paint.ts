@@ -13,7 +13,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { configureHostedPage } from '../../src/sandbox/hosted-page.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { chromiumLaunchOptions } from '../chromium.mjs';
-import { hostedDir, median, mobileProfile } from './timing.js';
+import { emulateMobile, hostedDir, median, mobileProfile } from './timing.js';
 
 type Kind = 'plain' | 'static' | 'server-rendered';
 interface Load {
@@ -62,14 +62,7 @@ async function load(browser: Browser, url: string, kind: Kind): Promise<Load> {
   await context.addInitScript(watchAmount);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: mobileProfile.cpuRate });
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: mobileProfile.latencyMs,
-    downloadThroughput: mobileProfile.downloadBps / 8,
-    uploadThroughput: mobileProfile.uploadBps / 8,
-  });
+  await emulateMobile(cdp);
   try {
     await page.goto(url, { waitUntil: 'commit' });
     const amount = (await (await page.waitForFunction(() => (window as { __amountAt?: number }).__amountAt ?? false, undefined, { polling: 'raf', timeout: 30_000 })).jsonValue()) as number;

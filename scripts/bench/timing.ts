@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { chromiumLaunchOptions } from '../chromium.mjs';
 import { firstInteractiveBudgetGzip, gzipSize, kB } from '../size-check.mjs';
@@ -52,6 +52,18 @@ const firstScreenAt = (page: Page) =>
 /** A phone on a mobile network (150 ms RTT, 1.6 Mbps down, 750 kbps up) with 4x CPU throttling, through CDP. */
 export const mobileProfile = { latencyMs: 150, downloadBps: 1_600_000, uploadBps: 750_000, cpuRate: 4 } as const;
 
+/** Puts a page's CDP session on `mobileProfile`. */
+export async function emulateMobile(cdp: CDPSession): Promise<void> {
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: mobileProfile.cpuRate });
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: mobileProfile.latencyMs,
+    downloadThroughput: mobileProfile.downloadBps / 8,
+    uploadThroughput: mobileProfile.uploadBps / 8,
+  });
+}
+
 /**
  * A merchant's page with the two lines of the README's embed, on another origin (`localhost`, while the sandbox is
  * `127.0.0.1`: cross-origin, and both loopback, so Chromium's private-network rules let the script load).
@@ -80,14 +92,7 @@ async function firstScreen(browser: Browser, sandbox: RunningSandbox, loads: num
     const context = await browser.newContext();
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: mobileProfile.cpuRate });
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: mobileProfile.latencyMs,
-      downloadThroughput: mobileProfile.downloadBps / 8,
-      uploadThroughput: mobileProfile.uploadBps / 8,
-    });
+    await emulateMobile(cdp);
     // Script and style bodies as they arrive, measured gzip (level 9) each, as a server would send them.
     const bodies = new Map<string, Promise<number>>();
     page.on('response', (r) => {

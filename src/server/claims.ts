@@ -46,6 +46,19 @@ export class ClaimStoreError extends Error {
   }
 }
 
+/** `promise`, or a ClaimStoreError (`STORE what: no answer within N ms`) once `limitMs` has passed: every store call is bounded. */
+export async function withinBound<T>(promise: Promise<T>, limitMs: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ClaimStoreError(`${what}: no answer within ${limitMs} ms`)), limitMs);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Random fencing token: unguessable, so a token never matches a claim it did not take. */
 export const newToken = () => crypto.randomUUID();
 

@@ -4,7 +4,7 @@
  * called, so a crash or restart forgets nothing. Waking across instances is LISTEN/NOTIFY on one channel. Leases use
  * the database's clock. `pg` (an optional peer dependency) is loaded only here, and only when given a connection string.
  */
-import { ClaimStoreError, newToken, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
+import { ClaimStoreError, newToken, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
 
 /** The part of a node-postgres `Pool` this store uses; pass your own with `{ pool }`. */
 export interface PgPoolLike {
@@ -99,17 +99,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       throw error;
     }));
 
-  const within = async <T>(promise: Promise<T>, what: string): Promise<T> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ClaimStoreError(`postgres ${what}: no answer within ${timeoutMs} ms`)), timeoutMs);
-    });
-    try {
-      return await Promise.race([promise, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const within = <T>(promise: Promise<T>, what: string) => withinBound(promise, timeoutMs, `postgres ${what}`);
   /** Every failure, a timeout included, is a ClaimStoreError: the caller answers 503 and loses nothing. */
   let closed = false;
   const query = async (what: string, text: string, values: unknown[]) => {

@@ -6,7 +6,7 @@
  * claims this instance remembers (journal.ts) are written back before unknown keys are claimed again.
  */
 import { redisLimitStore } from '../redis-limits.js';
-import { ClaimStoreError, newToken, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
+import { ClaimStoreError, newToken, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
 import { defaultClaimTimings } from '../once.js';
 import { checkConnectOptions, connectLink, type RedisConnectOptions } from './connect.js';
 import { describeDurability, readDurability, type RedisDurability } from './durability.js';
@@ -80,17 +80,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const durability = new Promise<RedisDurability>((resolve) => (resolveDurability = resolve));
   let heartbeat: ReturnType<typeof setInterval> | undefined;
 
-  const within = async <T>(promise: Promise<T>, limitMs: number, what: string): Promise<T> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ClaimStoreError(`redis ${what}: no answer within ${limitMs} ms`)), limitMs);
-    });
-    try {
-      return await Promise.race([promise, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const within = <T>(promise: Promise<T>, limitMs: number, what: string) => withinBound(promise, limitMs, `redis ${what}`);
 
   const connectionError = (error: unknown) => {
     say(error);
