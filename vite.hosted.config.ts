@@ -27,7 +27,10 @@ function hostedPage(): Plugin {
       // The link schemas' chunk is fetched beside the entry, not after it: the first interactive screen waits for it.
       const schemas = Object.values(bundle).find((item) => item.type === 'chunk' && item.moduleIds.some((id) => /\/src\/client\/(checkout-link|link-reader-lite)\.ts$/.test(id)));
       const preload = schemas ? `\n    <link rel="modulepreload" href="${hostedBuildBase}${schemas.fileName}" />` : '';
-      const html = readFileSync(hosted('index.html'), 'utf8').replace(/( *)<script type="module" src="\.\/main\.ts"><\/script>/, (line) => line.replace('./main.ts', `${hostedBuildBase}${entry.fileName}`) + preload);
+      // The English catalog, which an English first screen needs: inert here, made a preload by renderHostedPage.
+      const english = Object.values(bundle).find((item) => item.type === 'chunk' && item.moduleIds.some((id) => /\/src\/i18n\/en\.ts$/.test(id)));
+      const englishPreload = english ? `\n    <template data-pay-preload="en"><link rel="modulepreload" href="${hostedBuildBase}${english.fileName}" /></template>` : '';
+      const html = readFileSync(hosted('index.html'), 'utf8').replace(/( *)<script type="module" src="\.\/main\.ts"><\/script>/, (line) => line.replace('./main.ts', `${hostedBuildBase}${entry.fileName}`) + preload + englishPreload);
       if (html.includes('main.ts')) throw new Error('hosted/index.html no longer names ./main.ts');
       this.emitFile({ type: 'asset', fileName: 'index.html', source: html });
     },

@@ -10,13 +10,14 @@ const hash = linkFromPath(location.pathname);
 const locale = localeFrom(location.search);
 document.documentElement.lang = locale;
 const title = document.getElementById('page-title');
-if (title) title.textContent = locale === 'en' ? 'Payment' : 'Pago';
+// A server-rendered page already names the store in its heading.
+const rendered = main.querySelector('pay-checkout');
+if (title && !rendered) title.textContent = locale === 'en' ? 'Payment' : 'Pago';
 
 if (!hash) {
   void import('./no-link.js').then(({ noLinkMessage }) => main.replaceChildren(noLinkMessage(locale)));
 } else {
   // A server-rendered page already holds the element, its first screen and the link answer: it takes over in place.
-  const rendered = main.querySelector('pay-checkout');
   const checkout = rendered ?? document.createElement('pay-checkout');
   checkout.link = hash;
   checkout.apiBase = apiBaseFrom(document.querySelector<HTMLMetaElement>('meta[name="pay-api-base"]')?.content, location.origin);

@@ -248,6 +248,8 @@ export class PayCheckout extends LitElement {
     // On a server the loading shell is rendered as is: no page to read the locale from, no request (the client starts).
     if (isServer) {
       defineSteps();
+      // Drawn in the catalog the server hands over (renderHostedPage's English), else the bundled Spanish.
+      this._wantedLocale = this.messages.locale;
       // A server that hands over the link renders its first screen (renderHostedPage checks the answer first).
       const link = this.linkData as CheckoutLink | undefined;
       if (link?.hash === this.link && Array.isArray(link.gateways)) this.flow = firstScreen(initialState(), { type: 'link_loaded', link }) ?? this.flow;

@@ -13,7 +13,7 @@ import { checkoutRoutes } from './routes/checkout.js';
 import { controlRoutes } from './routes/control.js';
 import { merchantRoutes } from './routes/merchant.js';
 import { openApiRoutes } from './routes/openapi.js';
-import { pageRoutes } from './routes/pages.js';
+import { hostedPageHints, pageRoutes } from './routes/pages.js';
 import { partnerRoutes } from './routes/partner.js';
 import { receiverRoutes } from './routes/receiver.js';
 import { createState, resetState, type SandboxState } from './state.js';
@@ -58,6 +58,8 @@ export interface Sandbox {
   app: SandboxRoutes;
   /** The whole sandbox as a fetch handler; a `drop` fault rejects with ConnectionDropped, as `fetch` would. */
   fetch: (request: Request) => Promise<Response>;
+  /** `Link` values for a 103 Early Hints answer to `request` (the hosted page's first-screen modules), else none. */
+  earlyHints: (request: Request) => string[];
   state: SandboxState;
   clock: SandboxClock;
   deliverer: Deliverer;
@@ -151,6 +153,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (isDroppedConnection(response)) throw new ConnectionDropped();
       return response;
     },
+    earlyHints: (request) => hostedPageHints(context, request),
     state: context.state,
     clock,
     deliverer,

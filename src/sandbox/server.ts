@@ -24,7 +24,7 @@ export interface RunningSandbox {
 export async function startSandbox({ port = 0, host = '127.0.0.1', ...options }: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const sandbox = createSandbox(options);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: nodeFetch(sandbox), port, hostname: host }, () => resolve(s));
+    const s = serve({ fetch: nodeFetch(sandbox, { earlyHints: true }), port, hostname: host }, () => resolve(s));
     s.once('error', reject);
   });
   const address = server.address() as AddressInfo;

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { SandboxContext } from '../context.js';
 import { configureHostedPage, isHostedPage } from '../hosted-page.js';
-import { renderHostedPage } from '../../server/hosted-page.js';
+import { hostedPageLinks, renderHostedPage } from '../../server/hosted-page.js';
 import { checkoutLinkView } from '../views.js';
 import { ApiError, readForm } from '../http.js';
 import { completeOnboarding } from '../onboarding.js';
@@ -143,22 +143,21 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 
   // The hosted page, from the build when it exists; a placeholder until then.
   app.get('/checkout/*', async (c) => {
-    let rel: string;
-    try {
-      rel = decodeURIComponent(new URL(c.req.url).pathname.slice('/checkout/'.length));
-    } catch {
-      throw new ApiError('NOT_FOUND'); // a malformed %-escape names no file and no link
-    }
-    const hostedDir = findHostedDir(ctx.hostedDir);
+    const page = hostedPageOf(ctx, c.req.url);
+    if (page === undefined) throw new ApiError('NOT_FOUND'); // a malformed %-escape names no file and no link
+    const { rel, hostedDir, file } = page;
     if (hostedDir) {
-      const file = path.resolve(hostedDir, rel);
-      if (rel && file.startsWith(hostedDir + path.sep) && existsSync(file) && statSync(file).isFile()) {
-        return compressed(c, readFileSync(file), { 'Content-Type': contentTypeOf(file) }, `${file}:${statSync(file).mtimeMs}`);
-      }
+      if (file) return compressed(c, readFileSync(file), { 'Content-Type': contentTypeOf(file) }, `${file}:${statSync(file).mtimeMs}`);
       // The page talks to this sandbox at the origin buyers reach it by (the icons come from there too): its CSP says so.
       const built = readFileSync(path.join(hostedDir, 'index.html'), 'utf8');
       const index = isHostedPage(built) ? configureHostedPage(built, { apiBase: `${originOf(ctx, c)}/v1` }) : built;
-      return compressed(c, Buffer.from(await serverRendered(ctx, c, index, rel)), { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
+      // The same modules as the 103 Early Hints, for a proxy or CDN that turns a final answer's Link into its own hints.
+      const links = hostedPageLinks(index, localeOf(c.req.url));
+      return compressed(c, Buffer.from(await serverRendered(ctx, c, index, rel)), {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        ...(links.length > 0 ? { Link: links.join(', ') } : {}),
+      });
     }
     const hash = rel.split('/')[0] ?? '';
     const link = ctx.state.links.get(hash);
@@ -194,6 +193,35 @@ function compressed(c: Context, body: Buffer, headers: Record<string, string>, k
   return c.body(new Uint8Array(zipped), 200, { ...vary, 'Content-Encoding': 'gzip' });
 }
 
+/** What `/checkout/…` names: a built file, or (no file) the page; undefined for a malformed %-escape. */
+function hostedPageOf(ctx: SandboxContext, url: string): { rel: string; hostedDir: string | undefined; file: string | undefined } | undefined {
+  let rel: string;
+  try {
+    rel = decodeURIComponent(new URL(url).pathname.slice('/checkout/'.length));
+  } catch {
+    return undefined;
+  }
+  const hostedDir = findHostedDir(ctx.hostedDir);
+  const file = hostedDir && path.resolve(hostedDir, rel);
+  const isFile = rel && file && file.startsWith(hostedDir + path.sep) && existsSync(file) && statSync(file).isFile();
+  return { rel, hostedDir, file: isFile ? file : undefined };
+}
+
+const localeOf = (url: string) => (new URL(url).searchParams.get('locale') === 'en' ? 'en' : 'es');
+
+/**
+ * The modules a hosted page's first screen needs, for a 103 Early Hints response sent before the page is rendered
+ * (node-listener.ts); none for anything but the built page.
+ */
+export function hostedPageHints(ctx: SandboxContext, request: Request): string[] {
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || !url.pathname.startsWith('/checkout/')) return [];
+  const page = hostedPageOf(ctx, request.url);
+  if (!page?.hostedDir || page.file) return [];
+  const built = readFileSync(path.join(page.hostedDir, 'index.html'), 'utf8');
+  return isHostedPage(built) ? hostedPageLinks(built, localeOf(request.url)) : [];
+}
+
 /** The page with the link's first screen and answer in it (server/hosted-page.ts); as built for a link it cannot show. */
 async function serverRendered(ctx: SandboxContext, c: Context, index: string, rel: string): Promise<string> {
   const hash = rel.split('/').filter(Boolean).at(-1);
@@ -202,7 +230,7 @@ async function serverRendered(ctx: SandboxContext, c: Context, index: string, re
   if (!hash || !link || !store?.active) return index;
   // A fault set on the link's answer is for the element to meet: the page goes as built and asks for the link itself.
   if (faultPending(ctx.state, 'GET', `/v1/checkout/links/${hash}`)) return index;
-  return renderHostedPage(index, { hash, link: checkoutLinkView(ctx, link, originOf(ctx, c)), locale: new URL(c.req.url).searchParams.get('locale') === 'en' ? 'en' : 'es', now: ctx.clock.now() });
+  return renderHostedPage(index, { hash, link: checkoutLinkView(ctx, link, originOf(ctx, c)), locale: localeOf(c.req.url), now: ctx.clock.now() });
 }
 
 function contentTypeOf(file: string): string {
