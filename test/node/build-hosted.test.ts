@@ -4,6 +4,7 @@
  * other relatively), so one rewrite rule serves it at any path below, trailing slash included.
  */
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -164,6 +165,46 @@ describe('built hosted page (vite.hosted.config.ts)', () => {
     assert.ok(!initialModules.some((id) => id.endsWith(path.join('src', 'i18n', 'en.ts'))));
     assert.ok(files.some((file) => /^assets\/qrcode-.+\.js$/.test(file.fileName)), 'no lazy qrcode chunk');
   });
+  it('names every module of the first interactive screen in its head, and the sandbox sends them as 103 Early Hints', async () => {
+    const chunkOf = (source: RegExp) => files.find((file) => file.moduleIds.some((id) => source.test(id)))?.fileName ?? '';
+    const entry = chunkOf(/[\\/]hosted[\\/]main\.ts$/);
+    // The entry, what it imports statically, and the link reader it imports before the first screen; English adds its catalog.
+    const firstScreen = [entry, ...(files.find((file) => file.fileName === entry)?.imports ?? []), chunkOf(/[\\/]src[\\/]client[\\/](checkout-link|link-reader-lite)\.ts$/)];
+    const english = [...firstScreen, chunkOf(/[\\/]src[\\/]i18n[\\/]en\.ts$/)];
+    const asLinks = (names: string[]) => names.map((name) => `</checkout/${name}>; rel=modulepreload`).sort();
+    const head = html.split('</head>')[0] ?? '';
+    const named = [...head.replace(/<template[\s\S]*?<\/template>/g, '').matchAll(/<(?:script type="module" src|link rel="modulepreload" href)="\/checkout\/([^"]+)"/g)].map((m) => m[1] ?? '');
+    assert.deepEqual(named.sort(), [...firstScreen].sort(), 'the static page’s head requests every first-screen module at once');
+    const running = await startSandbox({ port: 0, hostedDir: scratch.dir, defaultReceiver: false });
+    try {
+      for (const [query, expected] of [['', firstScreen], ['?locale=en', english]] as const) {
+        const hints: string[] = [];
+        const { link, body } = await new Promise<{ link: string; body: string }>((resolve, reject) => {
+          const request = http.get(`${running.url}/checkout/demo-fixed${query}`, (res) => {
+            let text = '';
+            res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => resolve({ link: String(res.headers.link ?? ''), body: text }));
+          });
+          request.on('information', (info) => info.statusCode === 103 && hints.push(String(info.headers.link ?? '')));
+          request.on('error', reject);
+        });
+        assert.equal(hints.length, 1, `one 103 before the page${query}`);
+        assert.deepEqual(hints[0]?.split(', ').sort(), asLinks([...expected]), `103 Early Hints${query}`);
+        assert.deepEqual(link.split(', ').sort(), asLinks([...expected]), `the page's Link header${query}`);
+        const rendered = body.split('</head>')[0] ?? '';
+        for (const name of expected) assert.ok(rendered.includes(`/checkout/${name}"`), `${name} in the served head${query}`);
+      }
+      // A file is just a file: no hints.
+      const asset = await new Promise<number>((resolve) => {
+        let informational = 0;
+        http.get(`${running.url}/checkout/${entry}`, (res) => res.resume().on('end', () => resolve(informational))).on('information', () => (informational += 1));
+      });
+      assert.equal(asset, 0);
+    } finally {
+      await running.close();
+    }
+  });
+
   it('the sandbox serves it at any path shape, its files resolve from each, and its CSP names the service origin', async () => {
     const running = await startSandbox({ port: 0, hostedDir: scratch.dir, defaultReceiver: false });
     try {

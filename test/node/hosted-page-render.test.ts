@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { pageLink } from '../../src/client/checkout-link.js';
 import type { CheckoutLink } from '../../src/contract/index.js';
-import { renderHostedPage } from '../../src/server/hosted-page.js';
+import { hostedPageLinks, renderHostedPage } from '../../src/server/hosted-page.js';
 
 const now = Date.parse('2026-01-01T00:00:00Z');
 const gateway = (id: number, name: string, kind: 'push' | 'otp') => ({ id_payment_gateway: id, name, kind, required_fields: [], id_types: [1], min_amount: 1_000, max_amount: 5_000_000, icon: `https://api.example.com/icons/${id}.svg` });
@@ -56,15 +56,45 @@ describe('renderHostedPage', () => {
     assert.match(html, /<title>Tienda &lt;\/script&gt;&lt;b&gt;Demo&lt;\/b&gt; · Pago<\/title>/);
   });
 
-  it('leaves the page as built for a foreign or expired answer, or an English page', async () => {
+  it('leaves the page as built for a foreign or expired answer', async () => {
     assert.equal(await renderHostedPage(page, { hash: 'other', link, now }), page);
     assert.equal(await renderHostedPage(page, { hash: 'abc123', link, now: Date.parse('2026-02-01T00:00:00Z') }), page);
-    assert.equal(await renderHostedPage(page, { hash: 'abc123', link, now, locale: 'en' }), page);
+  });
+
+  it('draws an English page in English, and makes the build’s inert English preload a real one', async () => {
+    const built = page.replace('</head>', '<template data-pay-preload="en"><link rel="modulepreload" href="/checkout/assets/en-x.js" /></template>\n</head>');
+    const html = await renderHostedPage(built, { hash: 'abc123', link, now, locale: 'en' });
+    assert.match(html, /<html lang="en">/);
+    assert.match(html, /<pay-checkout[^>]* locale="en"[^>]*><template shadowroot="open" shadowrootmode="open">/);
+    assert.match(html, /Total to pay[\s\S]*COP\s50,000[\s\S]*Choose how to pay[\s\S]*Nequi/);
+    assert.doesNotMatch(html, /Elige cómo pagar|Total a pagar/, 'no Spanish on the English screen');
+    assert.match(html, /<title>Tienda &lt;\/script&gt;&lt;b&gt;Demo&lt;\/b&gt; · Payment<\/title>/);
+    assert.match(html, /id="page-title">Payment to Tienda/);
+    assert.match(html, /<link rel="modulepreload" href="\/checkout\/assets\/en-x\.js" \/>/);
+    assert.doesNotMatch(html, /data-pay-preload/);
+    const spanish = await renderHostedPage(built, { hash: 'abc123', link, now });
+    assert.doesNotMatch(spanish, /en-x\.js/, 'a Spanish page never fetches the English catalog');
+    assert.match(spanish, /<html lang="es">/);
+  });
+});
+
+describe('hostedPageLinks', () => {
+  const built = page
+    .replace('./main.ts', '/checkout/assets/main-x.js')
+    .replace('</head>', '<link rel="modulepreload" href="/checkout/assets/reader-x.js" />\n<template data-pay-preload="en"><link rel="modulepreload" href="/checkout/assets/en-x.js" /></template>\n</head>');
+
+  it('names the entry and every preloaded module of the head, the English catalog only for English', () => {
+    assert.deepEqual(hostedPageLinks(built), ['</checkout/assets/main-x.js>; rel=modulepreload', '</checkout/assets/reader-x.js>; rel=modulepreload']);
+    assert.deepEqual(hostedPageLinks(built, 'en'), [
+      '</checkout/assets/main-x.js>; rel=modulepreload',
+      '</checkout/assets/reader-x.js>; rel=modulepreload',
+      '</checkout/assets/en-x.js>; rel=modulepreload',
+    ]);
   });
 });
 
 describe('npm start (Vite): the hosted page at /checkout/{hash}', () => {
-  it('is server-rendered from its own sandbox, and English is left as built', async () => {
+  it('is server-rendered from its own sandbox, in Spanish and in English', async () => {
     const { createServer } = await import('vite');
     const { paySandbox } = await import('../../src/sandbox/vite-plugin.js');
     const { hostedPagePlugin } = await import('../../scripts/vite-hosted.js');
@@ -83,8 +113,8 @@ describe('npm start (Vite): the hosted page at /checkout/{hash}', () => {
       assert.match(spanish, /<template shadowroot="open" shadowrootmode="open">[\s\S]*Elige cómo pagar/);
       assert.match(spanish, /<script type="application\/json">\{"data":\{"hash":"demo-fixed"/);
       const english = await (await fetch(`${origin}/checkout/demo-fixed?locale=en`)).text();
-      assert.doesNotMatch(english, /shadowrootmode/);
-      assert.match(english, /<main id="checkout">/);
+      assert.match(english, /<template shadowroot="open" shadowrootmode="open">[\s\S]*Choose how to pay/);
+      assert.match(english, /<html lang="en">/);
     } finally {
       await server.close();
     }
