@@ -67,6 +67,61 @@ describe('hosted page: server-rendered first screen', () => {
     }
   });
 
+  for (const [query, heading, other] of [
+    ['', 'Elige cómo pagar', 'Choose how to pay'],
+    ['?locale=en', 'Choose how to pay', 'Elige cómo pagar'],
+  ] as const) {
+    it(`${query || 'Spanish'}: the element takes over the drawn screen in its language, with no other screen in between and no link request`, async () => {
+      const buyer = await Buyer.create(world);
+      const requests: string[] = [];
+      buyer.page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+      // Every screen heading the element shows, frame by frame from the first: a re-render flash would add one.
+      // A string: tsx's keepNames would wrap the functions in a `__name` helper that the page lacks.
+      await buyer.page.addInitScript(`(() => {
+        const seen = (window.seenHeadings = []);
+        const look = () => {
+          for (const step of document.querySelector('pay-checkout')?.shadowRoot?.querySelectorAll('[data-step]') ?? []) {
+            const text = step.shadowRoot?.querySelector('h2')?.textContent?.trim();
+            if (text && seen.at(-1) !== text) seen.push(text);
+          }
+          requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+      })()`);
+      try {
+        await buyer.page.goto(`${buyer.url('demo-fixed')}${query}`);
+        await buyer.waitForStep('method');
+        await buyer.page.waitForFunction(() => document.querySelector('pay-checkout')?.shadowRoot?.querySelectorAll('[data-step]').length === 1);
+        const seen = await buyer.page.evaluate(() => (window as unknown as { seenHeadings: string[] }).seenHeadings);
+        assert.deepEqual(seen, [heading], 'only the first screen, from the first frame on');
+        assert.equal(await buyer.page.evaluate(() => document.documentElement.lang), query ? 'en' : 'es');
+        assert.doesNotMatch(await buyer.text(), new RegExp(other));
+        assert.deepEqual(requests.filter((r) => linkRequest.test(r)), [], 'the link came with the page');
+        // The screen on show is the element's own: a method goes on to the details.
+        await buyer.page.locator('button[data-gateway="1"]').click();
+        await buyer.waitForStep('details');
+        const { violations, errors } = await buyer.recorded();
+        assert.deepEqual(violations, []);
+        assert.deepEqual(errors, []);
+        assert.deepEqual(buyer.pageErrors, []);
+      } finally {
+        await buyer.close();
+      }
+    });
+  }
+
+  it('English shows its amount and methods with every script blocked', async () => {
+    const buyer = await Buyer.create(world);
+    try {
+      await buyer.page.route(/\.js(\?|$)/, (route) => route.abort());
+      await buyer.page.goto(`${buyer.url('demo-fixed')}?locale=en`);
+      assert.match(await buyer.text(), /Tienda Demo.*COP\s50,000.*Choose how to pay.*Nequi.*Daviplata.*Bre-B/);
+      assert.deepEqual((await buyer.recorded()).violations, []);
+    } finally {
+      await buyer.close();
+    }
+  });
+
   it('a static copy of dist/hosted is unchanged: no first screen in its HTML, the element fetches the link', async () => {
     const index = configureHostedPage(readFileSync(path.join(hostedDir, 'index.html'), 'utf8'), { apiBase: `${world.sandbox.url}/v1` });
     // A static host with one rewrite rule: files under /checkout/ as they are, every other path index.html.
