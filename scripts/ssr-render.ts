@@ -9,3 +9,14 @@ import '../src/define.js';
 export function renderMarkup(markup: string): Promise<string> {
   return collectResult(render(html`${unsafeHTML(markup)}`));
 }
+
+/**
+ * The hosted page's `<main>` as `renderHostedPage` (pay-checkout/server/hosted-page) draws it for `link` in `locale`:
+ * the first screen and the link answer, for the browser test that takes it over.
+ */
+export async function renderHostedMain(hash: string, link: unknown, locale: 'es' | 'en'): Promise<string> {
+  const { renderHostedPage } = await import('../src/server/hosted-page.js');
+  const page = '<html lang="es"><head><title>Pago</title></head><body><h1 class="sr-only" id="page-title">Pago</h1><main id="checkout"></main></body></html>';
+  const html = await renderHostedPage(page, { hash, link, locale });
+  return /<main id="checkout">([\s\S]*)<\/main>/.exec(html)?.[1] ?? '';
+}

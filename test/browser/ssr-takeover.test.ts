@@ -28,3 +28,49 @@ describe('<pay-checkout> server-rendered, taken over without hydrate support', (
     container.remove();
   });
 });
+
+describe('the hosted page’s server-drawn first screen (renderHostedPage), taken over', () => {
+  for (const [locale, title, other] of [
+    ['es', 'Elige cómo pagar', 'Choose how to pay'],
+    ['en', 'Choose how to pay', 'Elige cómo pagar'],
+  ] as const) {
+    it(`${locale}: the same screen from the first frame to the element's own, in its language, with no link request`, async () => {
+      await fetch('/sandbox/reset', { method: 'POST' });
+      sessionStorage.clear();
+      localStorage.clear();
+      const link: unknown = await (await fetch('/v1/checkout/links/demo-fixed')).json();
+      const response = await fetch(`/ssr-hosted?hash=demo-fixed&locale=${locale}&link=${encodeURIComponent(JSON.stringify(link))}`);
+      const container = document.createElement('div');
+      document.body.append(container);
+      container.setHTMLUnsafe(await response.text());
+      const host = container.querySelector('pay-checkout')!;
+      host.setAttribute('api-base', '/v1');
+      // Every heading on screen, frame by frame, from before the element's code runs: a re-render flash adds one.
+      const seen: string[] = [];
+      let watching = true;
+      const look = () => {
+        for (const step of host.shadowRoot?.querySelectorAll('[data-step]') ?? []) {
+          const text = step.shadowRoot?.querySelector('h2')?.textContent?.trim();
+          if (text && seen.at(-1) !== text) seen.push(text);
+        }
+        if (watching) requestAnimationFrame(look);
+      };
+      look();
+      expect(seen, 'drawn before any script').to.deep.equal([title]);
+      performance.clearResourceTimings();
+
+      const { screenRoot, waitForStep } = await import('./support/checkout.js');
+      await waitForStep(host, 'method');
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      watching = false;
+      expect(seen).to.deep.equal([title]);
+      expect(host.shadowRoot!.querySelectorAll('[data-step]'), 'one screen: the server’s copy is gone').to.have.length(1);
+      expect(screenRoot(host).textContent).not.to.include(other);
+      expect(host.shadowRoot!.querySelector('[part=amount]')?.textContent?.replace(/\s+/g, ' ')).to.include(locale === 'es' ? '$ 50.000' : 'COP 50,000');
+      const linkRequests = performance.getEntriesByType('resource').filter((entry) => /\/v1\/checkout\/links\/demo-fixed$/.test(entry.name));
+      expect(linkRequests, 'the link came with the page').to.have.length(0);
+      await expect(host).to.be.accessible();
+      container.remove();
+    });
+  }
+});
