@@ -14,6 +14,14 @@ import { Buyer, completeOutside, gateways, hostedDir, onlyOrder, startWorld, typ
 
 const linkRequest = /\/v1\/checkout\/links\/[^/]+$/;
 
+/** No CSP violation and no uncaught error on the buyer's page. */
+async function assertNothingWrong(buyer: Buyer): Promise<void> {
+  const { violations, errors } = await buyer.recorded();
+  assert.deepEqual(violations, []);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(buyer.pageErrors, []);
+}
+
 describe('hosted page: server-rendered first screen', () => {
   let world: World;
   before(async () => {
@@ -58,10 +66,7 @@ describe('hosted page: server-rendered first screen', () => {
       assert.ok(requests.some((r) => r.startsWith('POST /v1/checkout/links/demo-fixed/orders')));
       // The server's copy of the first screen is gone: one screen in the element.
       assert.equal(await buyer.page.evaluate(() => document.querySelector('pay-checkout')?.shadowRoot?.querySelectorAll('[data-step]').length), 1);
-      const { violations, errors } = await buyer.recorded();
-      assert.deepEqual(violations, []);
-      assert.deepEqual(errors, []);
-      assert.deepEqual(buyer.pageErrors, []);
+      await assertNothingWrong(buyer);
     } finally {
       await buyer.close();
     }
@@ -100,10 +105,7 @@ describe('hosted page: server-rendered first screen', () => {
         // The screen on show is the element's own: a method goes on to the details.
         await buyer.page.locator('button[data-gateway="1"]').click();
         await buyer.waitForStep('details');
-        const { violations, errors } = await buyer.recorded();
-        assert.deepEqual(violations, []);
-        assert.deepEqual(errors, []);
-        assert.deepEqual(buyer.pageErrors, []);
+        await assertNothingWrong(buyer);
       } finally {
         await buyer.close();
       }
