@@ -153,7 +153,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (isDroppedConnection(response)) throw new ConnectionDropped();
       return response;
     },
-    earlyHints: (request) => hostedPageHints(context, request),
+    // Only to a host the sandbox serves: a refused one gets its refusal and nothing before it.
+    earlyHints: (request) => (context.guard.hostAllowed(request.headers.get('host') ?? new URL(request.url).host) ? hostedPageHints(context, request) : []),
     state: context.state,
     clock,
     deliverer,

@@ -194,12 +194,14 @@ describe('built hosted page (vite.hosted.config.ts)', () => {
         const rendered = body.split('</head>')[0] ?? '';
         for (const name of expected) assert.ok(rendered.includes(`/checkout/${name}"`), `${name} in the served head${query}`);
       }
-      // A file is just a file: no hints.
-      const asset = await new Promise<number>((resolve) => {
-        let informational = 0;
-        http.get(`${running.url}/checkout/${entry}`, (res) => res.resume().on('end', () => resolve(informational))).on('information', () => (informational += 1));
-      });
-      assert.equal(asset, 0);
+      // A file is just a file, and a host the sandbox does not serve gets its refusal alone: no hints.
+      const informational = (path: string, headers: Record<string, string> = {}) =>
+        new Promise<number>((resolve) => {
+          let count = 0;
+          http.get(`${running.url}${path}`, { headers }, (res) => res.resume().on('end', () => resolve(count))).on('information', () => (count += 1));
+        });
+      assert.equal(await informational(`/checkout/${entry}`), 0);
+      assert.equal(await informational('/checkout/demo-fixed', { Host: 'evil.example' }), 0);
     } finally {
       await running.close();
     }
