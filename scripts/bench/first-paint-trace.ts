@@ -3,7 +3,8 @@
  * and the first interactive screen: each request's start and end (resource timing), long tasks, when each element is
  * defined, the element's step frame by frame, and the bench's amount and interactive moments. Not part of `npm run
  * bench`. Usage: `npx tsx scripts/bench/first-paint-trace.ts [/checkout/demo-fixed?locale=en]`; PROFILE=1 writes a
- * CPU profile to /tmp/first-paint.cpuprofile, TRACE=1 a Chromium trace to /tmp/first-paint-trace.json.
+ * CPU profile to /tmp/first-paint.cpuprofile, TRACE=1 a Chromium trace to /tmp/first-paint-trace.json; HOSTED_DIR=…
+ * serves another build of the page (an A/B against dist/hosted).
  */
 import { writeFileSync } from "node:fs";
 import { chromium } from "playwright-core";
@@ -12,7 +13,7 @@ import { chromiumLaunchOptions } from "../chromium.mjs";
 import { emulateMobile, hostedDir } from "./timing.js";
 
 const url = process.argv[2] ?? "/checkout/demo-fixed";
-const sandbox = await startSandbox({ port: 0, hostedDir });
+const sandbox = await startSandbox({ port: 0, hostedDir: process.env.HOSTED_DIR ?? hostedDir });
 await (await fetch(sandbox.url + url)).text(); // Lit SSR loads on the first page
 const browser = await chromium.launch(chromiumLaunchOptions());
 const context = await browser.newContext();
