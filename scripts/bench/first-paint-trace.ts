@@ -6,13 +6,13 @@
  * CPU profile to /tmp/first-paint.cpuprofile, TRACE=1 a Chromium trace to /tmp/first-paint-trace.json; HOSTED_DIR=…
  * serves another build of the page (an A/B against dist/hosted).
  */
-import { writeFileSync } from "node:fs";
-import { chromium } from "playwright-core";
-import { startSandbox } from "../../src/sandbox/server.js";
-import { chromiumLaunchOptions } from "../chromium.mjs";
-import { emulateMobile, hostedDir } from "./timing.js";
+import { writeFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { chromiumLaunchOptions } from '../chromium.mjs';
+import { emulateMobile, hostedDir } from './timing.js';
 
-const url = process.argv[2] ?? "/checkout/demo-fixed";
+const url = process.argv[2] ?? '/checkout/demo-fixed';
 const sandbox = await startSandbox({ port: 0, hostedDir: process.env.HOSTED_DIR ?? hostedDir });
 await (await fetch(sandbox.url + url)).text(); // Lit SSR loads on the first page
 const browser = await chromium.launch(chromiumLaunchOptions());
@@ -44,44 +44,33 @@ await context.addInitScript(`(() => {
 const page = await context.newPage();
 const cdp = await context.newCDPSession(page);
 await emulateMobile(cdp);
-const trace = process.env.TRACE ? "/tmp/first-paint-trace.json" : undefined;
+const trace = process.env.TRACE ? '/tmp/first-paint-trace.json' : undefined;
 if (trace)
   await browser.startTracing(page, {
     path: trace,
     screenshots: false,
-    categories: [
-      "devtools.timeline",
-      "disabled-by-default-devtools.timeline",
-      "v8.execute",
-      "disabled-by-default-v8.compile",
-      "blink.user_timing",
-      "loading",
-    ],
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.compile', 'blink.user_timing', 'loading'],
   });
 if (process.env.PROFILE) {
-  await cdp.send("Profiler.enable");
-  await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
-  await cdp.send("Profiler.start");
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
 }
-await page.goto(sandbox.url + url, { waitUntil: "commit" });
+await page.goto(sandbox.url + url, { waitUntil: 'commit' });
 const interactive = await (
   await page.waitForFunction(
     () => {
-      const el = document.querySelector("pay-checkout");
-      const screens = el?.shadowRoot?.querySelectorAll("[data-step]") ?? [];
-      return el?.step === "method" &&
-        screens.length === 1 &&
-        screens[0]?.shadowRoot?.querySelector("h2")
-        ? performance.now()
-        : false;
+      const el = document.querySelector('pay-checkout');
+      const screens = el?.shadowRoot?.querySelectorAll('[data-step]') ?? [];
+      return el?.step === 'method' && screens.length === 1 && screens[0]?.shadowRoot?.querySelector('h2') ? performance.now() : false;
     },
     undefined,
-    { polling: "raf", timeout: 30_000 },
+    { polling: 'raf', timeout: 30_000 },
   )
 ).jsonValue();
 if (process.env.PROFILE) {
-  const { profile } = await cdp.send("Profiler.stop");
-  writeFileSync("/tmp/first-paint.cpuprofile", JSON.stringify(profile));
+  const { profile } = await cdp.send('Profiler.stop');
+  writeFileSync('/tmp/first-paint.cpuprofile', JSON.stringify(profile));
 }
 await page.waitForTimeout(1500);
 if (trace) await browser.stopTracing();
@@ -93,27 +82,17 @@ const r = await page.evaluate(() => ({
       __tasks: [number, number][];
     },
   ),
-  nav: (({
-    requestStart,
-    responseStart,
-    responseEnd,
-    domInteractive,
-    domContentLoadedEventEnd,
-  }) => ({
+  nav: (({ requestStart, responseStart, responseEnd, domInteractive, domContentLoadedEventEnd }) => ({
     requestStart,
     responseStart,
     responseEnd,
     domInteractive,
     dcl: domContentLoadedEventEnd,
-  }))(
-    performance.getEntriesByType(
-      "navigation",
-    )[0] as PerformanceNavigationTiming,
-  ),
-  resources: performance.getEntriesByType("resource").map((e) => {
+  }))(performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming),
+  resources: performance.getEntriesByType('resource').map((e) => {
     const t = e as PerformanceResourceTiming;
     return {
-      name: t.name.replace(/^https?:\/\/[^/]+/, ""),
+      name: t.name.replace(/^https?:\/\/[^/]+/, ''),
       start: Math.round(t.startTime),
       reqStart: Math.round(t.requestStart),
       resStart: Math.round(t.responseStart),
@@ -138,6 +117,6 @@ console.log(
     1,
   ),
 );
-if (trace) console.log("trace", trace);
+if (trace) console.log('trace', trace);
 await browser.close();
 await sandbox.close();
