@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { chromiumLaunchOptions } from '../chromium.mjs';
+import { interactiveAt, watchAmount } from './first-paint.js';
 import { emulateMobile, hostedDir } from './timing.js';
 
 const url = process.argv[2] ?? '/checkout/demo-fixed';
@@ -17,17 +18,11 @@ const sandbox = await startSandbox({ port: 0, hostedDir: process.env.HOSTED_DIR 
 await (await fetch(sandbox.url + url)).text(); // Lit SSR loads on the first page
 const browser = await chromium.launch(chromiumLaunchOptions());
 const context = await browser.newContext();
+await context.addInitScript(watchAmount);
+// Long tasks, when each element is defined, and the element's step and screens at every frame that changes them.
 await context.addInitScript(`(() => {
   window.__tasks = [];
   new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__tasks.push([Math.round(e.startTime), Math.round(e.duration)]); }).observe({ type: 'longtask', buffered: true });
-  const shows = (node) => {
-    if (node.nodeType === 3) return /50[.,]000/.test(node.textContent) && node.parentElement?.checkVisibility();
-    if (node.shadowRoot && shows(node.shadowRoot)) return true;
-    for (const child of node.childNodes) if (shows(child)) return true;
-    return false;
-  };
-  const look = () => { if (document.body && shows(document.body)) window.__amountAt = performance.now(); else requestAnimationFrame(look); };
-  requestAnimationFrame(look);
   window.__log = [];
   const define = customElements.define.bind(customElements);
   customElements.define = (name, ctor, o) => { window.__log.push([Math.round(performance.now()), 'define ' + name]); return define(name, ctor, o); };
@@ -57,17 +52,7 @@ if (process.env.PROFILE) {
   await cdp.send('Profiler.start');
 }
 await page.goto(sandbox.url + url, { waitUntil: 'commit' });
-const interactive = await (
-  await page.waitForFunction(
-    () => {
-      const el = document.querySelector('pay-checkout');
-      const screens = el?.shadowRoot?.querySelectorAll('[data-step]') ?? [];
-      return el?.step === 'method' && screens.length === 1 && screens[0]?.shadowRoot?.querySelector('h2') ? performance.now() : false;
-    },
-    undefined,
-    { polling: 'raf', timeout: 30_000 },
-  )
-).jsonValue();
+const interactive = await interactiveAt(page);
 if (process.env.PROFILE) {
   const { profile } = await cdp.send('Profiler.stop');
   writeFileSync('/tmp/first-paint.cpuprofile', JSON.stringify(profile));

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { configureHostedPage } from '../../src/sandbox/hosted-page.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { chromiumLaunchOptions } from '../chromium.mjs';
@@ -23,7 +23,7 @@ interface Load {
 }
 
 /** Runs in the page before its own scripts: the first frame where the amount is visible, through shadow roots. */
-const watchAmount = `(() => {
+export const watchAmount = `(() => {
   const shows = (node) => {
     if (node.nodeType === 3) return /50[.,]000/.test(node.textContent) && node.parentElement?.checkVisibility();
     if (node.shadowRoot && shows(node.shadowRoot)) return true;
@@ -62,6 +62,20 @@ async function startPages(sandbox: RunningSandbox): Promise<{ origin: string; cl
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+/** performance.now() once the element's own method screen (not the server's copy) is up: one screen, with its h2. */
+export const interactiveAt = (page: Page) =>
+  page
+    .waitForFunction(
+      () => {
+        const el = document.querySelector('pay-checkout');
+        const screens = el?.shadowRoot?.querySelectorAll('[data-step]') ?? [];
+        return el?.step === 'method' && screens.length === 1 && screens[0]?.shadowRoot?.querySelector('h2') ? performance.now() : false;
+      },
+      undefined,
+      { polling: 'raf', timeout: 30_000 },
+    )
+    .then((handle) => handle.jsonValue() as Promise<number>);
+
 async function load(browser: Browser, url: string, kind: Kind): Promise<Load> {
   const context = await browser.newContext();
   await context.addInitScript(watchAmount);
@@ -71,21 +85,8 @@ async function load(browser: Browser, url: string, kind: Kind): Promise<Load> {
   try {
     await page.goto(url, { waitUntil: 'commit' });
     const amount = (await (await page.waitForFunction(() => (window as { __amountAt?: number }).__amountAt ?? false, undefined, { polling: 'raf', timeout: 30_000 })).jsonValue()) as number;
-    // Interactive: the element's own method screen (not the server's copy) is up; the plain page never is.
-    const interactive =
-      kind.startsWith('plain')
-        ? amount
-        : ((await (
-            await page.waitForFunction(
-              () => {
-                const el = document.querySelector('pay-checkout');
-                const screens = el?.shadowRoot?.querySelectorAll('[data-step]') ?? [];
-                return el?.step === 'method' && screens.length === 1 && screens[0]?.shadowRoot?.querySelector('h2') ? performance.now() : false;
-              },
-              undefined,
-              { polling: 'raf', timeout: 30_000 },
-            )
-          ).jsonValue()) as number);
+    // The plain page is never interactive.
+    const interactive = kind.startsWith('plain') ? amount : await interactiveAt(page);
     const html = (await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseEnd)) as number;
     return { html, amount, interactive };
   } finally {
