@@ -58,6 +58,9 @@ export default defineConfig({
         // The last build these files go through: no pure annotations (no later bundler reads them); licences are in
         // the third-party notices, as before.
         comments: false,
+        // V8's explicit compile hint: the entry's functions all run before the first interactive screen, so Chromium
+        // compiles them on the thread that streams the file instead of lazily on the main thread, one by one.
+        postBanner: (chunk) => (chunk.isEntry ? '//# allFunctionsCalledOnLoad' : ''),
         entryFileNames: 'assets/[name]-[hash].js',
         assetFileNames: 'assets/[name]-[hash][extname]',
         // qrcode's entry is lib/browser.js; name its chunk after the package.

@@ -175,6 +175,9 @@ describe('built hosted page (vite.hosted.config.ts)', () => {
     const head = html.split('</head>')[0] ?? '';
     const named = [...head.replace(/<template[\s\S]*?<\/template>/g, '').matchAll(/<(?:script type="module" src|link rel="modulepreload" href)="\/checkout\/([^"]+)"/g)].map((m) => m[1] ?? '');
     assert.deepEqual(named.sort(), [...firstScreen].sort(), 'the static page’s head requests every first-screen module at once');
+    // The entry asks Chromium to compile all of it while it streams in; a lazy chunk does not.
+    assert.match(readFileSync(path.join(scratch.dir, entry), 'utf8'), /^\/\/# allFunctionsCalledOnLoad\n/);
+    assert.doesNotMatch(readFileSync(path.join(scratch.dir, chunkOf(/[\\/]later-steps\.ts$/)), 'utf8'), /allFunctionsCalledOnLoad/);
     const running = await startSandbox({ port: 0, hostedDir: scratch.dir, defaultReceiver: false });
     try {
       for (const [query, expected] of [['', firstScreen], ['?locale=en', english]] as const) {
