@@ -8,6 +8,7 @@ import { createCheckoutHandler, memoryClaimStore, toNodeListener } from '../src/
 import { createPostgresStore } from '../src/server/postgres/index.js';
 import { createRedisStore, type RedisStoreOptions } from '../src/server/redis/index.js';
 import { stormLink } from './buyer-storm.js';
+import { traceClaims } from './claim-trace.js';
 
 export interface InstanceSettings {
   baseUrl: string;
@@ -24,11 +25,14 @@ export interface InstanceSettings {
   secret?: string | string[];
   /** The abuse limits with their defaults (in Redis with `redisUrl`), behind one proxy hop; default off (throughput runs). */
   limits?: boolean;
+  /** A directory: each instance writes its claim calls there (claim-trace.ts), to explain a stuck claim. */
+  traceDir?: string;
 }
 
 const settings = JSON.parse(process.env.PAY_HANDLER_INSTANCE ?? '{}') as InstanceSettings;
 const redis = settings.redis ?? (settings.redisUrl ? { url: settings.redisUrl } : undefined);
-const store = redis ? createRedisStore(redis) : settings.postgresUrl ? createPostgresStore({ connectionString: settings.postgresUrl }) : memoryClaimStore();
+const opened = redis ? createRedisStore(redis) : settings.postgresUrl ? createPostgresStore({ connectionString: settings.postgresUrl }) : memoryClaimStore();
+const store = settings.traceDir ? traceClaims(opened, `${settings.traceDir}/${process.pid}.jsonl`) : opened;
 const handler = createCheckoutHandler({
   // Counters beside the claims: the Redis store's own limitStore, memory otherwise (Redis's follow Cluster and Sentinel).
   limits: settings.limits ? {} : false,

@@ -6,9 +6,13 @@
  * duplicate orders, stuck claims, 5xx, hung requests and how long after the fault errors went on.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { buyerStorm, type StormResult } from '../../scripts/buyer-storm.js';
+import { claimLives, type TraceLine } from '../../scripts/claim-trace.js';
 import { startCluster } from '../../scripts/handler-cluster.js';
 import type { InstanceSettings } from '../../scripts/handler-instance.js';
 import { startPostgres } from './postgres-harness.js';
@@ -32,11 +36,14 @@ interface Measured extends StormResult {
   errorsAfterFault: number;
   /** From the fault to the last 5xx or unanswered request: how long buyers saw errors. */
   recoveredAfterMs: number;
+  /** For each stuck claim (none, when all is well): every store call about it on every instance, and the stores' log lines. */
+  stuckLives?: TraceLine[];
 }
 
 /** Runs the storm through `store`; `fault` runs `faultAtMs` into it, while creates are in flight. */
 async function stormThrough(t: TestContext, store: Partial<InstanceSettings>, fault?: () => Promise<void>, faultAtMs = 1_000): Promise<Measured> {
-  const handlers = await startCluster(3, { baseUrl: sandbox.baseUrl, webhookSecret: 'whsec_test_demo', timeoutMs: 20_000, waitMs: 1_500, ...store });
+  const traceDir = mkdtempSync(path.join(tmpdir(), 'pay-storm-trace-'));
+  const handlers = await startCluster(3, { baseUrl: sandbox.baseUrl, webhookSecret: 'whsec_test_demo', timeoutMs: 20_000, waitMs: 1_500, traceDir, ...store });
   try {
     assert.equal((await control('POST', 'forward', { url: `${handlers.url}/v1/webhooks` })).status, 200);
     // Warm: each instance connected (a cold start is not what is measured).
@@ -53,11 +60,13 @@ async function stormThrough(t: TestContext, store: Partial<InstanceSettings>, fa
     const result = await storm;
     await control('DELETE', 'faults');
     const errors = answers.filter(([status, at]) => at >= faultAt && (status === 0 || status >= 500));
-    const measured = { ...result, errorsAfterFault: errors.length, recoveredAfterMs: errors.length ? Math.max(...errors.map(([, at]) => at)) - faultAt : 0 };
+    const measured: Measured = { ...result, errorsAfterFault: errors.length, recoveredAfterMs: errors.length ? Math.max(...errors.map(([, at]) => at)) - faultAt : 0 };
+    if (result.stuckKeys.length > 0) measured.stuckLives = claimLives(traceDir, result.stuckKeys);
     t.diagnostic(JSON.stringify(measured));
     return measured;
   } finally {
     await handlers.close();
+    rmSync(traceDir, { recursive: true, force: true });
   }
 }
 
