@@ -48,6 +48,27 @@ export function traceClaims<S extends ClaimStore>(store: S, file: string): S {
   });
 }
 
+/** `fetch` with each `POST …/orders` written to `file`: its `order_key`, then its status or error (with its code). */
+export function traceOrderCalls(fetch: typeof globalThis.fetch, file: string): typeof globalThis.fetch {
+  const write = (line: Omit<TraceLine, 'at' | 'pid'>) => appendFileSync(file, `${JSON.stringify({ at: Date.now(), pid: process.pid, ...line })}\n`);
+  return async (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (init?.method !== 'POST' || !url.endsWith('/orders') || typeof init.body !== 'string') return fetch(input, init);
+    const key = (JSON.parse(init.body) as { order_key?: string }).order_key;
+    const started = Date.now();
+    write({ op: 'service call', ...(key ? { key } : {}) });
+    try {
+      const response = await fetch(input, init);
+      write({ op: 'service answer', ...(key ? { key } : {}), result: response.status, ms: Date.now() - started });
+      return response;
+    } catch (error) {
+      const code = (error as { code?: unknown; cause?: { code?: unknown } }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
+      write({ op: 'service answer', ...(key ? { key } : {}), error: `${error instanceof Error ? error.message : String(error)} (${String(code)})`, ms: Date.now() - started });
+      throw error;
+    }
+  };
+}
+
 /** Every traced line about `keys` (and every log line) from the files in `dir`, in time order. */
 export function claimLives(dir: string, keys: readonly string[]): TraceLine[] {
   const wanted = new Set(keys);

@@ -8,7 +8,8 @@ import { createCheckoutHandler, memoryClaimStore, toNodeListener } from '../src/
 import { createPostgresStore } from '../src/server/postgres/index.js';
 import { createRedisStore, type RedisStoreOptions } from '../src/server/redis/index.js';
 import { stormLink } from './buyer-storm.js';
-import { traceClaims } from './claim-trace.js';
+import { traceClaims, traceOrderCalls } from './claim-trace.js';
+import { nodeFetch } from '../src/server/node-fetch.js';
 
 export interface InstanceSettings {
   baseUrl: string;
@@ -46,6 +47,8 @@ const handler = createCheckoutHandler({
   ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
   ...(settings.waitMs ? { claimTimings: { waitMs: settings.waitMs } } : {}),
   onError: (error) => console.error('[instance]', error),
+  // Traced: the service calls too, over the handler's own default fetch.
+  ...(settings.traceDir ? { fetch: traceOrderCalls(nodeFetch() ?? globalThis.fetch, `${settings.traceDir}/${process.pid}-service.jsonl`) } : {}),
 });
 const server = createServer({ keepAliveTimeout: 30_000 }, toNodeListener(handler));
 server.listen(0, '127.0.0.1', () => console.log(`listening http://127.0.0.1:${(server.address() as AddressInfo).port}`));

@@ -89,7 +89,10 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   let prepared: Promise<void> | undefined;
   const prepare = (p: PgPoolLike) =>
     (prepared ??= (async () => {
-      await p.query(`CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, digest text NOT NULL, token text, response text, expires_at timestamptz NOT NULL)`);
+      await p.query(`CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, digest text NOT NULL, token text, response text, expires_at timestamptz NOT NULL)`).catch((error: unknown) => {
+        // Instances starting together race to create it: the one that loses gets a unique violation, and the table is there.
+        if ((error as { code?: unknown }).code !== '23505' && (error as { code?: unknown }).code !== '42P07') throw error;
+      });
       const settings = await p.query(`SELECT current_setting('synchronous_commit') AS sync, current_setting('fsync') AS fsync`);
       const row = settings.rows[0] ?? {};
       const found = { synchronousCommit: String(row.sync), fsync: String(row.fsync), canLoseClaims: row.sync === 'off' || row.fsync === 'off' };
