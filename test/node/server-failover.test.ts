@@ -43,7 +43,9 @@ interface Measured extends StormResult {
 /** Runs the storm through `store`; `fault` runs `faultAtMs` into it, while creates are in flight. */
 async function stormThrough(t: TestContext, store: Partial<InstanceSettings>, fault?: () => Promise<void>, faultAtMs = 1_000): Promise<Measured> {
   const traceDir = mkdtempSync(path.join(tmpdir(), 'pay-storm-trace-'));
-  const handlers = await startCluster(3, { baseUrl: sandbox.baseUrl, webhookSecret: 'whsec_test_demo', timeoutMs: 20_000, waitMs: 1_500, traceDir, ...store });
+  // PAY_STORM_BUILT=1 (after `npm run build`): the instances run the built dist/server*.js, as a merchant would.
+  const built = process.env.PAY_STORM_BUILT === '1';
+  const handlers = await startCluster(3, { baseUrl: sandbox.baseUrl, webhookSecret: 'whsec_test_demo', timeoutMs: 20_000, waitMs: 1_500, traceDir, built, ...store });
   try {
     assert.equal((await control('POST', 'forward', { url: `${handlers.url}/v1/webhooks` })).status, 200, 'the sandbox forwards webhooks to this storm\'s handlers');
     // Warm: each instance connected (a cold start is not what is measured).
