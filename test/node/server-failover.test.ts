@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
@@ -22,7 +23,17 @@ let sandbox: RunningSandbox;
 before(async () => {
   // Each storm forwards webhooks to its own handler cluster: more than the one target the sandbox allows by default.
   sandbox = await startSandbox({ port: 0, defaultReceiver: false, orderKeyDedupe: false, guard: { allowedForwards: 'loopback' } });
+  // When each create reached the sandbox, by order_key: for a stuck claim, whether its create ever arrived.
+  const serve = sandbox.sandbox.fetch.bind(sandbox.sandbox);
+  sandbox.sandbox.fetch = async (request) => {
+    if (request.method === 'POST' && new URL(request.url).pathname === '/v1/orders') {
+      const key = ((await request.clone().json().catch(() => ({}))) as { order_key?: string }).order_key;
+      if (key) createsArrived.set(key, [...(createsArrived.get(key) ?? []), Date.now()]);
+    }
+    return serve(request);
+  };
 });
+const createsArrived = new Map<string, number[]>();
 after(async () => {
   await sandbox?.close();
 });
@@ -38,6 +49,11 @@ interface Measured extends StormResult {
   recoveredAfterMs: number;
   /** For each stuck claim (none, when all is well): every store call about it on every instance, and the stores' log lines. */
   stuckLives?: TraceLine[];
+  /** The longest the test process (sandbox, proxy and buyers) could not run during the storm, and the machine's load: a loaded machine shows here. */
+  sandboxStallMs: number;
+  loadAverage: number[];
+  /** For each stuck claim: when its creates reached the sandbox (none: the request never arrived). */
+  stuckCreatesArrived?: Record<string, number[]>;
 }
 
 /** Runs the storm through `store`; `fault` runs `faultAtMs` into it, while creates are in flight. */
@@ -51,6 +67,8 @@ async function stormThrough(t: TestContext, store: Partial<InstanceSettings>, fa
     // Warm: each instance connected (a cold start is not what is measured).
     await Promise.all(handlers.instances.map((origin, i) => buyerStorm({ origin, sandboxOrigin: sandbox.url, buyers: 1, copies: 1, changedEvery: 0, runId: `warm-${Date.now()}-${i}` })));
     assert.equal((await control('POST', 'faults', { path: '/v1/orders', method: 'POST', mode: 'latency', latency_ms: 2_000, count: 10_000 })).status, 200, 'the sandbox slows every create');
+    const stalls = monitorEventLoopDelay({ resolution: 20 });
+    stalls.enable();
     const answers: [number, number][] = [];
     const storm = buyerStorm({ origin: handlers.url, sandboxOrigin: sandbox.url, buyers: 200, copies: 5, changedEvery: 0, waveSize: 50, deadlineMs: 120_000, hangMs: 30_000, onAnswer: (status, at) => answers.push([status, at]) });
     let faultAt = Infinity;
@@ -60,10 +78,20 @@ async function stormThrough(t: TestContext, store: Partial<InstanceSettings>, fa
       await fault();
     }
     const result = await storm;
+    stalls.disable();
     await control('DELETE', 'faults');
     const errors = answers.filter(([status, at]) => at >= faultAt && (status === 0 || status >= 500));
-    const measured: Measured = { ...result, errorsAfterFault: errors.length, recoveredAfterMs: errors.length ? Math.max(...errors.map(([, at]) => at)) - faultAt : 0 };
-    if (result.stuckKeys.length > 0) measured.stuckLives = claimLives(traceDir, result.stuckKeys);
+    const measured: Measured = {
+      ...result,
+      errorsAfterFault: errors.length,
+      recoveredAfterMs: errors.length ? Math.max(...errors.map(([, at]) => at)) - faultAt : 0,
+      sandboxStallMs: Math.round(stalls.max / 1e6),
+      loadAverage: loadavg().map((n) => Math.round(n * 10) / 10),
+    };
+    if (result.stuckKeys.length > 0) {
+      measured.stuckLives = claimLives(traceDir, result.stuckKeys);
+      measured.stuckCreatesArrived = Object.fromEntries(result.stuckKeys.map((key) => [key, createsArrived.get(key) ?? []]));
+    }
     t.diagnostic(JSON.stringify(measured));
     return measured;
   } finally {
