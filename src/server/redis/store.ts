@@ -269,6 +269,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   const releaseOn = async (key: string, token: string) => (await run('release', (l) => evalOn((a) => l.send(keyOf(key), a), releaseScript, [keyOf(key)], [token]))) === 1;
 
+  /** Redis answered that it took no claim (it is writing back its claims): nothing to undo. */
+  const refusals = new WeakSet<object>();
+  const refusal = (message: string) => {
+    const error = new ClaimStoreError(message);
+    refusals.add(error);
+    return error;
+  };
+
   const claimOnce = (l: RedisLink, key: string, digest: string, token: string, leaseMs: number) =>
     writeAcked(l, keyOf(key), claimScript, [keyOf(key), markerOf(keyOf(key), l)], [digest, token, ms(leaseMs), String(generation ?? 0)]);
 
@@ -289,14 +297,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
             else if (attempt < 2 && state === 'behind') await recover(l, Number(detail));
             else if (attempt < 2 && state === 'stale') await l.send(marker, ['SET', marker, `${generation}|${Date.now() + recoveryMs}`]);
             else if (state === 'recovering' || state === 'amnesia' || state === 'behind' || state === 'stale') {
-              throw new ClaimStoreError('redis claim: Redis came back empty; unknown keys wait while every instance writes back its claims');
+              throw refusal('redis claim: Redis came back empty; unknown keys wait while every instance writes back its claims');
             } else return answer as string[];
           }
         });
       } catch (error) {
         // The claim may still run (or have run) after we gave up on it: a timeout, no replica ack, a master that died
         // after its replica got the claim. A command already sent runs within a bound or two, or never.
-        undoLostClaim(error, () => releaseOn(key, token), leaseMs, 2 * timeoutMs);
+        if (!refusals.has(error as object)) undoLostClaim(error, () => releaseOn(key, token), leaseMs, 2 * timeoutMs);
         throw error;
       }
       switch (reply[0]) {
