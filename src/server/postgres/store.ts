@@ -196,7 +196,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         ).catch((error: unknown) => {
           // Committed perhaps, with the answer lost (the server killed, the bound passed): undone with its token. A
           // statement still running is cancelled by the server within its statement_timeout; settleMs leaves room for that.
-          undoLostClaim(error, () => release(key, token), leaseMs, settleMs);
+          undoLostClaim(error, async () => closed || (await release(key, token)), leaseMs, settleMs);
           throw error;
         });
         if (taken.rowCount === 1) return { state: 'claimed', token };

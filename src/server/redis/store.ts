@@ -304,7 +304,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       } catch (error) {
         // The claim may still run (or have run) after we gave up on it: a timeout, no replica ack, a master that died
         // after its replica got the claim. A command already sent runs within a bound or two, or never.
-        if (!refusals.has(error as object)) undoLostClaim(error, () => releaseOn(key, token), leaseMs, 2 * timeoutMs);
+        if (!refusals.has(error as object)) undoLostClaim(error, async () => closed || (await releaseOn(key, token)), leaseMs, 2 * timeoutMs);
         throw error;
       }
       switch (reply[0]) {
