@@ -6,12 +6,14 @@
  * duplicate orders, stuck claims, 5xx, hung requests and how long after the fault errors went on.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { fileURLToPath } from 'node:url';
 import { buyerStorm, type StormResult } from '../../scripts/buyer-storm.js';
 import { claimLives, type TraceLine } from '../../scripts/claim-trace.js';
 import { startCluster } from '../../scripts/handler-cluster.js';
@@ -19,24 +21,45 @@ import type { InstanceSettings } from '../../scripts/handler-instance.js';
 import { startPostgres } from './postgres-harness.js';
 import { startRedisCluster, startRestartableRedis, startSentinelGroup } from './redis-topologies.js';
 
-let sandbox: RunningSandbox;
+/** The sandbox in its own process (scripts/storm-sandbox.ts says why); creates' arrivals in `arrivals`. */
+let sandbox: { url: string; baseUrl: string };
+let sandboxProcess: ChildProcess | undefined;
+const arrivals = path.join(mkdtempSync(path.join(tmpdir(), 'pay-storm-sandbox-')), 'arrivals.txt');
 before(async () => {
-  // Each storm forwards webhooks to its own handler cluster: more than the one target the sandbox allows by default.
-  sandbox = await startSandbox({ port: 0, defaultReceiver: false, orderKeyDedupe: false, guard: { allowedForwards: 'loopback' } });
-  // When each create reached the sandbox, by order_key: for a stuck claim, whether its create ever arrived.
-  const serve = sandbox.sandbox.fetch.bind(sandbox.sandbox);
-  sandbox.sandbox.fetch = async (request) => {
-    if (request.method === 'POST' && new URL(request.url).pathname === '/v1/orders') {
-      const key = ((await request.clone().json().catch(() => ({}))) as { order_key?: string }).order_key;
-      if (key) createsArrived.set(key, [...(createsArrived.get(key) ?? []), Date.now()]);
-    }
-    return serve(request);
-  };
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../scripts/storm-sandbox.ts', import.meta.url))], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    env: { ...process.env, PAY_STORM_ARRIVALS: arrivals },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  sandboxProcess = child;
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`the sandbox did not start within 60 s: ${out}`)), 60_000);
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const found = /listening (http:\/\/\S+)/.exec(out);
+      if (found?.[1]) {
+        clearTimeout(timer);
+        resolve(found[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}: ${out}`)));
+  });
+  sandbox = { url, baseUrl: `${url}/v1` };
 });
-const createsArrived = new Map<string, number[]>();
 after(async () => {
-  await sandbox?.close();
+  if (sandboxProcess && sandboxProcess.exitCode === null) {
+    const exited = once(sandboxProcess, 'exit');
+    sandboxProcess.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(path.dirname(arrivals), { recursive: true, force: true });
 });
+/** When each create with one of `keys` reached the sandbox (none: it never arrived). */
+function createsArrived(keys: readonly string[]): Record<string, number[]> {
+  const lines = readFileSync(arrivals, { encoding: 'utf8', flag: 'a+' }).split('\n');
+  return Object.fromEntries(keys.map((key) => [key, lines.filter((line) => line.startsWith(`${key} `)).map((line) => Number(line.split(' ')[1]))]));
+}
 
 const control = (method: string, path: string, body?: unknown) =>
   fetch(`${sandbox.url}/sandbox/${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
@@ -49,7 +72,7 @@ interface Measured extends StormResult {
   recoveredAfterMs: number;
   /** For each stuck claim (none, when all is well): every store call about it on every instance, and the stores' log lines. */
   stuckLives?: TraceLine[];
-  /** The longest the test process (sandbox, proxy and buyers) could not run during the storm, and the machine's load: a loaded machine shows here. */
+  /** The longest the test process (proxy and buyers) could not run during the storm, and the machine's load: a loaded machine shows here. */
   sandboxStallMs: number;
   loadAverage: number[];
   /** For each stuck claim: when its creates reached the sandbox (none: the request never arrived). */
@@ -90,7 +113,7 @@ async function stormThrough(t: TestContext, store: Partial<InstanceSettings>, fa
     };
     if (result.stuckKeys.length > 0) {
       measured.stuckLives = claimLives(traceDir, result.stuckKeys);
-      measured.stuckCreatesArrived = Object.fromEntries(result.stuckKeys.map((key) => [key, createsArrived.get(key) ?? []]));
+      measured.stuckCreatesArrived = createsArrived(result.stuckKeys);
     }
     t.diagnostic(JSON.stringify(measured));
     return measured;
