@@ -47,6 +47,8 @@ export interface StormResult {
   buyersWithoutOrder: number;
   /** Keys still held after the storm: a repeat is answered 409 IN_USE instead of a replay. */
   stuckClaims: number;
+  /** The `order_key`s (the claim store's keys) of the stuck claims, to look up their life in a trace. */
+  stuckKeys: string[];
   statuses: Record<string, number>;
   /** Requests that got no answer within `hangMs`. */
   hung: number;
@@ -163,12 +165,13 @@ export async function buyerStorm(options: StormOptions): Promise<StormResult> {
   const elapsedMs = Date.now() - started;
 
   // A claim left held after the storm shows as a repeat that is not replayed.
-  let stuckClaims = 0;
+  const stuck: string[] = [];
   for (let i = 0; i < keys.length; i += 25) {
     const batch = keys.slice(i, i + 25);
     const probes = await Promise.all(batch.map((key, j) => post(origin, key, body(i + j))));
-    stuckClaims += probes.filter((p) => p.apiCode === 'IDEMPOTENCY_KEY_IN_USE').length;
+    stuck.push(...batch.filter((_, j) => probes[j]?.apiCode === 'IDEMPOTENCY_KEY_IN_USE'));
   }
+  const keyOrderKeys = new Map([...orderKeys].map(([orderKey, key]) => [key, orderKey]));
 
   const perKey = new Map<string, number>();
   for (const order of await sandboxOrders(sandboxOrigin)) {
@@ -184,7 +187,8 @@ export async function buyerStorm(options: StormOptions): Promise<StormResult> {
     duplicateOrders: counts.reduce((a, n) => a + Math.max(0, n - 1), 0),
     buyersWithManyIds: keys.filter((k) => (idsSeen.get(k)?.size ?? 0) >= 2).length,
     buyersWithoutOrder: keys.filter((k) => (idsSeen.get(k)?.size ?? 0) === 0).length,
-    stuckClaims,
+    stuckClaims: stuck.length,
+    stuckKeys: stuck.map((key) => keyOrderKeys.get(key) ?? key),
     statuses,
     hung,
   };

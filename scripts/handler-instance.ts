@@ -4,10 +4,10 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCheckoutHandler, memoryClaimStore, toNodeListener } from '../src/server/index.js';
-import { createPostgresStore } from '../src/server/postgres/index.js';
-import { createRedisStore, type RedisStoreOptions } from '../src/server/redis/index.js';
+import { nodeFetch } from '../src/server/node-fetch.js';
+import type { RedisStoreOptions } from '../src/server/redis/index.js';
 import { stormLink } from './buyer-storm.js';
+import { traceClaims, traceOrderCalls } from './claim-trace.js';
 
 export interface InstanceSettings {
   baseUrl: string;
@@ -24,11 +24,19 @@ export interface InstanceSettings {
   secret?: string | string[];
   /** The abuse limits with their defaults (in Redis with `redisUrl`), behind one proxy hop; default off (throughput runs). */
   limits?: boolean;
+  /** A directory: each instance writes its claim calls there (claim-trace.ts), to explain a stuck claim. */
+  traceDir?: string;
+  /** The built package (`dist/server.js`, `dist/server-redis.js`, `dist/server-postgres.js`; `npm run build` first) instead of the source. */
+  built?: boolean;
 }
 
 const settings = JSON.parse(process.env.PAY_HANDLER_INSTANCE ?? '{}') as InstanceSettings;
+const { createCheckoutHandler, memoryClaimStore, toNodeListener } = (await import(settings.built ? '../dist/server.js' : '../src/server/index.js')) as typeof import('../src/server/index.js');
+const { createPostgresStore } = (await import(settings.built ? '../dist/server-postgres.js' : '../src/server/postgres/index.js')) as typeof import('../src/server/postgres/index.js');
+const { createRedisStore } = (await import(settings.built ? '../dist/server-redis.js' : '../src/server/redis/index.js')) as typeof import('../src/server/redis/index.js');
 const redis = settings.redis ?? (settings.redisUrl ? { url: settings.redisUrl } : undefined);
-const store = redis ? createRedisStore(redis) : settings.postgresUrl ? createPostgresStore({ connectionString: settings.postgresUrl }) : memoryClaimStore();
+const opened = redis ? createRedisStore(redis) : settings.postgresUrl ? createPostgresStore({ connectionString: settings.postgresUrl }) : memoryClaimStore();
+const store = settings.traceDir ? traceClaims(opened, `${settings.traceDir}/${process.pid}.jsonl`) : opened;
 const handler = createCheckoutHandler({
   // Counters beside the claims: the Redis store's own limitStore, memory otherwise (Redis's follow Cluster and Sentinel).
   limits: settings.limits ? {} : false,
@@ -42,6 +50,8 @@ const handler = createCheckoutHandler({
   ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
   ...(settings.waitMs ? { claimTimings: { waitMs: settings.waitMs } } : {}),
   onError: (error) => console.error('[instance]', error),
+  // Traced: the service calls too, over the handler's own default fetch (the source's: the built one is left as built).
+  ...(settings.traceDir && !settings.built ? { fetch: traceOrderCalls(nodeFetch() ?? globalThis.fetch, `${settings.traceDir}/${process.pid}-service.jsonl`) } : {}),
 });
 const server = createServer({ keepAliveTimeout: 30_000 }, toNodeListener(handler));
 server.listen(0, '127.0.0.1', () => console.log(`listening http://127.0.0.1:${(server.address() as AddressInfo).port}`));

@@ -59,6 +59,44 @@ export async function withinBound<T>(promise: Promise<T>, limitMs: number, what:
   }
 }
 
+/**
+ * Calls `attempt` in the background until it says done (true) or `untilMs` (Date.now()) passes: from `firstPauseMs`,
+ * backing off to 5 s, a throw counting as not yet. For a store write that must land once the store is back (storing a
+ * reply, a release, undoing a claim), since a lost one leaves a key held for a whole lease.
+ */
+export function keepTrying(attempt: () => Promise<boolean>, untilMs: number, firstPauseMs = 100): void {
+  void (async () => {
+    for (let pause = firstPauseMs; Date.now() < untilMs; pause = Math.min(Math.max(pause * 2, 100), 5_000)) {
+      await new Promise((r) => setTimeout(r, pause).unref?.());
+      if (await attempt().catch(() => false)) return;
+    }
+  })();
+}
+
+/** Socket errors that mean nothing was sent: the connection was never made. */
+const neverSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Whether `error` (or a cause of it) says the connection was never made, so the request certainly did nothing. */
+export function neverSent(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && neverSentCodes.has(code)) return true;
+  }
+  return false;
+}
+
+/**
+ * Undoes a claim whose caller saw it fail (a timeout, a connection lost before the answer) although it may have
+ * landed, with the token only the caller knows, so the key is not held by nobody for a whole lease. Tried until it
+ * undoes the claim, or until it finds none `settleMs` after the failure (a claim still on its way could land until
+ * then), or until the lease ends.
+ */
+export function undoLostClaim(error: unknown, release: () => Promise<boolean>, leaseMs: number, settleMs: number): void {
+  if (neverSent(error)) return;
+  const failedAt = Date.now();
+  keepTrying(async () => (await release()) || Date.now() >= failedAt + settleMs, failedAt + leaseMs, 0);
+}
+
 /** Random fencing token: unguessable, so a token never matches a claim it did not take. */
 export const newToken = () => crypto.randomUUID();
 

@@ -8,12 +8,19 @@ import { nodeBuiltin } from './node-builtin.js';
 
 type HttpModule = typeof Http;
 
+/** How long a pooled connection may stay idle when the service sends no Keep-Alive hint (Node's own server closes at 5 s). */
+export const idleSocketMs = 4_000;
+
 /** A `fetch` for string or absent bodies over node:http(s); undefined where the runtime is not Node. */
 export function nodeFetch(): typeof globalThis.fetch | undefined {
   const http = nodeBuiltin<HttpModule>('node:http');
   const https = nodeBuiltin<HttpModule>('node:https');
   if (!http || !https) return undefined;
-  const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+  // An idle socket is dropped after 4 s, or a second before the service's `Keep-Alive: timeout=N` if sooner: reusing one the
+  // service is closing resets the request, and a create reset after it was sent is in doubt, its claim held for a lease.
+  // Node honours that hint only when the agent has a timeout of its own.
+  const agentOptions = { keepAlive: true, timeout: idleSocketMs };
+  const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
 
   return (input, init = {}) => {
     // Anything but what MerchantClient sends (a URL string, a string body) goes to the global fetch.

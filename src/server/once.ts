@@ -4,7 +4,7 @@
  * outcome is unknown. Store failures answer 503 with Retry-After, never a guess.
  */
 import { InvalidRequestError, InvalidResponseError, NetworkError, ServiceError } from '../client/index.js';
-import type { ClaimResult, ClaimStore } from './claims.js';
+import { keepTrying, neverSent, type ClaimResult, type ClaimStore } from './claims.js';
 import { CheckoutHttpError } from './http.js';
 import type { Reply } from './http.js';
 import { replayedHeader } from './replay.js';
@@ -36,18 +36,6 @@ export class InDoubtError extends Error {
   }
 }
 
-/** Socket errors that mean nothing was sent: the connection was never made. */
-const neverSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-
-function causeCodes(error: unknown): string[] {
-  const codes: string[] = [];
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') codes.push(code);
-  }
-  return codes;
-}
-
 /**
  * Whether a failed `POST /orders` certainly created nothing: a 4xx, a 500 or 503 (which the live documentation says
  * to retry), or a connection that was never made. Timeouts, dropped connections, 502/504 from a proxy and 2xx
@@ -58,7 +46,7 @@ export function isDefiniteFailure(error: unknown): boolean {
   if (error instanceof ServiceError || error instanceof InvalidResponseError) {
     return (error.status >= 400 && error.status < 500) || error.status === 500 || error.status === 503;
   }
-  if (error instanceof NetworkError) return causeCodes(error).some((code) => neverSentCodes.has(code));
+  if (error instanceof NetworkError) return neverSent(error);
   return false;
 }
 
@@ -135,8 +123,7 @@ export async function createOnce(store: ClaimStore, timings: ClaimTimings, key: 
       // Kept for its lease: a webhook for this key completes it, or it lapses once no payment can follow.
       throw inUse('The payment service did not confirm whether the order was created. It is being checked: retry with the same Idempotency-Key.', 5).withCause(error);
     }
-    await store.release(key, token).catch(() => {});
-    await store.publish(claimChannel(key), 'released').catch(() => {});
+    await releaseClaim(store, timings, key, token);
     throw error;
   }
   await completeClaim(store, timings, key, token, reply);
@@ -144,12 +131,26 @@ export async function createOnce(store: ClaimStore, timings: ClaimTimings, key: 
 }
 
 /**
+ * Frees the key after a definite failure so the buyer's retry creates. One try while the buyer waits; then in the
+ * background until it lands or the lease ends: a lost release would make every retry wait out the lease.
+ */
+async function releaseClaim(store: ClaimStore, timings: ClaimTimings, key: string, token: string): Promise<void> {
+  const attempt = async () => {
+    await store.release(key, token);
+    await store.publish(claimChannel(key), 'released').catch(() => {});
+    return true;
+  };
+  if (!(await attempt().catch(() => false))) keepTrying(attempt, Date.now() + timings.leaseMs);
+}
+
+/**
  * Stores the reply under the claim. One try while the buyer waits; then it keeps trying in the background (from
  * 100 ms, backing off to 5 s) until it lands or the lease ends, since a lost write would make repeats wait out the lease.
+ * A `false` (the claim is not held by this token: completed already, lapsed, or in a store that came back empty,
+ * where the write-back puts the reply back) ends it: trying again could not change that.
  */
 export async function completeClaim(store: ClaimStore, timings: ClaimTimings, key: string, token: string, reply: Reply): Promise<boolean> {
   const response = JSON.stringify({ status: reply.status, data: reply.data });
-  const deadline = Date.now() + timings.leaseMs;
   const attempt = async () => {
     const stored = await store.complete(key, token, response, timings.keepMs);
     await store.publish(claimChannel(key), 'done').catch(() => {});
@@ -160,11 +161,6 @@ export async function completeClaim(store: ClaimStore, timings: ClaimTimings, ke
   } catch {
     // The buyer has the order already: the retries run after the answer, not before it.
   }
-  void (async () => {
-    for (let pause = 100; Date.now() < deadline; pause = Math.min(pause * 2, 5_000)) {
-      await new Promise((r) => setTimeout(r, pause).unref?.());
-      if (await attempt().then(() => true, () => false)) return;
-    }
-  })();
+  keepTrying(async () => (await attempt(), true), Date.now() + timings.leaseMs);
   return false;
 }

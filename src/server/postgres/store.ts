@@ -4,7 +4,7 @@
  * called, so a crash or restart forgets nothing. Waking across instances is LISTEN/NOTIFY on one channel. Leases use
  * the database's clock. `pg` (an optional peer dependency) is loaded only here, and only when given a connection string.
  */
-import { ClaimStoreError, newToken, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
+import { ClaimStoreError, newToken, undoLostClaim, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
 
 /** The part of a node-postgres `Pool` this store uses; pass your own with `{ pool }`. */
 export interface PgPoolLike {
@@ -76,8 +76,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       connectionTimeoutMillis: timeoutMs,
       query_timeout: timeoutMs,
       keepAlive: true,
-      // A claim is acknowledged only once it is on disk (the server's default, made sure of per connection).
-      options: '-c synchronous_commit=on',
+      // A claim is acknowledged only once it is on disk (the server's default, made sure of per connection),
+      // and a statement is cancelled by the server once the store has given up on it, so it cannot commit much later.
+      options: `-c synchronous_commit=on -c statement_timeout=${timeoutMs}`,
     }) as unknown as PgPoolLike;
     pool.on?.('error', say);
     return pool;
@@ -88,7 +89,10 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   let prepared: Promise<void> | undefined;
   const prepare = (p: PgPoolLike) =>
     (prepared ??= (async () => {
-      await p.query(`CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, digest text NOT NULL, token text, response text, expires_at timestamptz NOT NULL)`);
+      await p.query(`CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, digest text NOT NULL, token text, response text, expires_at timestamptz NOT NULL)`).catch((error: unknown) => {
+        // Instances starting together race to create it: the one that loses gets a unique violation, and the table is there.
+        if ((error as { code?: unknown }).code !== '23505' && (error as { code?: unknown }).code !== '42P07') throw error;
+      });
       const settings = await p.query(`SELECT current_setting('synchronous_commit') AS sync, current_setting('fsync') AS fsync`);
       const row = settings.rows[0] ?? {};
       const found = { synchronousCommit: String(row.sync), fsync: String(row.fsync), canLoseClaims: row.sync === 'off' || row.fsync === 'off' };
@@ -166,6 +170,11 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     return (listening = current);
   };
 
+  const release = async (key: string, token: string) => (await query('release', `DELETE FROM ${table} WHERE key = $1 AND token = $2 AND ${live}`, [key, token])).rowCount === 1;
+  // How long after a failed claim it could still commit: the server cancels it after statement_timeout (the bound)
+  // on the store's own pool; a merchant's pool may have none, hence the margin.
+  const settleMs = 2 * timeoutMs + 5_000;
+
   let claimsSinceSweep = 0;
   const sweep = () => {
     // Expired rows are invisible already; deleting them now and then keeps the table small.
@@ -184,7 +193,12 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
            ON CONFLICT (key) DO UPDATE SET digest = EXCLUDED.digest, token = EXCLUDED.token, response = NULL, expires_at = EXCLUDED.expires_at
            WHERE c.expires_at <= clock_timestamp() RETURNING token`,
           [key, digest, token, Math.ceil(leaseMs)],
-        );
+        ).catch((error: unknown) => {
+          // Committed perhaps, with the answer lost (the server killed, the bound passed): undone with its token. A
+          // statement still running is cancelled by the server within its statement_timeout; settleMs leaves room for that.
+          undoLostClaim(error, async () => closed || (await release(key, token)), leaseMs, settleMs);
+          throw error;
+        });
         if (taken.rowCount === 1) return { state: 'claimed', token };
         const found = (await query('claim', `SELECT digest, token, response FROM ${table} WHERE key = $1 AND ${live}`, [key])).rows[0];
         // Lapsed between the two statements: try again.
@@ -198,9 +212,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       const result = await query('complete', `UPDATE ${table} SET token = NULL, response = $3, expires_at = ${until('$4')} WHERE key = $1 AND token = $2 AND ${live}`, [key, token, response, Math.ceil(ttlMs)]);
       return result.rowCount === 1;
     },
-    async release(key, token) {
-      return (await query('release', `DELETE FROM ${table} WHERE key = $1 AND token = $2 AND ${live}`, [key, token])).rowCount === 1;
-    },
+    release,
     async inspect(key): Promise<ClaimView> {
       const found = (await query('inspect', `SELECT digest, token, response FROM ${table} WHERE key = $1 AND ${live}`, [key])).rows[0];
       if (!found) return { state: 'free' };

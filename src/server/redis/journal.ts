@@ -14,6 +14,8 @@ export interface Journal {
   claimed(key: string, digest: string, token: string, leaseMs: number): void;
   completed(key: string, token: string, response: string, ttlMs: number): void;
   released(key: string, token: string): void;
+  /** The entry now (a new object after each change), if it is still live. */
+  get(key: string): JournalEntry | undefined;
   /** The live entries, oldest first. */
   live(): [string, JournalEntry][];
 }
@@ -37,6 +39,10 @@ export function createJournal(leaseMs: number, maxEntries: number, now: () => nu
     },
     released(key, token) {
       if (entries.get(key)?.token === token) entries.delete(key);
+    },
+    get(key) {
+      const entry = entries.get(key);
+      return entry && entry.until > now() ? entry : undefined;
     },
     live: () => [...entries].filter(([, entry]) => entry.until > now()),
   };

@@ -6,7 +6,7 @@
  * claims this instance remembers (journal.ts) are written back before unknown keys are claimed again.
  */
 import { redisLimitStore } from '../redis-limits.js';
-import { ClaimStoreError, newToken, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
+import { ClaimStoreError, newToken, undoLostClaim, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
 import { defaultClaimTimings } from '../once.js';
 import { checkConnectOptions, connectLink, type RedisConnectOptions } from './connect.js';
 import { describeDurability, readDurability, type RedisDurability } from './durability.js';
@@ -239,10 +239,19 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         await writeMarkers(l, `${next}|${Date.now() + recoveryMs}`, false);
       }
       let restored = 0;
-      for (const [key, entry] of journal.live()) {
+      for (const [key] of journal.live()) {
+        // Read now, not from the list: the holder may have completed or released it since the loop began.
+        const entry = journal.get(key);
+        if (!entry) continue;
+        const send = (a: string[]) => l.send(keyOf(key), a);
         const left = ms(entry.until - Date.now());
-        const args = [entry.digest, entry.token ?? '', entry.response ?? '', left];
-        if ((await evalOn((a) => l.send(keyOf(key), a), restoreScript, [keyOf(key)], args)) === 1) restored += 1;
+        if ((await evalOn(send, restoreScript, [keyOf(key)], [entry.digest, entry.token ?? '', entry.response ?? '', left])) === 1) restored += 1;
+        // Completed or released while the write-back was on its way (Redis did not know the key yet, so that call found
+        // nothing): done again on top of the restored claim, with its token, so it is never left held.
+        const now = journal.get(key);
+        if (entry.token === undefined || now === entry) continue;
+        if (now?.response !== undefined) await evalOn(send, completeScript, [keyOf(key)], [entry.token, now.response, ms(now.until - Date.now())]);
+        else await evalOn(send, releaseScript, [keyOf(key)], [entry.token]);
       }
       generation = Math.max(generation ?? 0, next);
       console.info(`[pay-checkout] redis store: generation ${generation}: wrote back ${restored} claim(s) this instance held.`);
@@ -256,6 +265,16 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     const seen = value ? Number(value.split('|')[0]) : undefined;
     if (seen === undefined) await recover(l);
     else if (seen > (generation ?? 0)) await recover(l, seen);
+  };
+
+  const releaseOn = async (key: string, token: string) => (await run('release', (l) => evalOn((a) => l.send(keyOf(key), a), releaseScript, [keyOf(key)], [token]))) === 1;
+
+  /** Redis answered that it took no claim (it is writing back its claims): nothing to undo. */
+  const refusals = new WeakSet<object>();
+  const refusal = (message: string) => {
+    const error = new ClaimStoreError(message);
+    refusals.add(error);
+    return error;
   };
 
   const claimOnce = (l: RedisLink, key: string, digest: string, token: string, leaseMs: number) =>
@@ -278,20 +297,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
             else if (attempt < 2 && state === 'behind') await recover(l, Number(detail));
             else if (attempt < 2 && state === 'stale') await l.send(marker, ['SET', marker, `${generation}|${Date.now() + recoveryMs}`]);
             else if (state === 'recovering' || state === 'amnesia' || state === 'behind' || state === 'stale') {
-              throw new ClaimStoreError('redis claim: Redis came back empty; unknown keys wait while every instance writes back its claims');
+              throw refusal('redis claim: Redis came back empty; unknown keys wait while every instance writes back its claims');
             } else return answer as string[];
           }
         });
       } catch (error) {
         // The claim may still run (or have run) after we gave up on it: a timeout, no replica ack, a master that died
-        // after its replica got the claim. Undo it with the token only we know, retried for a while in the background,
-        // so the key is not held by nobody for a whole lease.
-        void (async () => {
-          for (let pause = 0; pause <= 8_000; pause = Math.max(250, pause * 2)) {
-            await new Promise((r) => setTimeout(r, pause).unref?.());
-            if (await run('release', (l) => evalOn((a) => l.send(keyOf(key), a), releaseScript, [keyOf(key)], [token])).then(() => true, () => false)) return;
-          }
-        })();
+        // after its replica got the claim. A command already sent runs within a bound or two, or never.
+        if (!refusals.has(error as object)) undoLostClaim(error, async () => closed || (await releaseOn(key, token)), leaseMs, 2 * timeoutMs);
         throw error;
       }
       switch (reply[0]) {
@@ -315,7 +328,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     },
     async release(key, token) {
       journal.released(key, token);
-      return (await run('release', (l) => evalOn((a) => l.send(keyOf(key), a), releaseScript, [keyOf(key)], [token]))) === 1;
+      return releaseOn(key, token);
     },
     async inspect(key): Promise<ClaimView> {
       const [digest, token, response] = (await run('inspect', (l) => l.send(keyOf(key), ['HMGET', keyOf(key), 'd', 't', 'r']))) as (string | null)[];
