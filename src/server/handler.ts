@@ -15,7 +15,6 @@ import { nodeFetch } from './node-fetch.js';
 import { checkoutOperations, type Operations } from './operations.js';
 import type { Reply } from './http.js';
 import type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
-import { replayWatcher } from './replay.js';
 import { checkSecrets, serverSecrets, type ServerSecrets } from './secrets.js';
 import { defaultStatusPollMs, defaultWaiterCaps, statusWaits } from './status-wait.js';
 import { webhookIntake } from './webhook-intake.js';
@@ -79,7 +78,6 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   });
   const ops = checkoutOperations({
     merchant,
-    watchReplay: replayWatcher(merchantOptions),
     resolveLink: options.resolveLink,
     secrets: serverSecret,
     gateways: options.gateways,
