@@ -49,16 +49,20 @@ const merchantCreate = (n: number): LoadRequest => ({
 });
 
 const processes = ['sandbox', 'handler-instance', 'round-robin-proxy'] as const;
-type Cpu = Record<(typeof processes)[number], number | null>;
+/** Milliseconds of CPU per request in each process; `client`: this one, the load generator. */
+type Cpu = Record<(typeof processes)[number], number | null> & { client: number };
 
 /** A load, with the CPU the sandbox, handler and proxy processes spent per request during it, and the load average. */
 async function measured(options: Parameters<typeof runLoad>[0]): Promise<LoadResult & { cpu: Cpu; busy: number }> {
   const [busy = 0] = loadavg();
   const before = processes.map((name) => childrenCpuMs(name));
+  const own = process.cpuUsage();
   const load = await runLoad(options);
+  const { user, system } = process.cpuUsage(own);
   const after = processes.map((name) => childrenCpuMs(name));
   const per = (i: number) => (before[i] == null || after[i] == null ? null : ((after[i] ?? 0) - (before[i] ?? 0)) / Math.max(1, load.requests));
-  return { ...load, busy, cpu: { sandbox: per(0), 'handler-instance': per(1), 'round-robin-proxy': per(2) } };
+  const client = (user + system) / 1000 / Math.max(1, load.requests);
+  return { ...load, busy, cpu: { sandbox: per(0), 'handler-instance': per(1), 'round-robin-proxy': per(2), client } };
 }
 
 /** Thousands of bench orders make every sandbox request slower (its sweeps walk them all): each phase starts clean. */
@@ -121,7 +125,8 @@ export async function benchHandler(options: HandlerBenchOptions): Promise<boolea
         `${pad} load ${direct.busy.toFixed(1)} / ${bare.busy.toFixed(1)} / ${through.busy.toFixed(1)}; handler ${(through.perSecond / direct.perSecond).toFixed(2)}× the sandbox, bare proxy ${(bare.perSecond / direct.perSecond).toFixed(2)}×`,
       );
       console.log(
-        `${pad} CPU per create: sandbox ${ms(direct.cpu.sandbox)} alone, ${ms(through.cpu.sandbox)} behind the handler; handler ${ms(through.cpu['handler-instance'])}; bare proxy ${ms(bare.cpu['round-robin-proxy'])}`,
+        `${pad} CPU per create: sandbox ${ms(direct.cpu.sandbox)} alone, ${ms(through.cpu.sandbox)} behind the handler; handler ${ms(through.cpu['handler-instance'])}; ` +
+          `bare proxy ${ms(bare.cpu['round-robin-proxy'])}; load generator ${ms(direct.cpu.client)}`,
       );
       console.log(
         `${pad} one client: p50 sandbox ${directOne.p50Ms.toFixed(2)} ms, handler ${handlerOne.p50Ms.toFixed(2)} ms: ${(handlerOne.p50Ms - directOne.p50Ms).toFixed(2)} ms over ` +
