@@ -97,10 +97,13 @@ export async function isOrderToken(secrets: string | readonly string[], idOrder:
 }
 
 /** SHA-256 of the body's canonical JSON: key order does not make a body "other". */
-export async function bodyDigest(body: unknown): Promise<string> {
+export const bodyDigest = (body: unknown): Promise<string> => sha256Hex(canonicalJson(body));
+
+/** SHA-256 as hex: synchronous in Node (no thread-pool hop per call), WebCrypto elsewhere. */
+export async function sha256Hex(text: string): Promise<string> {
   const node = nodeCryptoOf();
-  if (node) return node.createHash('sha256').update(canonicalJson(body)).digest('hex');
-  return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(body)))));
+  if (node) return node.createHash('sha256').update(text).digest('hex');
+  return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text))));
 }
 
 export function canonicalJson(value: unknown): string {
