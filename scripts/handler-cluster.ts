@@ -11,6 +11,7 @@ import type { InstanceSettings } from './handler-instance.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const entry = fileURLToPath(new URL('./handler-instance.ts', import.meta.url));
+const proxyEntry = fileURLToPath(new URL('./round-robin-proxy.ts', import.meta.url));
 
 export interface Cluster {
   /** The proxy's origin: buyers and webhooks go here. */
@@ -19,16 +20,13 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-async function startInstance(settings: InstanceSettings, file: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
-    cwd: root,
-    env: { ...process.env, PAY_HANDLER_INSTANCE: JSON.stringify(settings) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** A script in its own process, once it prints `listening http://…`; killed with the cluster. */
+async function startListening(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => process.stderr.write(chunk));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`handler instance did not start within 60 s: ${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`${file} did not start within 60 s: ${out}`)), 60_000);
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
       const found = /listening (http:\/\/\S+)/.exec(out);
@@ -39,10 +37,28 @@ async function startInstance(settings: InstanceSettings, file: string): Promise<
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`handler instance exited with ${code}: ${out}`));
+      reject(new Error(`${file} exited with ${code}: ${out}`));
     });
   });
   return { url, child };
+}
+
+const startInstance = (settings: InstanceSettings, file: string) => startListening(file, [], { PAY_HANDLER_INSTANCE: JSON.stringify(settings) });
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * The proxy in a process of its own (scripts/round-robin-proxy.ts): the bench counts its CPU apart, and the load
+ * generator does not share a thread with it.
+ */
+export async function startProxyProcess(targets: readonly string[]): Promise<{ url: string; close(): Promise<void> }> {
+  const { url, child } = await startListening(proxyEntry, [...targets], {});
+  return { url, close: () => stopChild(child) };
 }
 
 /** Each request to the next instance in turn; bodies and headers passed through unchanged. */
@@ -75,27 +91,24 @@ export async function roundRobinProxy(targets: readonly string[]): Promise<{ url
   };
 }
 
-/** `file`: another instance script (the bench's before/after comparison runs an older handler). */
-export async function startCluster(count: number, settings: InstanceSettings, file = entry): Promise<Cluster> {
-  const started = await Promise.allSettled(Array.from({ length: count }, () => startInstance(settings, file)));
+export interface ClusterOptions {
+  /** Another instance script (a before/after comparison can run an older handler). */
+  file?: string;
+  /** The proxy in its own process (the bench) instead of in this one (the tests). */
+  proxyProcess?: boolean;
+}
+
+export async function startCluster(count: number, settings: InstanceSettings, options: ClusterOptions = {}): Promise<Cluster> {
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startInstance(settings, options.file ?? entry)));
   const children = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-  const stopAll = async () => {
-    await Promise.all(
-      children.map(async ({ child }) => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        const exited = once(child, 'exit');
-        child.kill('SIGTERM');
-        await exited;
-      }),
-    );
-  };
+  const stopAll = () => Promise.all(children.map(({ child }) => stopChild(child)));
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
     await stopAll();
     throw failed.reason;
   }
   const instances = children.map((c) => c.url);
-  const proxy = await roundRobinProxy(instances);
+  const proxy = options.proxyProcess ? await startProxyProcess(instances) : await roundRobinProxy(instances);
   return {
     url: proxy.url,
     instances,

@@ -2,7 +2,7 @@
 export { CheckoutClient } from './checkout-client.js';
 export { CheckoutLinkClient } from './link-client.js';
 export { MerchantClient } from './merchant-client.js';
-export type { MerchantClientOptions, PartnerCredentials, CancelledOrder, OtpResult, RefundInput, DashboardStatsQuery } from './merchant-client.js';
+export type { MerchantClientOptions, PartnerCredentials, CreateOrderOptions, CancelledOrder, OtpResult, RefundInput, DashboardStatsQuery } from './merchant-client.js';
 export { PartnerClient } from './partner-client.js';
 export type { PartnerClientOptions, PartnerEvent, DisconnectedStore, OnboardingLink } from './partner-client.js';
 export { baseUrls, defaultTimeoutMs, resolveBaseUrl } from './http.js';

@@ -33,6 +33,11 @@ export interface MerchantClientOptions extends ClientOptions {
   partner?: PartnerCredentials;
 }
 
+export interface CreateOrderOptions extends CallOptions {
+  /** Sees the answer's headers, e.g. `Idempotent-Replayed` from a service that deduplicates `order_key`. */
+  onHeaders?: (headers: Headers) => void;
+}
+
 export type CancelledOrder = z.infer<typeof CancelledOrderSchema>;
 export type OtpResult = z.infer<typeof OtpResultSchema>;
 /**
@@ -66,9 +71,10 @@ export class MerchantClient {
   }
 
   /** Creates and starts processing an order at once; `order_key` comes back as `id_external`. */
-  async createOrder(body: CreateOrderInput, options: CallOptions = {}): Promise<CreatedOrder> {
+  async createOrder(body: CreateOrderInput, options: CreateOrderOptions = {}): Promise<CreatedOrder> {
     const payload = checkRequest(CreateOrderBodySchema, body);
-    return this.#http.request({ method: 'POST', path: '/orders', body: payload, schema: CreatedOrderSchema, wrapper: 'data', signal: options.signal });
+    const { signal, onHeaders } = options;
+    return this.#http.request({ method: 'POST', path: '/orders', body: payload, schema: CreatedOrderSchema, wrapper: 'data', signal, ...(onHeaders ? { onHeaders } : {}) });
   }
 
   /** The order as the service sees it now: confirm a webhook's status with this before acting on it. */

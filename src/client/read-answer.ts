@@ -39,17 +39,28 @@ export function readAnswerWith<S extends z.ZodMiniType>({ status, text, headers 
   } catch {
     throw new InvalidResponseError(status);
   }
-  // The service answers failures with ErrorResponse; a 2xx carrying `error: true` is a failure too.
-  const failure = ErrorResponseSchema.safeParse(json);
-  if (failure.success) throw new ServiceError(status, failure.data, retryAfterSeconds(headers?.get('retry-after')));
-  if (!ok) throw new InvalidResponseError(status, describe(failure.error, json));
+  // The service answers failures with ErrorResponse; a 2xx carrying `error: true` is a failure too. A 2xx without
+  // `error: true` cannot be one (the schema requires it), so a success is not first parsed as a failure.
+  if (!ok || (json as { error?: unknown } | null)?.error === true) {
+    const failure = ErrorResponseSchema.safeParse(json);
+    if (failure.success) throw new ServiceError(status, failure.data, retryAfterSeconds(headers?.get('retry-after')));
+    if (!ok) throw new InvalidResponseError(status, describe(failure.error, json));
+  }
   const key = wrapperKey(spec.wrapper, json);
   // Validating the wrapper too makes problems name the full path (`data.id_order`).
-  const schema = key === 'data' ? dataOf(spec.schema) : key === 'result' ? resultOf(spec.schema) : spec.schema;
+  const schema = key === 'data' ? wrapped(spec.schema, 'data') : key === 'result' ? wrapped(spec.schema, 'result') : spec.schema;
   const result = schema.safeParse(json);
   if (!result.success) throw new InvalidResponseError(status, describe(result.error, json));
   const value = result.data as Record<string, unknown>;
   return (key ? value[key] : value) as z.output<S>;
+}
+
+/** One wrapper schema per result schema and key: zod compiles a schema on its first parse, so a new one per answer costs. */
+const wrappers = { data: new WeakMap<z.ZodMiniType, z.ZodMiniType>(), result: new WeakMap<z.ZodMiniType, z.ZodMiniType>() };
+function wrapped(schema: z.ZodMiniType, key: 'data' | 'result'): z.ZodMiniType {
+  let outer = wrappers[key].get(schema);
+  if (!outer) wrappers[key].set(schema, (outer = key === 'data' ? dataOf(schema) : resultOf(schema)));
+  return outer;
 }
 
 function wrapperKey(wrapper: Wrapper, json: unknown): 'data' | 'result' | undefined {

@@ -64,9 +64,11 @@ export async function send(url: string, init: RequestInit, timeoutMs: number, si
   }
 }
 
-/** `AbortSignal.timeout` (Safari 16+), with a timer-backed fallback for older engines; `clear` stops the timer. */
+/**
+ * A timer-backed timeout signal, cleared once the answer is in: cheaper per request than `AbortSignal.timeout`,
+ * whose signals Node tracks until they are collected; same reason (a `TimeoutError` DOMException).
+ */
 function timeoutSignal(ms: number): { signal: AbortSignal; clear: () => void } {
-  if (typeof AbortSignal.timeout === 'function') return { signal: AbortSignal.timeout(ms), clear: () => {} };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), ms);
   return { signal: controller.signal, clear: () => clearTimeout(timer) };

@@ -15,8 +15,8 @@ import { nodeFetch } from './node-fetch.js';
 import { checkoutOperations, type Operations } from './operations.js';
 import type { Reply } from './http.js';
 import type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
-import { replayWatcher } from './replay.js';
 import { checkSecrets, serverSecrets, type ServerSecrets } from './secrets.js';
+import { textResponse } from './text-response.js';
 import { defaultStatusPollMs, defaultWaiterCaps, statusWaits } from './status-wait.js';
 import { webhookIntake } from './webhook-intake.js';
 
@@ -79,7 +79,6 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   });
   const ops = checkoutOperations({
     merchant,
-    watchReplay: replayWatcher(merchantOptions),
     resolveLink: options.resolveLink,
     secrets: serverSecret,
     gateways: options.gateways,
@@ -108,7 +107,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   const respond = (request: Request, status: number, body: unknown, extra: Record<string, string> = {}): Response => {
     // The last line of defence: whatever went wrong upstream, the merchant key never leaves this server.
     const text = JSON.stringify(body).split(merchantKey).join('[redacted]');
-    return new Response(text, {
+    return textResponse(text, {
       status,
       headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...corsHeaders(request), ...extra },
     });

@@ -4,6 +4,7 @@
  * N). A request over any limit is refused with 429 `LIMIT_REACHED` and `Retry-After` before the service is called.
  */
 import { CheckoutHttpError } from './http.js';
+import { sha256Hex } from './secrets.js';
 
 /** At most `max` in `windowMs`. */
 export interface Limit {
@@ -124,11 +125,8 @@ export const phoneForLimits = (phone: string | undefined) => {
 /** A document number without its dots, spaces and dashes, upper-cased; the type is left out, so it cannot dodge. */
 export const documentForLimits = (id: string | undefined) => id?.replace(/[^0-9a-z]+/gi, '').toUpperCase() || undefined;
 
-const encoder = new TextEncoder();
-
-/** Phones and documents are counted under a keyed hash, so the store never holds a buyer's number. */
+/** Phones and documents are counted under a keyed hash (its first 12 bytes), so the store never holds a buyer's number. */
 export async function pseudonym(secret: string, kind: string, value: string | undefined): Promise<string | undefined> {
   if (value === undefined) return undefined;
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(`${secret}\u0000${kind}\u0000${value}`)));
-  return Array.from(digest.subarray(0, 12), (b) => b.toString(16).padStart(2, '0')).join('');
+  return (await sha256Hex(`${secret}\u0000${kind}\u0000${value}`)).slice(0, 24);
 }

@@ -28,8 +28,7 @@ export function nodeFetch(): typeof globalThis.fetch | undefined {
     const url = new URL(input);
     const agent = url.protocol === 'https:' ? agents['https:'] : url.protocol === 'http:' ? agents['http:'] : undefined;
     if (!agent) return globalThis.fetch(input, init);
-    const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+    const headers = plainHeaders(init.headers);
     const body = init.body ?? undefined;
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     const signal = init.signal ?? undefined;
@@ -41,11 +40,10 @@ export function nodeFetch(): typeof globalThis.fetch | undefined {
         answer.on('error', reject);
         answer.on('end', () => {
           signal?.removeEventListener('abort', abort);
-          const answerHeaders = new Headers();
-          for (const [name, value] of Object.entries(answer.headers)) {
-            if (Array.isArray(value)) for (const v of value) answerHeaders.append(name, v);
-            else if (value !== undefined) answerHeaders.set(name, value);
-          }
+          // Name and value pairs as they came: one pass, no intermediate object.
+          const answerHeaders: [string, string][] = [];
+          const raw = answer.rawHeaders;
+          for (let i = 0; i + 1 < raw.length; i += 2) answerHeaders.push([raw[i] as string, raw[i + 1] as string]);
           const status = answer.statusCode ?? 502;
           // A Response may not carry a body on these statuses.
           const noBody = status === 204 || status === 205 || status === 304;
@@ -61,4 +59,15 @@ export function nodeFetch(): typeof globalThis.fetch | undefined {
       request.end(body);
     });
   };
+}
+
+/** MerchantClient's headers are a plain record: copied as is (lower-cased), without a Headers object in between. */
+function plainHeaders(init: HeadersInit | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (init && typeof (init as Partial<Iterable<unknown>>)[Symbol.iterator] !== 'function') {
+    for (const [name, value] of Object.entries(init as Record<string, string>)) headers[name.toLowerCase()] = value;
+    return headers;
+  }
+  new Headers(init).forEach((value, name) => (headers[name] = value));
+  return headers;
 }

@@ -6,6 +6,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { errorBody } from '../contract/errors.js';
 import { rememberSocketAddress } from './client-address.js';
+import { unreadText } from './text-response.js';
 
 export interface NodeListenerOptions {
   /** Unexpected adapter failures; default console.error. */
@@ -56,6 +57,13 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
   if (cookies.length) headers['set-cookie'] = cookies;
   // An unread request body (a refused upload) must not be read into the next request on this socket.
   if (response.status === 413) headers.connection = 'close';
+  const text = unreadText(response);
+  if (text !== undefined) {
+    if (!('content-length' in headers)) headers['content-length'] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, headers);
+    res.end(text);
+    return;
+  }
   if (!response.body) {
     res.writeHead(response.status, headers);
     res.end();

@@ -26,7 +26,7 @@ import { toCheckoutGateways } from './gateways.js';
 import type { StatusWaits } from './status-wait.js';
 import { CheckoutHttpError, readJsonBody, type Reply } from './http.js';
 import { createOnce, InDoubtError, isDefiniteFailure, type ClaimTimings } from './once.js';
-import { replayedHeader, type ReplayWatch } from './replay.js';
+import { isReplayed, replayedHeader } from './replay.js';
 import { linkAmount, linkCurrency, linkStatus, toCheckoutLink, type CheckoutLinkInfo, type ResolveLink } from './links.js';
 import { gatewayOfOrder, toCheckoutOrder } from './orders.js';
 import { bodyDigest, isOrderToken, orderKeyFor, orderTokenFor, type ServerSecrets } from './secrets.js';
@@ -48,8 +48,6 @@ export interface Operations {
 
 export interface OperationDeps {
   merchant: MerchantClient;
-  /** A merchant client for one call that tells whether the merchant API replayed an earlier order. */
-  watchReplay: () => ReplayWatch;
   resolveLink: ResolveLink;
   secrets: () => Promise<ServerSecrets>;
   gateways?: CheckoutGateway[] | undefined;
@@ -136,17 +134,20 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     }
 
     // The merchant API may deduplicate order_key itself (the sandbox does): its replay is ours too, 200 not 201.
-    const watch = deps.watchReplay();
+    let replayed = false;
     let created: CreatedOrder;
     try {
-      created = await watch.merchant.createOrder({
-        amount,
-        description: info.description,
-        currency,
-        shopper: body.shopper,
-        payment_gateway: { id_payment_gateway: gateway.id_payment_gateway },
-        order_key: orderKey,
-      });
+      created = await merchant.createOrder(
+        {
+          amount,
+          description: info.description,
+          currency,
+          shopper: body.shopper,
+          payment_gateway: { id_payment_gateway: gateway.id_payment_gateway },
+          order_key: orderKey,
+        },
+        { onHeaders: (headers) => (replayed = isReplayed(headers)) },
+      );
     } catch (error) {
       throw isDefiniteFailure(error) ? error : new InDoubtError(error);
     }
@@ -165,7 +166,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     });
     // A replayed order is read back: it may carry another body's amount or gateway. If that read fails, the order
     // still exists, so the answer comes from what creation returned rather than failing the buyer.
-    const details = watch.replayed() ? await merchant.getOrder(created.id_order).catch(fromCreation) : fromCreation();
+    const details = replayed ? await merchant.getOrder(created.id_order).catch(fromCreation) : fromCreation();
     // A merchant API that deduplicates order_key hands back the first order: another amount or gateway means another body.
     const methodId = details.payment_method?.id_payment_gateway;
     if (details.total !== amount || (methodId !== undefined && methodId !== gateway.id_payment_gateway)) {
@@ -179,7 +180,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       // The order exists but cannot be shown: the claim is kept, never released into a second order.
       throw new InDoubtError(error);
     }
-    if (watch.replayed()) return { status: 200, data: order, headers: { [replayedHeader]: 'true' } };
+    if (replayed) return { status: 200, data: order, headers: { [replayedHeader]: 'true' } };
     return { status: 201, data: order };
   };
 

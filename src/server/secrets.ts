@@ -18,9 +18,15 @@ let nodeCrypto: NodeCrypto | undefined | null = null;
 const nodeCryptoOf = () => (nodeCrypto === null ? (nodeCrypto = nodeBuiltin<NodeCrypto>('node:crypto')) : nodeCrypto);
 const importedKeys = new Map<string, Promise<CryptoKey>>();
 
-async function hmac(secret: string, message: string): Promise<Uint8Array> {
+/** HMAC-SHA256 as hex or base64url: Node encodes it natively, WebCrypto's bytes are encoded here. */
+async function hmacText(secret: string, message: string, encoding: 'hex' | 'base64url'): Promise<string> {
   const node = nodeCryptoOf();
-  if (node) return node.createHmac('sha256', secret).update(message).digest();
+  if (node) return node.createHmac('sha256', secret).update(message).digest(encoding);
+  const bytes = await hmac(secret, message);
+  return encoding === 'hex' ? hex(bytes) : base64url(bytes);
+}
+
+async function hmac(secret: string, message: string): Promise<Uint8Array> {
   let key = importedKeys.get(secret);
   if (!key) importedKeys.set(secret, (key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])));
   return new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(message)));
@@ -64,7 +70,7 @@ export function checkSecrets(secret: string | readonly string[] | undefined): re
 
 /** The secrets from the options; without `secret`, one derived as HMAC(merchantKey, fixed label). */
 export async function serverSecrets(merchantKey: string, secret?: string | readonly string[]): Promise<ServerSecrets> {
-  const derived = hex(await hmac(merchantKey, defaultSecretLabel));
+  const derived = await hmacText(merchantKey, defaultSecretLabel, 'hex');
   const list = checkSecrets(secret) ?? [derived];
   return { sign: list[0] ?? derived, accept: list, orderKey: derived };
 }
@@ -72,12 +78,12 @@ export async function serverSecrets(merchantKey: string, secret?: string | reado
 /** `pc_` + 32 hex: the same link and Idempotency-Key always give the same `order_key`. */
 export async function orderKeyFor(secret: string, hash: string, idempotencyKey: string): Promise<string> {
   // A JSON array keeps `a:b`+`c` and `a`+`b:c` apart.
-  return orderKeyPrefix + hex(await hmac(secret, JSON.stringify(['order_key', hash, idempotencyKey]))).slice(0, 32);
+  return orderKeyPrefix + (await hmacText(secret, JSON.stringify(['order_key', hash, idempotencyKey]), 'hex')).slice(0, 32);
 }
 
 /** The buyer's proof of an order: HMAC of its id, base64url (43 characters). */
 export async function orderTokenFor(secret: string, idOrder: number): Promise<string> {
-  return base64url(await hmac(secret, JSON.stringify(['order_token', idOrder])));
+  return hmacText(secret, JSON.stringify(['order_token', idOrder]), 'base64url');
 }
 
 /** Whether `token` is the order's token under any accepted secret (every one is checked: no early exit). */
@@ -91,10 +97,13 @@ export async function isOrderToken(secrets: string | readonly string[], idOrder:
 }
 
 /** SHA-256 of the body's canonical JSON: key order does not make a body "other". */
-export async function bodyDigest(body: unknown): Promise<string> {
+export const bodyDigest = (body: unknown): Promise<string> => sha256Hex(canonicalJson(body));
+
+/** SHA-256 as hex: synchronous in Node (no thread-pool hop per call), WebCrypto elsewhere. */
+export async function sha256Hex(text: string): Promise<string> {
   const node = nodeCryptoOf();
-  if (node) return node.createHash('sha256').update(canonicalJson(body)).digest('hex');
-  return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(body)))));
+  if (node) return node.createHash('sha256').update(text).digest('hex');
+  return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text))));
 }
 
 export function canonicalJson(value: unknown): string {
