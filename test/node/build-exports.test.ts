@@ -221,12 +221,11 @@ describe('built entry points', () => {
       // The page built next to it, with this sandbox's origin written into its api-base meta and CSP.
       const configure = sandboxModule.configureHostedPage as (html: string, options: { apiBase: string }) => string;
       const builtPage = readFileSync(path.join(dist, 'hosted', 'index.html'), 'utf8');
-      assert.equal(
-        (await fetch(`${running.url}/checkout/demo-fixed?locale=en`)).headers.get('content-type'),
-        'text/html; charset=utf-8',
-      );
-      // English is sent as built; Spanish is the same page with the first screen drawn by the bundled Lit SSR.
-      assert.equal(await (await fetch(`${running.url}/checkout/demo-fixed?locale=en`)).text(), configure(builtPage, { apiBase: running.baseUrl }), 'the bundled sandbox must serve the hosted page built next to it');
+      const english = await fetch(`${running.url}/checkout/demo-fixed?locale=en`);
+      assert.equal(english.headers.get('content-type'), 'text/html; charset=utf-8');
+      // A link it cannot show goes as built; a known one, in either language, with its first screen drawn by the bundled Lit SSR.
+      assert.equal(await (await fetch(`${running.url}/checkout/no-such-link`)).text(), configure(builtPage, { apiBase: running.baseUrl }), 'the bundled sandbox must serve the hosted page built next to it');
+      assert.match(await english.text(), /<html lang="en">[\s\S]*<pay-checkout[^>]*locale="en"[^>]*><template shadowroot="open" shadowrootmode="open">[\s\S]*Choose how to pay/);
       assert.match(html, /<pay-checkout[^>]*><template shadowroot="open" shadowrootmode="open">/);
       assert.match(html, /<script type="application\/json">\{"data":\{"hash":"demo-fixed"/);
       assert.ok(html.includes(builtPage.match(/<script type="module"[^>]*><\/script>/)?.[0] ?? '-'), 'the built entry script');
