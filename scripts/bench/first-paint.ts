@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { configureHostedPage } from '../../src/sandbox/hosted-page.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
@@ -50,13 +51,19 @@ async function startPages(sandbox: RunningSandbox): Promise<{ origin: string; cl
   const plain = { '/plain': await plainOf(`${sandbox.checkoutUrl}/demo-fixed`), '/plain-en': await plainOf(`${sandbox.checkoutUrl}/demo-fixed?locale=en`) };
   const server = createServer((req, res) => {
     const pathname = (req.url ?? '/').split('?')[0] ?? '/';
-    if (pathname === '/plain' || pathname === '/plain-en') return res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(plain[pathname]);
+    // gzip where the browser takes it, as the sandbox sends the server-rendered page: an uncompressed plain page would
+    // arrive later and flatter the ratio.
+    const send = (type: string, body: string | Buffer) =>
+      /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')
+        ? res.writeHead(200, { 'Content-Type': type, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' }).end(gzipSync(body))
+        : res.writeHead(200, { 'Content-Type': type, Vary: 'Accept-Encoding' }).end(body);
+    if (pathname === '/plain' || pathname === '/plain-en') return send('text/html; charset=utf-8', plain[pathname]);
     const rel = pathname.replace(/^\/checkout\//, '');
     const file = path.join(hostedDir, rel);
     if (rel.startsWith('assets/') && file.startsWith(hostedDir) && existsSync(file)) {
-      return res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' }).end(readFileSync(file));
+      return send('text/javascript; charset=utf-8', readFileSync(file));
     }
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(staticIndex);
+    send('text/html; charset=utf-8', staticIndex);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
