@@ -111,6 +111,19 @@ export interface MemoryClaimStoreOptions {
 
 type Entry = { digest: string; until: number } & ({ token: string; response?: undefined } | { token?: undefined; response: string });
 
+/** One subscription in a store's own listeners by channel; the function it returns ends that subscription alone. */
+export function addListener(listeners: Map<string, Set<(message: string) => void>>, channel: string, listener: (message: string) => void): () => Promise<void> {
+  const set = listeners.get(channel) ?? new Set();
+  listeners.set(channel, set);
+  // Wrapped, so the same function subscribed twice gets two independent subscriptions.
+  const own = (message: string) => listener(message);
+  set.add(own);
+  return async () => {
+    set.delete(own);
+    if (set.size === 0 && listeners.get(channel) === set) listeners.delete(channel);
+  };
+}
+
 /** One process only: right for a single long-running server and for tests, never for a fleet. */
 export function memoryClaimStore(options: MemoryClaimStoreOptions = {}): ClaimStore {
   const maxEntries = options.maxEntries ?? 100_000;
@@ -186,15 +199,7 @@ export function memoryClaimStore(options: MemoryClaimStoreOptions = {}): ClaimSt
       }
     },
     async subscribe(channel, listener) {
-      const set = listeners.get(channel) ?? new Set();
-      listeners.set(channel, set);
-      // Wrapped, so the same function subscribed twice gets two independent subscriptions.
-      const own = (message: string) => listener(message);
-      set.add(own);
-      return async () => {
-        set.delete(own);
-        if (set.size === 0 && listeners.get(channel) === set) listeners.delete(channel);
-      };
+      return addListener(listeners, channel, listener);
     },
   };
 }

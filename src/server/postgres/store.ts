@@ -4,7 +4,7 @@
  * called, so a crash or restart forgets nothing. Waking across instances is LISTEN/NOTIFY on one channel. Leases use
  * the database's clock. `pg` (an optional peer dependency) is loaded only here, and only when given a connection string.
  */
-import { ClaimStoreError, newToken, undoLostClaim, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
+import { addListener, ClaimStoreError, newToken, undoLostClaim, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
 
 /** The part of a node-postgres `Pool` this store uses; pass your own with `{ pool }`. */
 export interface PgPoolLike {
@@ -227,14 +227,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         say(error);
         throw error instanceof ClaimStoreError ? error : new ClaimStoreError(`postgres subscribe: ${messageOf(error)}`, { cause: error });
       });
-      const set = listeners.get(name) ?? new Set();
-      listeners.set(name, set);
-      const own = (message: string) => listener(message);
-      set.add(own);
-      return async () => {
-        set.delete(own);
-        if (set.size === 0 && listeners.get(name) === set) listeners.delete(name);
-      };
+      return addListener(listeners, name, listener);
     },
     async close() {
       closed = true;
