@@ -12,6 +12,7 @@ import { ownOrderSchemas } from './scripts/own-order-schemas.js';
 import { liteLinkCheck } from './scripts/lite-link-check.js';
 import { pureSchemas } from './scripts/pure-schemas.js';
 import { browserTarget } from './scripts/browser-target.js';
+import { entryByGlobal } from './scripts/entry-by-global.js';
 import { hostedBuildBase } from './src/sandbox/hosted-page.js';
 
 const hosted = (file: string) => fileURLToPath(new URL(`./hosted/${file}`, import.meta.url));
@@ -25,14 +26,31 @@ function hostedPage(): Plugin {
       const entry = Object.values(bundle).find((item) => item.type === 'chunk' && item.isEntry);
       if (!entry) throw new Error('the hosted build produced no entry chunk');
       // The link schemas' chunk is fetched beside the entry, not after it: the first interactive screen waits for it.
-      const schemas = Object.values(bundle).find((item) => item.type === 'chunk' && item.moduleIds.some((id) => /\/src\/client\/(checkout-link|link-reader-lite)\.ts$/.test(id)));
+      const schemas = Object.values(bundle).find((item) => item.type === 'chunk' && item !== entry && item.moduleIds.some((id) => /\/src\/client\/(checkout-link|link-reader-lite)\.ts$/.test(id)));
       const preload = schemas ? `\n    <link rel="modulepreload" href="${hostedBuildBase}${schemas.fileName}" />` : '';
-      // The English catalog, which an English first screen needs: inert here, made a preload by renderHostedPage.
-      const english = Object.values(bundle).find((item) => item.type === 'chunk' && item.moduleIds.some((id) => /\/src\/i18n\/en\.ts$/.test(id)));
-      const englishPreload = english ? `\n    <template data-pay-preload="en"><link rel="modulepreload" href="${hostedBuildBase}${english.fileName}" /></template>` : '';
-      const html = readFileSync(hosted('index.html'), 'utf8').replace(/( *)<script type="module" src="\.\/main\.ts"><\/script>/, (line) => line.replace('./main.ts', `${hostedBuildBase}${entry.fileName}`) + preload + englishPreload);
+      const html = readFileSync(hosted('index.html'), 'utf8').replace(/( *)<script type="module" src="\.\/main\.ts"><\/script>/, (line) => line.replace('./main.ts', `${hostedBuildBase}${entry.fileName}`) + preload);
       if (html.includes('main.ts')) throw new Error('hosted/index.html no longer names ./main.ts');
       this.emitFile({ type: 'asset', fileName: 'index.html', source: html });
+    },
+  };
+}
+
+/**
+ * The link reader (client/checkout-link.ts, made lite by liteLinkCheck) in the entry, not a chunk of its own: a hosted
+ * page always reads a link before its first screen, and a server-rendered page carries the entry in itself, where a
+ * separate chunk would be a round trip on the way to the first interactive screen. The script-tag build keeps it apart.
+ */
+function linkReaderInEntry(): Plugin {
+  const dynamicImport = "linkCheck ??= import('../../client/checkout-link.js')";
+  return {
+    name: 'pay-checkout-hosted-link-reader-in-entry',
+    apply: 'build',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.endsWith('/src/element/internal/link-request.ts')) return;
+      if (!code.includes(dynamicImport)) this.error(`link-request.ts no longer has ${dynamicImport}`);
+      // Named, not a namespace import: a namespace object would pull Rolldown's runtime into a chunk of its own.
+      return `import { readLinkAnswer, pageLink } from '../../client/checkout-link.js';\n${code.replace(dynamicImport, 'linkCheck ??= Promise.resolve({ readLinkAnswer, pageLink })')}`;
     },
   };
 }
@@ -41,7 +59,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   publicDir: false,
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  plugins: [liteLinkCheck(), minifyTemplates(), pureSchemas(), ownOrderSchemas(), hostedPage()],
+  plugins: [linkReaderInEntry(), liteLinkCheck(), minifyTemplates(), pureSchemas(), ownOrderSchemas(), entryByGlobal(), hostedPage()],
   build: {
     outDir: fileURLToPath(new URL('./dist/hosted/', import.meta.url)),
     emptyOutDir: true,

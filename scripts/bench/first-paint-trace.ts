@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { chromiumLaunchOptions } from '../chromium.mjs';
-import { interactiveAt, watchAmount } from './first-paint.js';
+import { firstScreenMoments, watchFirstScreen } from './first-paint.js';
 import { emulateMobile, hostedDir } from './timing.js';
 
 const url = process.argv[2] ?? '/checkout/demo-fixed';
@@ -18,7 +18,7 @@ const sandbox = await startSandbox({ port: 0, hostedDir: process.env.HOSTED_DIR 
 await (await fetch(sandbox.url + url)).text(); // Lit SSR loads on the first page
 const browser = await chromium.launch(chromiumLaunchOptions());
 const context = await browser.newContext();
-await context.addInitScript(watchAmount);
+await context.addInitScript(watchFirstScreen);
 // Long tasks, when each element is defined, and the element's step and screens at every frame that changes them.
 await context.addInitScript(`(() => {
   window.__tasks = [];
@@ -51,8 +51,9 @@ if (process.env.PROFILE) {
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
 }
+const moments = firstScreenMoments(page);
 await page.goto(sandbox.url + url, { waitUntil: 'commit' });
-const interactive = await interactiveAt(page);
+const [amount, interactive] = await Promise.all([moments.amount, moments.interactive]);
 if (process.env.PROFILE) {
   const { profile } = await cdp.send('Profiler.stop');
   writeFileSync('/tmp/first-paint.cpuprofile', JSON.stringify(profile));
@@ -60,9 +61,8 @@ if (process.env.PROFILE) {
 await page.waitForTimeout(1500);
 if (trace) await browser.stopTracing();
 const r = await page.evaluate(() => ({
-  ...(({ __amountAt, __log, __tasks }) => ({ __amountAt, __log, __tasks }))(
+  ...(({ __log, __tasks }) => ({ __log, __tasks }))(
     window as unknown as {
-      __amountAt: number;
       __log: [number, string][];
       __tasks: [number, number][];
     },
@@ -87,7 +87,7 @@ const r = await page.evaluate(() => ({
     };
   }),
 }));
-const { __amountAt: amount, __log: log, __tasks: tasks, nav, resources } = r;
+const { __log: log, __tasks: tasks, nav, resources } = r;
 console.log(
   JSON.stringify(
     {

@@ -9,7 +9,7 @@ import { summarizeProblems } from '../contract/problems.js';
 import type { FlowError, FlowEvent, FlowRequest, FlowState, FlowStep } from '../flow/types.js';
 import { esFirst } from '../i18n/es-first.js';
 import { spoken, withMoney } from './internal/spoken.js';
-import { loadMessages, resolveLocale } from '../i18n/locale.js';
+import { firstMessages, loadMessages, resolveLocale } from '../i18n/locale.js';
 import { isWholeCatalog } from '../i18n/messages.js';
 import type { FirstMessages, Locale, Messages } from '../i18n/messages.js';
 import type { StatusTimings } from './controllers/status-timings.js';
@@ -547,10 +547,10 @@ export class PayCheckout extends LitElement {
     const locale = resolveLocale(this.locale, this);
     this._wantedLocale = locale;
     if (locale === this.messages.locale && isWholeCatalog(this.messages)) return;
-    // The whole catalog is a lazy chunk. The first screens' `es` strings are bundled, so `es`'s waits for the first
-    // interactive screen like the later steps; another locale's is needed for the first screen and loads with the link.
-    const first = locale === esFirst.locale ? this._laterWanted : Promise.resolve();
-    void first.then(() => loadMessages(locale)).then(
+    // Every locale's first screens are bundled; the whole catalog is a lazy chunk that waits for the first interactive
+    // screen, like the later steps.
+    if (locale !== this.messages.locale) this.messages = firstMessages[locale];
+    void this._laterWanted.then(() => loadMessages(locale)).then(
       (messages) => {
         if (resolveLocale(this.locale, this) === messages.locale) this.messages = messages;
       },

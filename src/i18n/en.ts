@@ -1,13 +1,9 @@
+import { enFirst } from './en-first.js';
 import type { Messages } from './messages.js';
 
 /** English: loaded lazily, only when asked for. */
 export const en: Messages = {
-  locale: 'en',
-  checkoutLabel: 'Payment',
-  loading: 'Loading the payment…',
-  total: 'Total to pay',
-  back: 'Back',
-  continue: 'Continue',
+  ...enFirst,
   // Intl's words, "50,000 Colombian pesos": an English-speaking buyer may be a visitor, so the country stays.
   sayMoney: (n, currency) =>
     new Intl.NumberFormat('en-CO', { style: 'currency', currency, currencyDisplay: 'name', maximumFractionDigits: currency === 'COP' ? 0 : 2 }).format(n),
@@ -22,22 +18,6 @@ export const en: Messages = {
   },
   merchantKeyRefused:
     'This payment is misconfigured: the page includes a secret merchant key. It was not used. Please tell the store.',
-  amount: {
-    title: 'How much are you paying?',
-    label: 'Amount in pesos',
-    range: (min, max) => `Between ${min} and ${max}`,
-  },
-  method: {
-    title: 'Choose how to pay',
-    legend: 'Payment method',
-    noneForAmount: (amount) => `None of this link’s payment methods takes ${amount}. Ask the store for another link.`,
-    kinds: {
-      push: (name) => `Approve the payment in the ${name} app`,
-      otp: (name) => `Confirm with a code ${name} sends you by SMS`,
-      transfer: (name) => `Instant transfer from any bank with ${name}`,
-      card: () => 'Credit or debit',
-    },
-  },
   details: {
     title: 'Your details',
     idType: 'Document type',
@@ -141,20 +121,8 @@ export const en: Messages = {
     expiredTitle: 'This payment link has expired',
     expiredBody: 'Ask the store for a new link.',
   },
-  error: {
-    title: 'Something went wrong',
-    retry: 'Retry',
-  },
-  errorPrefix: 'Error:',
   rules: {
-    'amount.required': () => 'Enter the amount to pay',
-    'amount.invalid': () => 'Enter digits only, for example 50000 or 50.000',
-    'amount.decimals': () => 'Enter whole pesos, no cents; for example 25000',
-    'amount.zero': () => 'The amount must be more than zero',
-    'amount.below_min': ({ min }) => `The minimum is ${min ?? ''}`,
-    'amount.above_max': ({ max }) => `The maximum is ${max ?? ''}`,
-    'amount.out_of_range': () => 'This payment method does not take that amount',
-    'method.amount_out_of_range': ({ min, max }) => `Takes amounts between ${min ?? ''} and ${max ?? ''}`,
+    ...enFirst.rules,
     'id_type.required': () => 'Choose the document type',
     'id_type.not_accepted': () => 'This payment method does not accept that document type',
     'id_number.required': () => 'Enter your document number',
@@ -179,15 +147,5 @@ export const en: Messages = {
     'otp.rejected': () => 'The code is wrong or has expired',
     'notice.status_check_failed': () => 'We could not check the payment status; still trying',
     'notice.cancel_failed': () => 'We could not cancel; the payment is still open',
-    'error.network': () => 'We could not connect. Check your internet connection and try again.',
-    'error.service': () => 'The payment service refused the request. Try again.',
-    'error.rate_limited': () => 'There were too many attempts. Try again in a minute.',
-    'error.rate_limited_minutes': () => 'There were too many attempts. Try again in a few minutes.',
-    'error.rate_limited_hours': () => 'There were too many attempts with these details. Try again in a few hours, or use another payment method.',
-    'error.unavailable': () => 'The payment service is unavailable right now. Try again in a moment.',
-    'error.checking': () => 'We are checking whether your order was created. Wait a few seconds and try again: you will not be charged twice.',
-    'error.invalid_response': () => 'The payment service sent an answer we could not read. Try again.',
-    'error.config': () => 'This payment is misconfigured. Please tell the store.',
-    'error.no_methods': () => 'This link has no payment methods available.',
   },
 };

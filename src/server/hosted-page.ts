@@ -4,6 +4,8 @@
  * already drawn as declarative shadow DOM by Lit SSR, so the amount and the methods show before any script runs;
  * the element then checks that answer against the contract and takes over without asking for the link again.
  * Lit SSR (`@lit-labs/ssr`, an optional peer) is loaded on first use; without it the page goes out as it is.
+ * Given the built entry's text (`entryScript`), the page carries it too, at the end of its body and allowed by its
+ * hash: the first screen answers the buyer without waiting a round trip for its script.
  * `hostedPageLinks` names what the first screen's script needs, for a `Link` header and 103 Early Hints.
  */
 import { pageLink } from '../client/checkout-link.js';
@@ -13,22 +15,27 @@ export interface RenderHostedPageOptions {
   hash: string;
   /** `GET /checkout/links/{hash}`'s answer (`data` or the whole `{ "data": … }`), as the server fetched it. */
   link: unknown;
-  /** `es` (default) or `en`: the first screen's language; an English page also preloads the English catalog's chunk. */
+  /** `es` (default) or `en`: the first screen's language. */
   locale?: 'es' | 'en';
+  /**
+   * The text of the page's entry script, the file `hostedEntryPath(html)` names (dist/hosted/assets/main-*.js): put in
+   * the page instead of fetched. Omitted, the page names the script as built.
+   */
+  entryScript?: string;
   now?: number;
 }
 
 const mainElement = /<main id="checkout">[\s\S]*?<\/main>/;
 const cspMeta = /(<meta\s+http-equiv="Content-Security-Policy"\s+content=")([^"]*)(")/;
-/** The build's inert preloads for one language's page (vite.hosted.config.ts). */
-const preloadTemplate = /<template data-pay-preload="(\w+)">([\s\S]*?)<\/template>\s*/g;
+/** The built page's entry: the one module script with a `src`, in its `<head>`. */
+const entryScriptElement = /\s*<script type="module" src="([^"]+)"><\/script>/;
 
 type Ssr = {
   render: typeof import('@lit-labs/ssr').render;
   collect: typeof import('@lit-labs/ssr/lib/render-result.js').collectResult;
   html: typeof import('lit').html;
   unsafeHTML: typeof import('lit/directives/unsafe-html.js').unsafeHTML;
-  en: typeof import('../i18n/en.js').en;
+  enFirst: typeof import('../i18n/en-first.js').enFirst;
 };
 let ssr: Promise<Ssr | null> | undefined;
 
@@ -36,15 +43,15 @@ let ssr: Promise<Ssr | null> | undefined;
 function loadSsr(): Promise<Ssr | null> {
   ssr ??= (async () => {
     try {
-      const [{ render }, { collectResult }, { html }, { unsafeHTML }, { en }] = await Promise.all([
+      const [{ render }, { collectResult }, { html }, { unsafeHTML }, { enFirst }] = await Promise.all([
         import('@lit-labs/ssr'),
         import('@lit-labs/ssr/lib/render-result.js'),
         import('lit'),
         import('lit/directives/unsafe-html.js'),
-        import('../i18n/en.js'),
+        import('../i18n/en-first.js'),
       ]);
       await import('../define.js');
-      return { render, collect: collectResult, html, unsafeHTML, en };
+      return { render, collect: collectResult, html, unsafeHTML, enFirst };
     } catch {
       return null;
     }
@@ -69,46 +76,74 @@ export async function renderHostedPage(html: string, options: RenderHostedPageOp
   const english = options.locale === 'en';
   // `<` escaped: the answer's strings can never close the script element.
   const data = `<script type="application/json">${JSON.stringify({ data: link }).replace(/</g, '\\u003c')}</script>`;
-  // English: the whole catalog, which the browser gets as a chunk the page preloads; Spanish: the bundled first screens'.
+  // Each language's first screens' strings, as the element has them bundled.
   const element = await lit.collect(
     english
-      ? lit.render(lit.html`<pay-checkout link=${options.hash} locale="en" .linkData=${link} .messages=${lit.en}>${lit.unsafeHTML(data)}</pay-checkout>`)
+      ? lit.render(lit.html`<pay-checkout link=${options.hash} locale="en" .linkData=${link} .messages=${lit.enFirst}>${lit.unsafeHTML(data)}</pay-checkout>`)
       : lit.render(lit.html`<pay-checkout link=${options.hash} locale="es" .linkData=${link}>${lit.unsafeHTML(data)}</pay-checkout>`),
   );
   const styles = new Set([...element.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1] ?? ''));
-  const hashes = await Promise.all([...styles].map(async (css) => `'sha256-${await sha256Base64(css)}'`));
+  const styleHashes = await Promise.all([...styles].map(async (css) => `'sha256-${await sha256Base64(css)}'`));
   const store = escapeText(link.store_name);
-  return withLocale(html, options.locale ?? 'es')
+  const inline = options.entryScript === undefined ? undefined : inlineEntry(html, options.entryScript);
+  const scriptHashes = inline ? [`'sha256-${await sha256Base64(inline.script)}'`] : [];
+  return withLocale(inline?.html ?? html, options.locale ?? 'es')
     .replace(mainElement, () => `<main id="checkout">${element}</main>`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${store} · ${english ? 'Payment' : 'Pago'}</title>`)
     .replace(/(<h1 class="sr-only" id="page-title">)[^<]*(<\/h1>)/, (_m, open: string, close: string) => `${open}${english ? 'Payment to' : 'Pago a'} ${store}${close}`)
-    .replace(cspMeta, (_m, open: string, policy: string, close: string) => `${open}${allowStyles(policy, hashes)}${close}`);
+    .replace(cspMeta, (_m, open: string, policy: string, close: string) => `${open}${allowHashes(allowHashes(policy, 'style-src', styleHashes), 'script-src', scriptHashes)}${close}`);
 }
 
-/** The page's language, and the English catalog's chunk preloaded (the build leaves it inert in a template) or dropped. */
-function withLocale(html: string, locale: 'es' | 'en'): string {
-  return html
-    .replace(/<html lang="[^"]*"/, `<html lang="${locale}"`)
-    .replace(preloadTemplate, (_m, lang: string, links: string) => (lang === locale ? links : ''));
+/** The path the built page fetches its entry script from (under its base path), or undefined if it names none. */
+export function hostedEntryPath(html: string): string | undefined {
+  return entryScriptElement.exec(html.split('</head>')[0] ?? '')?.[1];
 }
 
 /**
- * What a `Link` header or a 103 Early Hints response names for this page in `locale`: the entry script and every
- * module the first interactive screen needs, as the page's `<head>` does, so a browser can fetch them before the HTML.
+ * `html` with its entry script moved from a `src` into the page, last in the body (the first screen's HTML comes
+ * first). The entry's imports are relative to its own URL (the build checks every `import()` is written `./…`), so
+ * they are made absolute; undefined where the text could end the script element.
  */
-export function hostedPageLinks(html: string, locale: 'es' | 'en' = 'es'): string[] {
-  const head = withLocale(html, locale).split('</head>')[0] ?? '';
-  const modules = [...head.matchAll(/<(?:script type="module" src|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1] ?? '');
+function inlineEntry(html: string, entryScript: string): { html: string; script: string } | undefined {
+  const src = hostedEntryPath(html);
+  if (!src || !html.includes('</body>')) return undefined;
+  const folder = src.slice(0, src.lastIndexOf('/') + 1);
+  const script = entryScript.replace(/\bimport\((["'`])\.\//g, (_m, quote: string) => `import(${quote}${folder}`);
+  if (/<\/script|<!--/i.test(script)) return undefined;
+  return {
+    script,
+    html: html.replace(entryScriptElement, '').replace('</body>', () => `<script type="module">${script}</script>\n  </body>`),
+  };
+}
+
+/** The page in `locale`'s language (both languages' first screens are in the entry: no catalog to preload). */
+function withLocale(html: string, locale: 'es' | 'en'): string {
+  return html.replace(/<html lang="[^"]*"/, `<html lang="${locale}"`);
+}
+
+/**
+ * What a `Link` header or a 103 Early Hints response names for this page: the entry script and every module the first
+ * interactive screen needs, as the page's `<head>` does, so a browser can fetch them before the HTML; not the entry
+ * where the page will carry it (`entryInline`, renderHostedPage's `entryScript`). Both languages need the same modules
+ * (`locale` is kept for callers that pass it).
+ */
+export function hostedPageLinks(html: string, _locale: 'es' | 'en' = 'es', { entryInline = false }: { entryInline?: boolean } = {}): string[] {
+  const head = html.split('</head>')[0] ?? '';
+  const named = entryInline ? /<link rel="modulepreload" href="([^"]+)"/g : /<(?:script type="module" src|link rel="modulepreload" href)="([^"]+)"/g;
+  const modules = [...head.matchAll(named)].map((m) => m[1] ?? '');
   return modules.filter(Boolean).map((href) => `<${href}>; rel=modulepreload`);
 }
 
-/** The declarative shadow roots' `<style>` elements, allowed by hash and nothing more (no 'unsafe-inline'). */
-function allowStyles(policy: string, hashes: readonly string[]): string {
+/**
+ * `policy` allowing, in `directive`, exactly the elements with these hashes and nothing more (no 'unsafe-inline'): the
+ * declarative shadow roots' `<style>` elements, the inline entry script.
+ */
+function allowHashes(policy: string, directive: 'style-src' | 'script-src', hashes: readonly string[]): string {
   if (hashes.length === 0) return policy;
   const directives = policy.split(';').map((d) => d.trim()).filter(Boolean).map((d) => d.split(/\s+/));
-  let style = directives.find(([name]) => name === 'style-src');
-  if (!style) directives.push((style = ['style-src', ...(directives.find(([name]) => name === 'default-src')?.slice(1) ?? [])]));
-  style.push(...hashes.filter((hash) => !style.includes(hash)));
+  let allowed = directives.find(([name]) => name === directive);
+  if (!allowed) directives.push((allowed = [directive, ...(directives.find(([name]) => name === 'default-src')?.slice(1) ?? [])]));
+  allowed.push(...hashes.filter((hash) => !allowed.includes(hash)));
   return directives.map((d) => d.join(' ')).join('; ');
 }
 

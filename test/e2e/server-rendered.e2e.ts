@@ -102,6 +102,12 @@ describe('hosted page: server-rendered first screen', () => {
         assert.equal(await buyer.page.evaluate(() => document.documentElement.lang), query ? 'en' : 'es');
         assert.doesNotMatch(await buyer.text(), new RegExp(other));
         assert.deepEqual(requests.filter((r) => linkRequest.test(r)), [], 'the link came with the page');
+        assert.deepEqual(requests.filter((r) => /\/assets\/main-/.test(r)), [], 'the entry script came with the page');
+        // The drawn screen's logo tiles were empty; the element's own render brings the logos.
+        await buyer.page.waitForFunction(() => {
+          const images = [...(document.querySelector('pay-checkout')?.shadowRoot?.querySelector('pay-step-method')?.shadowRoot?.querySelectorAll('img') ?? [])];
+          return images.length === 4 && images.every((image) => image.complete && image.naturalWidth > 0);
+        });
         // The screen on show is the element's own: a method goes on to the details.
         await buyer.page.locator('button[data-gateway="1"]').click();
         await buyer.waitForStep('details');
@@ -142,7 +148,12 @@ describe('hosted page: server-rendered first screen', () => {
       await buyer.page.goto(`http://localhost:${(server.address() as AddressInfo).port}/checkout/demo-fixed`);
       await buyer.waitForStep('method');
       assert.ok(requests.some((r) => linkRequest.test(r)), 'a static page asks for its link');
+      assert.ok(requests.some((r) => /\/assets\/main-/.test(r)), 'and its entry script');
       assert.doesNotMatch(index, /shadowrootmode/);
+      // The later steps' chunk takes what it shares with the entry from the entry loaded by URL.
+      await buyer.page.locator('button[data-gateway="1"]').click();
+      await buyer.waitForStep('details');
+      assert.deepEqual(buyer.pageErrors, []);
       assert.deepEqual((await buyer.recorded()).violations, []);
     } finally {
       await buyer.close();

@@ -165,38 +165,47 @@ describe('built hosted page (vite.hosted.config.ts)', () => {
     assert.ok(!initialModules.some((id) => id.endsWith(path.join('src', 'i18n', 'en.ts'))));
     assert.ok(files.some((file) => /^assets\/qrcode-.+\.js$/.test(file.fileName)), 'no lazy qrcode chunk');
   });
-  it('names every module of the first interactive screen in its head, and the sandbox sends them as 103 Early Hints', async () => {
+  it('names every module of the first interactive screen in its head; the sandbox carries the entry in the page, or hints it', async () => {
     const chunkOf = (source: RegExp) => files.find((file) => file.moduleIds.some((id) => source.test(id)))?.fileName ?? '';
     const entry = chunkOf(/[\\/]hosted[\\/]main\.ts$/);
-    // The entry, what it imports statically, and the link reader it imports before the first screen; English adds its catalog.
-    const firstScreen = [entry, ...(files.find((file) => file.fileName === entry)?.imports ?? []), chunkOf(/[\\/]src[\\/]client[\\/](checkout-link|link-reader-lite)\.ts$/)];
-    const english = [...firstScreen, chunkOf(/[\\/]src[\\/]i18n[\\/]en\.ts$/)];
+    // The entry holds the link reader and both languages' first screens: it is the first screen's one module.
+    assert.equal(chunkOf(/[\\/]src[\\/]client[\\/]link-reader-lite\.ts$/), entry, 'the link reader is in the entry');
+    assert.equal(chunkOf(/[\\/]src[\\/]i18n[\\/]en-first\.ts$/), entry, 'English first screens are in the entry');
+    assert.deepEqual(files.find((file) => file.fileName === entry)?.imports, [], 'the entry imports nothing statically');
     const asLinks = (names: string[]) => names.map((name) => `</checkout/${name}>; rel=modulepreload`).sort();
     const head = html.split('</head>')[0] ?? '';
-    const named = [...head.replace(/<template[\s\S]*?<\/template>/g, '').matchAll(/<(?:script type="module" src|link rel="modulepreload" href)="\/checkout\/([^"]+)"/g)].map((m) => m[1] ?? '');
-    assert.deepEqual(named.sort(), [...firstScreen].sort(), 'the static page’s head requests every first-screen module at once');
+    const named = [...head.matchAll(/<(?:script type="module" src|link rel="modulepreload" href)="\/checkout\/([^"]+)"/g)].map((m) => m[1] ?? '');
+    assert.deepEqual(named, [entry], 'the static page’s head requests the entry, and nothing else is needed');
     // The entry asks Chromium to compile all of it while it streams in; a lazy chunk does not.
     assert.match(readFileSync(path.join(scratch.dir, entry), 'utf8'), /^\/\/# allFunctionsCalledOnLoad\n/);
     assert.doesNotMatch(readFileSync(path.join(scratch.dir, chunkOf(/[\\/]later-steps\.ts$/)), 'utf8'), /allFunctionsCalledOnLoad/);
     const running = await startSandbox({ port: 0, hostedDir: scratch.dir, defaultReceiver: false });
-    try {
-      for (const [query, expected] of [['', firstScreen], ['?locale=en', english]] as const) {
+    const get = (pathname: string) =>
+      new Promise<{ hints: string[]; link: string; body: string }>((resolve, reject) => {
         const hints: string[] = [];
-        const { link, body } = await new Promise<{ link: string; body: string }>((resolve, reject) => {
-          const request = http.get(`${running.url}/checkout/demo-fixed${query}`, (res) => {
-            let text = '';
-            res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-            res.on('end', () => resolve({ link: String(res.headers.link ?? ''), body: text }));
-          });
-          request.on('information', (info) => info.statusCode === 103 && hints.push(String(info.headers.link ?? '')));
-          request.on('error', reject);
+        const request = http.get(`${running.url}${pathname}`, (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ hints, link: String(res.headers.link ?? ''), body: text }));
         });
-        assert.equal(hints.length, 1, `one 103 before the page${query}`);
-        assert.deepEqual(hints[0]?.split(', ').sort(), asLinks([...expected]), `103 Early Hints${query}`);
-        assert.deepEqual(link.split(', ').sort(), asLinks([...expected]), `the page's Link header${query}`);
-        const rendered = body.split('</head>')[0] ?? '';
-        for (const name of expected) assert.ok(rendered.includes(`/checkout/${name}"`), `${name} in the served head${query}`);
+        request.on('information', (info) => info.statusCode === 103 && hints.push(String(info.headers.link ?? '')));
+        request.on('error', reject);
+      });
+    try {
+      for (const query of ['', '?locale=en']) {
+        // A link it draws: the entry in the page itself, so nothing to hint.
+        const { hints, link, body } = await get(`/checkout/demo-fixed${query}`);
+        assert.deepEqual(hints, [], `no 103 for a page that carries its script${query}`);
+        assert.equal(link, '', `no Link header${query}`);
+        assert.doesNotMatch(body, new RegExp(entry.replace('.', '\\.')), `the entry is not named${query}`);
+        const inline = /<script type="module">([\s\S]*?)<\/script>\s*<\/body>/.exec(body)?.[1] ?? '';
+        assert.equal(inline, readFileSync(path.join(scratch.dir, entry), 'utf8').replace(/\bimport\(`\.\//g, 'import(`/checkout/assets/'), `the entry, in the page${query}`);
       }
+      // A link it cannot draw gets the page as built: the entry is hinted and named.
+      const asBuilt = await get('/checkout/no-such-link');
+      assert.deepEqual(asBuilt.hints.map((h) => h.split(', ').sort()), [asLinks([entry])]);
+      assert.deepEqual(asBuilt.link.split(', ').sort(), asLinks([entry]));
+      assert.ok(asBuilt.body.includes(`/checkout/${entry}"`));
       // A file is just a file, and a host the sandbox does not serve gets its refusal alone: no hints.
       const informational = (path: string, headers: Record<string, string> = {}) =>
         new Promise<number>((resolve) => {
@@ -224,7 +233,13 @@ describe('built hosted page (vite.hosted.config.ts)', () => {
         const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name = '', ...values]) => [name, values.join(' ')]));
         assert.equal(directives.get('img-src'), `'self' data: ${running.url}`, shape);
         assert.equal(directives.get('connect-src'), `'self' ${running.url}`, shape);
-        assert.equal(directives.get('script-src'), "'self'");
+        // The page carries its entry, allowed by its hash alone.
+        assert.match(directives.get('script-src') ?? '', /^'self' 'sha256-[\w+/]+=*'$/, shape);
+        for (const url of [...served.matchAll(/\bimport\(`(\/[^`]+)`\)/g)].map((m) => m[1] ?? '')) {
+          const chunk = await fetch(new URL(url, `${page}${shape}`));
+          assert.equal(chunk.status, 200, `${url} from ${shape}`);
+          assert.match(chunk.headers.get('content-type') ?? '', /javascript/, `${url} from ${shape}`);
+        }
         for (const url of [...served.matchAll(/\s(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1] ?? '')) {
           const asset = await fetch(new URL(url, `${page}${shape}`));
           assert.equal(asset.status, 200, `${url} from ${shape}`);

@@ -61,35 +61,67 @@ describe('renderHostedPage', () => {
     assert.equal(await renderHostedPage(page, { hash: 'abc123', link, now: Date.parse('2026-02-01T00:00:00Z') }), page);
   });
 
-  it('draws an English page in English, and makes the build’s inert English preload a real one', async () => {
-    const built = page.replace('</head>', '<template data-pay-preload="en"><link rel="modulepreload" href="/checkout/assets/en-x.js" /></template>\n</head>');
-    const html = await renderHostedPage(built, { hash: 'abc123', link, now, locale: 'en' });
+  it('draws an English page in English', async () => {
+    const html = await renderHostedPage(page, { hash: 'abc123', link, now, locale: 'en' });
     assert.match(html, /<html lang="en">/);
     assert.match(html, /<pay-checkout[^>]* locale="en"[^>]*><template shadowroot="open" shadowrootmode="open">/);
     assert.match(html, /Total to pay[\s\S]*COP\s50,000[\s\S]*Choose how to pay[\s\S]*Nequi/);
     assert.doesNotMatch(html, /Elige cómo pagar|Total a pagar/, 'no Spanish on the English screen');
     assert.match(html, /<title>Tienda &lt;\/script&gt;&lt;b&gt;Demo&lt;\/b&gt; · Payment<\/title>/);
     assert.match(html, /id="page-title">Payment to Tienda/);
-    assert.match(html, /<link rel="modulepreload" href="\/checkout\/assets\/en-x\.js" \/>/);
-    assert.doesNotMatch(html, /data-pay-preload/);
-    const spanish = await renderHostedPage(built, { hash: 'abc123', link, now });
-    assert.doesNotMatch(spanish, /en-x\.js/, 'a Spanish page never fetches the English catalog');
+    const spanish = await renderHostedPage(page, { hash: 'abc123', link, now });
     assert.match(spanish, /<html lang="es">/);
+  });
+
+  it('draws each method’s logo tile empty: the element’s own render fetches the logos', async () => {
+    const html = await renderHostedPage(page, { hash: 'abc123', link, now });
+    const images = html.match(/<img[^>]*>/g) ?? [];
+    assert.equal(images.length, 2, 'a tile per method');
+    for (const image of images) assert.doesNotMatch(image, /\ssrc=/);
+  });
+});
+
+describe('renderHostedPage with the entry’s text: the script in the page', () => {
+  const built = page.replace('./main.ts', '/pay/assets/main-x.js');
+  const entry = "//# allFunctionsCalledOnLoad\nconst es=()=>import(`./es-x.js`),later=()=>import('./later-x.js');customElements;";
+  const policyOf = (html: string) => /http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(html)?.[1] ?? '';
+
+  it('carries the entry last in the body, its imports under the entry’s folder, allowed by its hash alone', async () => {
+    const html = await renderHostedPage(built, { hash: 'abc123', link, now, entryScript: entry });
+    assert.doesNotMatch(html, /main-x\.js/, 'no request for the entry');
+    const inline = /<script type="module">([\s\S]*?)<\/script>\s*<\/body>/.exec(html)?.[1];
+    assert.ok(inline, 'a module script ends the body');
+    assert.ok(html.indexOf('Elige cómo pagar') < html.indexOf(inline), 'the first screen comes before the script');
+    assert.equal(inline, "//# allFunctionsCalledOnLoad\nconst es=()=>import(`/pay/assets/es-x.js`),later=()=>import('/pay/assets/later-x.js');customElements;");
+    const { createHash } = await import('node:crypto');
+    const hash = `'sha256-${createHash('sha256').update(inline).digest('base64')}'`;
+    const scriptSrc = /script-src ([^;]*)/.exec(policyOf(html))?.[1] ?? '';
+    assert.deepEqual(scriptSrc.split(' '), ["'self'", hash]);
+    assert.doesNotMatch(policyOf(html), /unsafe-inline|unsafe-eval/);
+  });
+
+  it('names the entry as built where its text could end the script element, or the page cannot be drawn', async () => {
+    for (const bad of ['const s="</script><script>alert(1)";', 'const s="</SCRIPT >";', 'const c="<!--";']) {
+      const html = await renderHostedPage(built, { hash: 'abc123', link, now, entryScript: bad });
+      assert.match(html, /<script type="module" src="\/pay\/assets\/main-x\.js"><\/script>/);
+      assert.doesNotMatch(html, /alert\(1\)|<script type="module">/);
+      assert.doesNotMatch(/script-src ([^;]*)/.exec(policyOf(html))?.[1] ?? '', /sha256/);
+    }
+    assert.equal(await renderHostedPage(built, { hash: 'other', link, now, entryScript: entry }), built, 'a foreign answer: as built');
   });
 });
 
 describe('hostedPageLinks', () => {
-  const built = page
-    .replace('./main.ts', '/checkout/assets/main-x.js')
-    .replace('</head>', '<link rel="modulepreload" href="/checkout/assets/reader-x.js" />\n<template data-pay-preload="en"><link rel="modulepreload" href="/checkout/assets/en-x.js" /></template>\n</head>');
+  const built = page.replace('./main.ts', '/checkout/assets/main-x.js').replace('</head>', '<link rel="modulepreload" href="/checkout/assets/reader-x.js" />\n</head>');
 
-  it('names the entry and every preloaded module of the head, the English catalog only for English', () => {
-    assert.deepEqual(hostedPageLinks(built), ['</checkout/assets/main-x.js>; rel=modulepreload', '</checkout/assets/reader-x.js>; rel=modulepreload']);
-    assert.deepEqual(hostedPageLinks(built, 'en'), [
-      '</checkout/assets/main-x.js>; rel=modulepreload',
-      '</checkout/assets/reader-x.js>; rel=modulepreload',
-      '</checkout/assets/en-x.js>; rel=modulepreload',
-    ]);
+  it('names the entry and every preloaded module of the head, the same in both languages', () => {
+    const links = ['</checkout/assets/main-x.js>; rel=modulepreload', '</checkout/assets/reader-x.js>; rel=modulepreload'];
+    assert.deepEqual(hostedPageLinks(built), links);
+    assert.deepEqual(hostedPageLinks(built, 'en'), links);
+  });
+
+  it('leaves the entry out where the page carries it', () => {
+    assert.deepEqual(hostedPageLinks(built, 'es', { entryInline: true }), ['</checkout/assets/reader-x.js>; rel=modulepreload']);
   });
 });
 

@@ -5,8 +5,8 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { SandboxContext } from '../context.js';
-import { configureHostedPage, isHostedPage } from '../hosted-page.js';
-import { hostedPageLinks, renderHostedPage } from '../../server/hosted-page.js';
+import { configureHostedPage, hostedBuildBase, isHostedPage } from '../hosted-page.js';
+import { hostedEntryPath, hostedPageLinks, renderHostedPage } from '../../server/hosted-page.js';
 import { checkoutLinkView } from '../views.js';
 import { ApiError, readForm } from '../http.js';
 import { completeOnboarding } from '../onboarding.js';
@@ -151,9 +151,10 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
       // The page talks to this sandbox at the origin buyers reach it by (the icons come from there too): its CSP says so.
       const built = readFileSync(path.join(hostedDir, 'index.html'), 'utf8');
       const index = isHostedPage(built) ? configureHostedPage(built, { apiBase: `${originOf(ctx, c)}/v1` }) : built;
+      const page = await serverRendered(ctx, c, index, rel, hostedDir);
       // The same modules as the 103 Early Hints, for a proxy or CDN that turns a final answer's Link into its own hints.
-      const links = hostedPageLinks(index, localeOf(c.req.url));
-      return compressed(c, Buffer.from(await serverRendered(ctx, c, index, rel)), {
+      const links = hostedPageLinks(page, localeOf(c.req.url));
+      return compressed(c, Buffer.from(page), {
         'Content-Type': 'text/html; charset=utf-8',
         'Cache-Control': 'no-cache',
         ...(links.length > 0 ? { Link: links.join(', ') } : {}),
@@ -219,18 +220,46 @@ export function hostedPageHints(ctx: SandboxContext, request: Request): string[]
   const page = hostedPageOf(ctx, request.url);
   if (!page?.hostedDir || page.file) return [];
   const built = readFileSync(path.join(page.hostedDir, 'index.html'), 'utf8');
-  return isHostedPage(built) ? hostedPageLinks(built, localeOf(request.url)) : [];
+  const entryInline = linkToRender(ctx, page.rel) !== undefined && entryScriptOf(page.hostedDir, built) !== undefined;
+  return isHostedPage(built) ? hostedPageLinks(built, localeOf(request.url), { entryInline }) : [];
 }
 
-/** The page with the link's first screen and answer in it (server/hosted-page.ts); as built for a link it cannot show. */
-async function serverRendered(ctx: SandboxContext, c: Context, index: string, rel: string): Promise<string> {
+/** The link `/checkout/{rel}` shows, if the sandbox renders its page: known, of an active store, no fault set on its answer. */
+function linkToRender(ctx: SandboxContext, rel: string) {
   const hash = rel.split('/').filter(Boolean).at(-1);
   const link = hash ? ctx.state.links.get(hash) : undefined;
   const store = link && storeById(ctx.state, link.id_store);
-  if (!hash || !link || !store?.active) return index;
+  if (!hash || !link || !store?.active) return undefined;
   // A fault set on the link's answer is for the element to meet: the page goes as built and asks for the link itself.
-  if (faultPending(ctx.state, 'GET', `/v1/checkout/links/${hash}`)) return index;
-  return renderHostedPage(index, { hash, link: checkoutLinkView(ctx, link, originOf(ctx, c)), locale: localeOf(c.req.url), now: ctx.clock.now() });
+  if (faultPending(ctx.state, 'GET', `/v1/checkout/links/${hash}`)) return undefined;
+  return { hash, link };
+}
+
+const entryScripts = new Map<string, string>();
+
+/** The built entry's text, which the server-rendered page carries (read once per version of the file). */
+function entryScriptOf(hostedDir: string, index: string): string | undefined {
+  const src = hostedEntryPath(index);
+  if (!src?.startsWith(hostedBuildBase)) return undefined;
+  const file = path.resolve(hostedDir, src.slice(hostedBuildBase.length));
+  if (!file.startsWith(hostedDir + path.sep) || !existsSync(file)) return undefined;
+  const key = `${file}:${statSync(file).mtimeMs}`;
+  let script = entryScripts.get(key);
+  if (script === undefined) entryScripts.set(key, (script = readFileSync(file, 'utf8')));
+  return script;
+}
+
+/** The page with the link's first screen and answer in it (server/hosted-page.ts); as built for a link it cannot show. */
+async function serverRendered(ctx: SandboxContext, c: Context, index: string, rel: string, hostedDir: string): Promise<string> {
+  const shown = linkToRender(ctx, rel);
+  if (!shown) return index;
+  return renderHostedPage(index, {
+    hash: shown.hash,
+    link: checkoutLinkView(ctx, shown.link, originOf(ctx, c)),
+    locale: localeOf(c.req.url),
+    entryScript: entryScriptOf(hostedDir, index),
+    now: ctx.clock.now(),
+  });
 }
 
 function contentTypeOf(file: string): string {
