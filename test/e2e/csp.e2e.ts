@@ -22,10 +22,14 @@ describe('strict Content-Security-Policy header', () => {
       if (route.request().resourceType() !== 'document') return route.continue();
       const response = await route.fetch();
       documents.push(route.request().url());
-      // A server-rendered page's shadow roots carry <style> elements its own policy allows by hash (never
-      // 'unsafe-inline'); the careful deployer's header allows those same hashes and nothing more.
-      const hashes = [...(await response.text()).matchAll(/'sha256-[\w+/=]+'/g)].map((m) => m[0]);
-      const policy = strictCsp.replace("style-src 'self'", ["style-src 'self'", ...new Set(hashes)].join(' '));
+      // A server-rendered page's shadow roots carry <style> elements, and the page its entry script, which its own
+      // policy allows by hash (never 'unsafe-inline'); the careful deployer's header allows those same hashes, each in
+      // its own directive, and nothing more.
+      const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(await response.text())?.[1] ?? '';
+      const hashesOf = (directive: string) => (new RegExp(`${directive} ([^;]*)`).exec(meta)?.[1] ?? '').match(/'sha256-[\w+/=]+'/g) ?? [];
+      const policy = strictCsp
+        .replace("style-src 'self'", ["style-src 'self'", ...hashesOf('style-src')].join(' '))
+        .replace("script-src 'self'", ["script-src 'self'", ...hashesOf('script-src')].join(' '));
       await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': policy } });
     });
     return { buyer, documents };
