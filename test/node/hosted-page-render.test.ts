@@ -92,7 +92,12 @@ describe('renderHostedPage with the entry’s text: the script in the page', () 
     const inline = /<script type="module">([\s\S]*?)<\/script>\s*<\/body>/.exec(html)?.[1];
     assert.ok(inline, 'a module script ends the body');
     assert.ok(html.indexOf('Elige cómo pagar') < html.indexOf(inline), 'the first screen comes before the script');
-    assert.equal(inline, "//# allFunctionsCalledOnLoad\nconst es=()=>import(`/pay/assets/es-x.js`),later=()=>import('/pay/assets/later-x.js');customElements;");
+    // The compile hint stays first; then the entry waits for the first paint, so the drawn screen shows before it runs.
+    const waitEnd = inline.indexOf('});') + 3;
+    const [hint, wait, rest] = [inline.slice(0, 29), inline.slice(29, waitEnd), inline.slice(waitEnd)];
+    assert.equal(hint, '//# allFunctionsCalledOnLoad\n');
+    assert.match(wait, /^await new Promise\(.*requestAnimationFrame.*setTimeout\(go,100\)\}\);$/);
+    assert.equal(rest, "const es=()=>import(`/pay/assets/es-x.js`),later=()=>import('/pay/assets/later-x.js');customElements;");
     const { createHash } = await import('node:crypto');
     const hash = `'sha256-${createHash('sha256').update(inline).digest('base64')}'`;
     const scriptSrc = /script-src ([^;]*)/.exec(policyOf(html))?.[1] ?? '';
