@@ -235,7 +235,8 @@ function linkToRender(ctx: SandboxContext, rel: string) {
   return { hash, link };
 }
 
-const entryScripts = new Map<string, string>();
+/** The last entry read, with the file's path and time: a rebuild replaces it. */
+let entryRead: { key: string; script: string } | undefined;
 
 /** The built entry's text, which the server-rendered page carries (read once per version of the file). */
 function entryScriptOf(hostedDir: string, index: string): string | undefined {
@@ -244,9 +245,8 @@ function entryScriptOf(hostedDir: string, index: string): string | undefined {
   const file = path.resolve(hostedDir, src.slice(hostedBuildBase.length));
   if (!file.startsWith(hostedDir + path.sep) || !existsSync(file)) return undefined;
   const key = `${file}:${statSync(file).mtimeMs}`;
-  let script = entryScripts.get(key);
-  if (script === undefined) entryScripts.set(key, (script = readFileSync(file, 'utf8')));
-  return script;
+  if (entryRead?.key !== key) entryRead = { key, script: readFileSync(file, 'utf8') };
+  return entryRead.script;
 }
 
 /** The page with the link's first screen and answer in it (server/hosted-page.ts); as built for a link it cannot show. */
