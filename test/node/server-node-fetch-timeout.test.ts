@@ -1,7 +1,8 @@
 /**
  * MerchantClient's timeout over the handler's own fetch (nodeFetch) is a plain timer, no AbortController per call
  * (client/timed-send.ts): a service that answers late, or stops half-way through its body, still ends in the client's
- * TimeoutError within the timeout; a caller's own signal still aborts; an answer in time is read whole.
+ * TimeoutError within the timeout; a caller's own signal still aborts; an answer in time is read whole. And the
+ * request targets nodeFetch parses once per URL reach the service as given, the second time as the first.
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -56,5 +57,21 @@ describe("MerchantClient's timeout over nodeFetch", () => {
     const pending = client(await service(2_000), 5_000).getOrder(7, { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     await assert.rejects(pending, AbortedError);
+  });
+
+  it('a URL parsed once reaches the service as given, path, query and credentials, every time', async () => {
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.host} ${req.headers.authorization ?? '-'}`);
+      res.end('{}');
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const { port } = server.address() as AddressInfo;
+    const fetch = nodeFetch()!;
+    const url = `http://us%40er:p%3Ass@127.0.0.1:${port}/v1/orders/a%20b/../c?wait=25&since=pending`;
+    for (let i = 0; i < 2; i++) assert.equal((await fetch(url, { method: 'POST', body: '{}' })).status, 200);
+    const expected = `POST /v1/orders/c?wait=25&since=pending 127.0.0.1:${port} Basic ${Buffer.from('us@er:p:ss').toString('base64')}`;
+    assert.deepEqual(seen, [expected, expected]);
   });
 });
