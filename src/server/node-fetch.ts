@@ -26,8 +26,8 @@ export function nodeFetch(): typeof globalThis.fetch | undefined {
   return timesOutItself((input, init = {}) => {
     // Anything but what MerchantClient sends (a URL string, a string body) goes to the global fetch.
     if (typeof input !== 'string' || (init.body != null && typeof init.body !== 'string')) return globalThis.fetch(input, init);
-    const target = targetOf(input);
-    const agent = target.protocol === 'https:' ? agents['https:'] : target.protocol === 'http:' ? agents['http:'] : undefined;
+    const url = new URL(input);
+    const agent = url.protocol === 'https:' ? agents['https:'] : url.protocol === 'http:' ? agents['http:'] : undefined;
     if (!agent) return globalThis.fetch(input, init);
     const headers = plainHeaders(init.headers);
     const body = init.body ?? undefined;
@@ -43,7 +43,7 @@ export function nodeFetch(): typeof globalThis.fetch | undefined {
         clearTimeout(timer);
         rejectWith(timedOut ?? error);
       };
-      const request = (target.protocol === 'https:' ? https : http).request({ ...target, method: init.method ?? 'GET', headers, agent }, (answer) => {
+      const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent }, (answer) => {
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
         answer.on('error', reject);
@@ -67,29 +67,6 @@ export function nodeFetch(): typeof globalThis.fetch | undefined {
       request.end(body);
     });
   });
-}
-
-type Target = Pick<Http.RequestOptions, 'protocol' | 'hostname' | 'port' | 'path' | 'auth'>;
-
-/** Parsed request targets of the URLs MerchantClient calls, most of them again and again (`POST {base_url}/orders`). */
-const targets = new Map<string, Target>();
-
-/** What `http.request(url)` takes from a URL (Node's `urlToHttpOptions`), parsed once per URL. */
-function targetOf(input: string): Target {
-  const known = targets.get(input);
-  if (known) return known;
-  const url = new URL(input);
-  const target: Target = {
-    protocol: url.protocol,
-    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-    path: `${url.pathname}${url.search}`,
-    ...(url.port !== '' ? { port: Number(url.port) } : {}),
-    ...(url.username || url.password ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` } : {}),
-  };
-  // Bounded: order ids make many distinct URLs; past the bound the oldest are parsed again when next asked for.
-  if (targets.size >= 1_000) targets.delete(targets.keys().next().value as string);
-  targets.set(input, target);
-  return target;
 }
 
 /**

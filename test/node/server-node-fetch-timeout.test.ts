@@ -1,8 +1,8 @@
 /**
  * MerchantClient's timeout over the handler's own fetch (nodeFetch) is a plain timer, no AbortController per call
  * (client/timed-send.ts): a service that answers late, or stops half-way through its body, still ends in the client's
- * TimeoutError within the timeout; a caller's own signal still aborts; an answer in time is read whole. And the
- * request targets nodeFetch parses once per URL reach the service as given, the second time as the first.
+ * TimeoutError within the timeout; a caller's own signal still aborts; an answer in time is read whole. And a URL
+ * reaches the service as given (path, query, credentials), on a reused connection as on the first.
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -59,7 +59,7 @@ describe("MerchantClient's timeout over nodeFetch", () => {
     await assert.rejects(pending, AbortedError);
   });
 
-  it('a URL parsed once reaches the service as given, path, query and credentials, every time', async () => {
+  it('a URL reaches the service as given, path, query and credentials, every time', async () => {
     const seen: string[] = [];
     const server = http.createServer((req, res) => {
       seen.push(`${req.method} ${req.url} ${req.headers.host} ${req.headers.authorization ?? '-'}`);
