@@ -165,13 +165,15 @@ describe('toNodeListener: the native path answers as the web path', () => {
     assert.equal(lastBot, call.request, 'one Request per buyer request, built once');
   });
 
-  it('builds no web Request or Response for an answer that needs neither', async () => {
+  it('builds no web Request or Response for a create whose callbacks never look at the Request', async () => {
     const made = { Request: 0, Response: 0 };
+    const ours = (input: unknown) => String(input instanceof URL ? input.href : input).startsWith(`http://${nativeUrl.host}`);
     const { Request: OwnRequest, Response: OwnResponse } = globalThis;
     globalThis.Request = class extends OwnRequest {
       constructor(...args: ConstructorParameters<typeof Request>) {
         super(...args);
-        made.Request++;
+        // The sandbox in this process builds its own; only the handler's count.
+        if (ours(args[0])) made.Request++;
       }
     };
     globalThis.Response = class extends OwnResponse {
@@ -180,15 +182,35 @@ describe('toNodeListener: the native path answers as the web path', () => {
         made.Response++;
       }
     };
+    const create: Send = { method: 'POST', path: '/v1/checkout/links/camiseta-m/orders', headers: { ...json, 'idempotency-key': `count-${Date.now()}` }, body: JSON.stringify(pushOrderBody) };
     try {
-      const native = await send(nativeUrl, cases['not an endpoint'] as Send);
-      assert.deepEqual({ status: native.status, ...made }, { status: 404, Request: 0, Response: 0 });
+      const notFound = await send(nativeUrl, cases['not an endpoint'] as Send);
+      assert.deepEqual({ status: notFound.status, ...made }, { status: 404, Request: 0, Response: 0 });
+      // The sandbox answers through Responses of its own: count the handler's Requests only.
+      const created = await send(nativeUrl, create);
+      assert.deepEqual({ status: created.status, Request: made.Request }, { status: 201, Request: 0 });
+      made.Response = 0;
       const web = await send(webUrl, cases['not an endpoint'] as Send);
-      assert.deepEqual({ status: web.status, ...made }, { status: 404, Request: 1, Response: 1 }, 'the web path, for contrast');
+      assert.deepEqual({ status: web.status, ...made }, { status: 404, Request: 0, Response: 1 }, 'the web path, for contrast (its Request is made by the adapter, from another URL)');
     } finally {
       globalThis.Request = OwnRequest;
       globalThis.Response = OwnResponse;
     }
+    // Touched afterwards, the Request is there, built from the buyer's request.
+    const last = seen.at(-1)?.request;
+    assert.ok(last instanceof OwnRequest);
+    assert.equal(last.headers.get('idempotency-key'), create.headers?.['idempotency-key']);
+  });
+
+  it('the lazy Request acts as a Request: clone, copy, fetch input, inspection', async () => {
+    seen.length = 0;
+    await send(nativeUrl, { method: 'GET', path: '/v1/checkout/links/camiseta-m?from=test', headers: { 'x-shop': 'tienda-2' } });
+    const request = seen[0]?.request as Request;
+    assert.equal(request.clone().headers.get('x-shop'), 'tienda-2');
+    assert.equal(new Request(request).url, `http://${nativeUrl.host}/v1/checkout/links/camiseta-m?from=test`);
+    assert.equal(request.bodyUsed, false);
+    assert.equal(request.signal.aborted, false);
+    assert.match((await import('node:util')).inspect(request), /^Request \{\n\s+method: 'GET'/);
   });
 
   it('a body cut off mid-way is no error, and the server goes on answering', async () => {
