@@ -86,10 +86,19 @@ function readWithin(req: IncomingMessage, limit: number): Promise<Uint8Array | u
   });
 }
 
+function targetUrl(target: string): URL {
+  try {
+    return new URL(target, 'http://localhost');
+  } catch {
+    return new URL('http://localhost/');
+  }
+}
+
 /** An `Incoming` over Node's request; `gone()` marks the buyer gone (the adapter calls it). */
 function incomingOf(req: IncomingMessage): Incoming & { gone(): void } {
   // The same parse as the web Request's URL, so both paths route alike (dot segments, encoding); the host plays no part.
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  // A target no URL parser takes (`GET http://[x/...`, which Node's own parser lets through) is no endpoint: a 404.
+  const url = targetUrl(req.url ?? '/');
   let aborted = false;
   let controller: AbortController | undefined;
   let request: Request | undefined;

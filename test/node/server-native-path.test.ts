@@ -213,6 +213,21 @@ describe('toNodeListener: the native path answers as the web path', () => {
     assert.match((await import('node:util')).inspect(request), /^Request \{\n\s+method: 'GET'/);
   });
 
+  it('a request target no URL parser takes is a 404, not a crash', async () => {
+    errors.length = 0;
+    const socket = connect({ host: '127.0.0.1', port: Number(nativeUrl.port) });
+    socket.setEncoding('utf8');
+    let text = '';
+    socket.on('data', (chunk: string) => (text += chunk));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write('GET http://[bad/v1/checkout/links/camiseta-m HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await closed;
+    assert.match(text, /^HTTP\/1\.1 404 /);
+    assert.match(text, /"api_code":"NOT_FOUND"/);
+    assert.deepEqual(errors, []);
+    assert.equal((await send(nativeUrl, cases['the link'] as Send)).status, 200);
+  });
+
   it('a body cut off mid-way is no error, and the server goes on answering', async () => {
     errors.length = 0;
     const socket = connect({ host: '127.0.0.1', port: Number(nativeUrl.port) });
