@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody } from '../contract/errors.js';
+import type { OwnBody } from './body.js';
 import type { Answer, AnswerIncoming, Incoming } from './incoming.js';
 
 /** The request line and headers as a web Request; `body`: the socket's body as a stream (the adapter's web path). */
@@ -94,46 +95,65 @@ function targetUrl(target: string): URL {
   }
 }
 
-/** An `Incoming` over Node's request; `gone()` marks the buyer gone (the adapter calls it). */
-function incomingOf(req: IncomingMessage): Incoming & { gone(): void } {
-  // The same parse as the web Request's URL, so both paths route alike (dot segments, encoding); the host plays no part.
-  // A target no URL parser takes (`GET http://[x/...`, which Node's own parser lets through) is no endpoint: a 404.
-  const url = targetUrl(req.url ?? '/');
-  let aborted = false;
-  let controller: AbortController | undefined;
-  let request: Request | undefined;
-  const headers = {
-    get(name: string): string | null {
-      const value = req.headers[name.toLowerCase()];
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    },
-  };
-  return {
-    method: req.method ?? 'GET',
-    path: url.pathname,
-    get searchParams() {
-      return url.searchParams;
-    },
-    headers,
-    body: { headers, readWithin: (limit) => readWithin(req, limit) },
-    get aborted() {
-      return aborted;
-    },
-    get signal() {
-      controller ??= new AbortController();
-      if (aborted) controller.abort();
-      return controller.signal;
-    },
-    socketAddress: req.socket.remoteAddress,
-    get request() {
-      // Without the buyer's signal: a Request that follows one costs several times one that does not (Node 20).
-      return (request ??= lazyRequest(() => webRequest(req, undefined, undefined)));
-    },
-    gone() {
-      aborted = true;
-      controller?.abort();
-    },
-  };
+/**
+ * An `Incoming` over Node's request; `gone()` marks the buyer gone (the adapter calls it). A class, not an object of
+ * closures: nothing but its fields is made per request. It is its own header getter and body.
+ */
+class NodeIncoming implements Incoming, OwnBody {
+  readonly method: string;
+  readonly path: string;
+  readonly socketAddress: string | undefined;
+  readonly headers = this;
+  readonly body = this;
+  readonly #req: IncomingMessage;
+  readonly #url: URL;
+  #aborted = false;
+  #controller: AbortController | undefined;
+  #request: Request | undefined;
+
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+    // The same parse as the web Request's URL, so both paths route alike (dot segments, encoding); the host plays no
+    // part. A target no URL parser takes (`GET http://[x/...`, which Node's own parser lets through) is a 404.
+    this.#url = targetUrl(req.url ?? '/');
+    this.method = req.method ?? 'GET';
+    this.path = this.#url.pathname;
+    this.socketAddress = req.socket.remoteAddress;
+  }
+
+  get searchParams(): URLSearchParams {
+    return this.#url.searchParams;
+  }
+
+  get(name: string): string | null {
+    const value = this.#req.headers[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  readWithin(limit: number): Promise<Uint8Array | undefined> {
+    return readWithin(this.#req, limit);
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    if (this.#aborted) this.#controller.abort();
+    return this.#controller.signal;
+  }
+
+  get request(): Request {
+    const req = this.#req;
+    // Without the buyer's signal: a Request that follows one costs several times one that does not (Node 20).
+    return (this.#request ??= lazyRequest(() => webRequest(req, undefined, undefined)));
+  }
+
+  gone(): void {
+    this.#aborted = true;
+    this.#controller?.abort();
+  }
 }
 
 /** Status, headers in the order a `Response`'s `Headers` gives them, and the text in one write with its length. */
@@ -153,7 +173,7 @@ export function writeAnswer({ status, headers, text }: Answer, res: ServerRespon
 
 export function nativeListener(answer: AnswerIncoming, onError: (error: unknown) => void) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const incoming = incomingOf(req);
+    const incoming = new NodeIncoming(req);
     // Gone when the client leaves before the answer is written, so a waiting status request stops waiting.
     res.once('close', () => {
       if (!res.writableFinished) incoming.gone();
