@@ -14,7 +14,15 @@ import type { Answer, AnswerIncoming, Incoming } from './incoming.js';
 /** The request line and headers as a web Request; `body`: the socket's body as a stream (the adapter's web path). */
 export function webRequest(req: IncomingMessage, signal: AbortSignal | undefined, body: ReadableStream<Uint8Array> | undefined): Request {
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
-  const url = new URL(req.url ?? '/', `${encrypted ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`);
+  const scheme = encrypted ? 'https' : 'http';
+  const target = req.url ?? '/';
+  let url: URL;
+  try {
+    url = new URL(target, `${scheme}://${req.headers.host ?? 'localhost'}`);
+  } catch {
+    // A Host header no URL takes (Node's parser passes any) is no reason to fail the request: the URL gets `localhost`.
+    url = new URL(target, `${scheme}://localhost`);
+  }
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);

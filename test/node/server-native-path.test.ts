@@ -94,6 +94,7 @@ const cases: Record<string, Send> = {
   'dot segments in the path': { method: 'GET', path: '/v1/checkout/links/../links/camiseta-m' },
   'an encoded hash': { method: 'GET', path: '/v1/checkout/links/camiseta%2Dm?x=1' },
   'a mounted prefix': { method: 'GET', path: '/shop/api/v1/checkout/links/camiseta-m' },
+  'a Host header no URL takes': { method: 'GET', path: '/v1/checkout/links/camiseta-m', headers: { host: '[bad' } },
   'a wrong method': { method: 'DELETE', path: '/v1/checkout/links/camiseta-m' },
   'a preflight from an allowed origin': {
     method: 'OPTIONS',
