@@ -30,12 +30,15 @@ export class HttpCore {
   readonly timeoutMs: number;
   readonly #fetch: typeof globalThis.fetch | undefined;
   readonly #headers: Record<string, string>;
+  readonly #send: typeof send;
 
-  constructor(options: ClientOptions, headers: Record<string, string> = {}) {
+  /** `transport`: how a request goes out; `send` unless a client knows a cheaper way (timed-send.ts). */
+  constructor(options: ClientOptions, headers: Record<string, string> = {}, transport: typeof send = send) {
     this.baseUrl = resolveBaseUrl(options);
     this.timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
     this.#fetch = options.fetch;
     this.#headers = headers;
+    this.#send = transport;
   }
 
   async request<S extends z.ZodMiniType>(spec: RequestSpec<S>): Promise<z.output<S>> {
@@ -48,7 +51,7 @@ export class HttpCore {
     }
     let answer: Answer;
     try {
-      answer = await send(url, init, spec.timeoutMs ?? this.timeoutMs, spec.signal, this.#fetch);
+      answer = await this.#send(url, init, spec.timeoutMs ?? this.timeoutMs, spec.signal, this.#fetch);
     } catch (error) {
       throw explainUnanswered(error, spec.method, url);
     }

@@ -18,6 +18,7 @@ import {
 import type { CreateOrderInput, CreatedOrder, OrderDetails } from '../contract/orders.js';
 import type * as z from 'zod/mini';
 import { HttpCore, checkRequest, pathId, pathText, requireText } from './http.js';
+import { timedSend } from './timed-send.js';
 import type { CallOptions, ClientOptions } from './http.js';
 import { checkKeyTarget } from './keys.js';
 
@@ -57,7 +58,7 @@ export class MerchantClient {
       headers[partnerKeyHeader] = requireText(options.partner.apiKey, 'partner.apiKey');
       headers[partnerSecretHeader] = requireText(options.partner.apiSecret, 'partner.apiSecret');
     }
-    this.#http = new HttpCore(options, headers);
+    this.#http = new HttpCore(options, headers, timedSend);
     // Before anything is sent: a test key never reaches production, a live key never a sandbox.
     checkKeyTarget(options.merchantKey, 'merchantKey', this.#http.baseUrl);
     if (options.partner) {

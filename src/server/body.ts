@@ -9,10 +9,19 @@ import { jsonNestsDeeperThan, maxBodyBytes, maxJsonDepth, summarizeProblems, too
 /** How the caller refuses: throws its own error type for the contract's code. */
 export type Refuse = (apiCode: ApiCode, extra?: { description?: string; validation_errors?: FieldProblem[] }) => never;
 
+/** A body its adapter reads itself within a limit (the Node adapter's native path): undefined when over it. */
+export interface OwnBody {
+  readonly headers: { get(name: string): string | null };
+  readWithin(limit: number): Promise<Uint8Array | undefined>;
+}
+
 export const isJsonType = (type: string | null | undefined) => !!type && /^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(type.trim());
 
+// Made once: a decoder used without `stream` keeps no state between calls.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 /** The JSON body; with `optional`, an empty body (and no or a JSON content type) is `undefined`. */
-export async function readJsonRequest(request: Request, refuse: Refuse, { optional = false } = {}): Promise<unknown> {
+export async function readJsonRequest(request: Request | OwnBody, refuse: Refuse, { optional = false } = {}): Promise<unknown> {
   const bytes = await readBytes(request, refuse);
   const type = request.headers.get('content-type');
   if (bytes.byteLength === 0) {
@@ -24,7 +33,7 @@ export async function readJsonRequest(request: Request, refuse: Refuse, { option
   if (!isJsonType(type)) refuse('UNSUPPORTED_MEDIA_TYPE', { description: `Got ${type ?? 'no Content-Type'}; send application/json.` });
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = strictUtf8.decode(bytes);
   } catch {
     return refuse('MALFORMED_JSON', { description: 'The request body is not valid UTF-8.' });
   }
@@ -42,12 +51,13 @@ export function refuseTooDeep(text: string, refuse: Refuse): void {
 }
 
 /** Any body as text (invalid UTF-8 replaced, not refused), under the same limit. */
-export async function readTextRequest(request: Request, refuse: Refuse): Promise<string> {
+export async function readTextRequest(request: Request | OwnBody, refuse: Refuse): Promise<string> {
   return new TextDecoder().decode(await readBytes(request, refuse));
 }
 
-async function readBytes(request: Request, refuse: Refuse): Promise<Uint8Array> {
+async function readBytes(request: Request | OwnBody, refuse: Refuse): Promise<Uint8Array> {
   if (Number(request.headers.get('content-length') ?? '0') > maxBodyBytes) refuse('PAYLOAD_TOO_LARGE');
+  if ('readWithin' in request) return (await request.readWithin(maxBodyBytes)) ?? refuse('PAYLOAD_TOO_LARGE');
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -11,6 +11,15 @@ export function rememberSocketAddress(request: Request, address: string | undefi
   if (address) socketAddresses.set(request, address);
 }
 
+export const socketAddressOf = (request: Request): string | undefined => socketAddresses.get(request);
+
+/** A request as the handler reads it (incoming.ts): its headers, its socket's address, and the web Request for callbacks. */
+interface AddressSource {
+  readonly headers: { get(name: string): string | null };
+  readonly socketAddress: string | undefined;
+  readonly request: Request;
+}
+
 export interface ClientAddressOptions {
   /** How many proxies in front of this server append to `X-Forwarded-For` (Fastify's `trustProxy` hop count); default 0. */
   trustProxy?: number;
@@ -19,12 +28,13 @@ export interface ClientAddressOptions {
 }
 
 /** The address to count a request under; undefined when nothing says (per-address limits are then skipped). */
-export function clientAddressOf(request: Request, options: ClientAddressOptions): string | undefined {
-  if (options.clientAddress) return addressKey(options.clientAddress(request) ?? undefined);
-  const socket = socketAddresses.get(request);
+export function clientAddressOf(source: Request | AddressSource, options: ClientAddressOptions): string | undefined {
+  // `source.request` only when the merchant's callback needs it: on Node it is built on first use.
+  if (options.clientAddress) return addressKey(options.clientAddress(source instanceof Request ? source : source.request) ?? undefined);
+  const socket = source instanceof Request ? socketAddresses.get(source) : source.socketAddress;
   const hops = options.trustProxy ?? 0;
   if (hops <= 0) return addressKey(socket);
-  const forwarded = (request.headers.get('x-forwarded-for') ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  const forwarded = (source.headers.get('x-forwarded-for') ?? '').split(',').map((part) => part.trim()).filter(Boolean);
   // Read from the right: the last `hops` entries were written by our own proxies, the one before them is the client.
   const chain = socket ? [...forwarded, socket] : forwarded;
   return addressKey(chain[Math.max(0, chain.length - 1 - hops)]);

@@ -6,6 +6,7 @@ import { botCheckHeader, otpTimeoutMs, type CheckoutOrderInput } from '../contra
 import type { ClaimStore } from './claims.js';
 import { clientAddressOf, type ClientAddressOptions } from './client-address.js';
 import { CheckoutHttpError } from './http.js';
+import type { Incoming } from './incoming.js';
 import { documentForLimits, enforce, phoneForLimits, pseudonym, type LimitsPlan } from './limits.js';
 import { storeCall } from './once.js';
 
@@ -22,14 +23,14 @@ export type BotCheck = (input: BotCheckInput) => boolean | Promise<boolean>;
 
 export interface Guards {
   /** The client address the per-address counts use (client-address.ts). */
-  address(request: Request): string | undefined;
+  address(request: Incoming): string | undefined;
   /** Before a new order: the bot check, then orders per address, link, phone and document. */
-  beforeCreate(request: Request, hash: string, body: CheckoutOrderInput): Promise<void>;
+  beforeCreate(request: Incoming, hash: string, body: CheckoutOrderInput): Promise<void>;
   /** After an SMS-code order is created: which document its codes count against. */
   created(idOrder: number, body: CheckoutOrderInput): void;
-  beforeCode(request: Request, idOrder: number): Promise<void>;
-  beforeLookup(request: Request): Promise<void>;
-  beforeCancel(request: Request): Promise<void>;
+  beforeCode(request: Incoming, idOrder: number): Promise<void>;
+  beforeLookup(request: Incoming): Promise<void>;
+  beforeCancel(request: Incoming): Promise<void>;
 }
 
 export interface GuardDeps extends ClientAddressOptions {
@@ -44,7 +45,7 @@ const documentOfOrder = (idOrder: number) => `code-document:${idOrder}`;
 
 export function checkoutGuards(deps: GuardDeps): Guards {
   const { plan } = deps;
-  const address = (request: Request) => clientAddressOf(request, deps);
+  const address = (request: Incoming) => clientAddressOf(request, deps);
   const count = storeCall<number>;
   const documentKey = async (body: CheckoutOrderInput) => pseudonym(await deps.secret(), 'document', documentForLimits(body.shopper.id_number));
 
@@ -56,7 +57,7 @@ export function checkoutGuards(deps: GuardDeps): Guards {
       if (deps.botCheck) {
         const token = request.headers.get(botCheckHeader);
         const passed = await Promise.resolve()
-          .then(() => deps.botCheck?.({ token, request, hash, clientAddress }))
+          .then(() => deps.botCheck?.({ token, request: request.request, hash, clientAddress }))
           .catch(() => false);
         if (passed !== true) throw CheckoutHttpError.of('BOT_CHECK_FAILED');
       }

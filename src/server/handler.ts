@@ -9,6 +9,7 @@ import { CheckoutHttpError } from './http.js';
 import { memoryClaimStore } from './claims.js';
 import { defaultClaimTimings } from './once.js';
 import { checkoutGuards } from './guards.js';
+import { fromRequest, withNativeEntry, type Answer, type Incoming } from './incoming.js';
 import { memoryLimitStore } from './limit-store.js';
 import { limitsPlan } from './limits.js';
 import { nodeFetch } from './node-fetch.js';
@@ -16,11 +17,11 @@ import { checkoutOperations, type Operations } from './operations.js';
 import type { Reply } from './http.js';
 import type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
 import { checkSecrets, serverSecrets, type ServerSecrets } from './secrets.js';
-import { textResponse } from './text-response.js';
+import { answerHeaders, toResponse } from './text-response.js';
 import { defaultStatusPollMs, defaultWaiterCaps, statusWaits } from './status-wait.js';
 import { webhookIntake } from './webhook-intake.js';
 
-type Route = { methods: Record<string, (ops: Operations, request: Request, param: string) => Promise<Reply>> };
+type Route = { methods: Record<string, (ops: Operations, request: Incoming, param: string) => Promise<Reply>> };
 
 const linkRoute: Route = { methods: { GET: (ops, r, hash) => ops.getLink(r, hash) } };
 const linkOrdersRoute: Route = { methods: { POST: (ops, r, hash) => ops.createOrder(r, hash) } };
@@ -97,25 +98,22 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
   const onError = options.onError ?? ((error: unknown) => console.error('[pay-checkout] unexpected error:', error));
   const allowed = options.allowedOrigins ?? [];
 
-  const corsHeaders = (request: Request): Record<string, string> => {
+  const corsHeaders = (request: Incoming): Record<string, string> => {
     const origin = request.headers.get('origin');
-    const headers: Record<string, string> = allowed === '*' ? {} : { Vary: 'Origin' };
+    const headers: Record<string, string> = allowed === '*' ? {} : { vary: 'Origin' };
     if (!origin || (allowed !== '*' && !allowed.includes(origin))) return headers;
-    return { ...headers, 'Access-Control-Allow-Origin': allowed === '*' ? '*' : origin, 'Access-Control-Expose-Headers': `Idempotent-Replayed, Retry-After, ${statusWaitHeader}` };
+    return { ...headers, 'access-control-allow-origin': allowed === '*' ? '*' : origin, 'access-control-expose-headers': `Idempotent-Replayed, Retry-After, ${statusWaitHeader}` };
   };
 
-  const respond = (request: Request, status: number, body: unknown, extra: Record<string, string> = {}): Response => {
+  const respond = (request: Incoming, status: number, body: unknown, extra: Record<string, string> = {}): Answer => {
     // The last line of defence: whatever went wrong upstream, the merchant key never leaves this server.
     const text = JSON.stringify(body).split(merchantKey).join('[redacted]');
-    return textResponse(text, {
-      status,
-      headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...corsHeaders(request), ...extra },
-    });
+    return { status, headers: answerHeaders({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...corsHeaders(request) }, extra), text };
   };
 
-  const failure = (request: Request, error: unknown): Response => {
+  const failure = (request: Incoming, error: unknown): Answer => {
     // The client went away (an aborted upload, a closed tab): no one reads the answer, and it is no server error.
-    if (request.signal.aborted) return new Response(null, { status: 499 });
+    if (request.aborted) return { status: 499, headers: {}, text: null };
     if (error instanceof CheckoutHttpError) return respond(request, error.status, error.body, error.headers);
     // The merchant API's own ErrorResponse passes through with its status (4010, 4011, 6105, ...).
     if (error instanceof ServiceError) return respond(request, error.status, error.body);
@@ -126,9 +124,9 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     return respond(request, 500, errorBody('INTERNAL_SERVER_ERROR'));
   };
 
-  return async (request) => {
+  const answer = async (request: Incoming): Promise<Answer> => {
     try {
-      const path = new URL(request.url).pathname;
+      const { path } = request;
       if (intake && webhookPattern.test(path)) {
         if (request.method !== 'POST') return respond(request, 405, errorBody('METHOD_NOT_ALLOWED'), { Allow: 'POST' });
         const reply = await intake(request);
@@ -136,14 +134,14 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       }
       const match = pathPattern.exec(path);
       const found = match?.[1] !== undefined ? routeOf(match[1]) : undefined;
-      if (!found) return respond(request, 404, errorBody('NOT_FOUND', { description: `${request.method} ${new URL(request.url).pathname} is not an endpoint of the buyer API.` }));
+      if (!found) return respond(request, 404, errorBody('NOT_FOUND', { description: `${request.method} ${path} is not an endpoint of the buyer API.` }));
       const allow = [...Object.keys(found.route.methods), 'OPTIONS'].join(', ');
       if (request.method === 'OPTIONS') {
         const cors = corsHeaders(request);
-        const preflight = cors['Access-Control-Allow-Origin']
-          ? { ...cors, 'Access-Control-Allow-Methods': allow, 'Access-Control-Allow-Headers': `Content-Type, ${idempotencyKeyHeader}, ${orderTokenHeader}, ${botCheckHeader}`, 'Access-Control-Max-Age': '600' }
+        const preflight = cors['access-control-allow-origin']
+          ? { ...cors, 'access-control-allow-methods': allow, 'access-control-allow-headers': `Content-Type, ${idempotencyKeyHeader}, ${orderTokenHeader}, ${botCheckHeader}`, 'access-control-max-age': '600' }
           : cors;
-        return new Response(null, { status: 204, headers: { Allow: allow, ...preflight } });
+        return { status: 204, headers: answerHeaders({ allow, ...preflight }), text: null };
       }
       const operation = found.route.methods[request.method];
       if (!operation) return respond(request, 405, errorBody('METHOD_NOT_ALLOWED'), { Allow: allow });
@@ -153,4 +151,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
       return failure(request, error);
     }
   };
+
+  // `toNodeListener` finds `answer` behind the returned function and skips the Request and Response on Node.
+  return withNativeEntry(async (request: Request) => toResponse(await answer(fromRequest(request))), answer);
 }

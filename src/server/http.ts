@@ -1,7 +1,7 @@
 /** Request and response plumbing of the handler: JSON bodies within their limits, the contract's ErrorResponse. */
 import { errorBody, errorCatalog, summarizeProblems, type ApiCode, type ErrorResponse, type FieldProblem } from '../contract/index.js';
 
-import { readJsonRequest } from './body.js';
+import { readJsonRequest, type OwnBody } from './body.js';
 
 /** What an operation answers: a status and the `data` of the `{ "data": … }` envelope. */
 export interface Reply {
@@ -42,7 +42,7 @@ export class CheckoutHttpError extends Error {
 }
 
 /** Reads a JSON body within the contract's limits (see body.ts), refusing with the contract's codes. */
-export function readJsonBody(request: Request, options: { optional?: boolean } = {}): Promise<unknown> {
+export function readJsonBody(request: Request | OwnBody, options: { optional?: boolean } = {}): Promise<unknown> {
   return readJsonRequest(
     request,
     (apiCode, extra) => {

@@ -4,6 +4,7 @@
  * Reached through `nodeBuiltin()`, so edge runtimes keep the global `fetch`.
  */
 import type * as Http from 'node:http';
+import { timesOutItself } from '../client/timed-send.js';
 import { nodeBuiltin } from './node-builtin.js';
 
 type HttpModule = typeof Http;
@@ -22,7 +23,7 @@ export function nodeFetch(): typeof globalThis.fetch | undefined {
   const agentOptions = { keepAlive: true, timeout: idleSocketMs };
   const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
 
-  return (input, init = {}) => {
+  return timesOutItself((input, init = {}) => {
     // Anything but what MerchantClient sends (a URL string, a string body) goes to the global fetch.
     if (typeof input !== 'string' || (init.body != null && typeof init.body !== 'string')) return globalThis.fetch(input, init);
     const url = new URL(input);
@@ -32,13 +33,22 @@ export function nodeFetch(): typeof globalThis.fetch | undefined {
     const body = init.body ?? undefined;
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     const signal = init.signal ?? undefined;
-    return new Promise<Response>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
+    // MerchantClient's timeout as a plain timer (client/timed-send.ts), the request destroyed when it fires.
+    const timeoutMs = (init as { timeoutMs?: number }).timeoutMs;
+    return new Promise<Response>((resolve, rejectWith) => {
+      if (signal?.aborted) return rejectWith(signal.reason);
+      let timedOut: DOMException | undefined;
+      const timer = timeoutMs ? setTimeout(() => request.destroy((timedOut = new DOMException('The operation timed out.', 'TimeoutError'))), timeoutMs) : undefined;
+      const reject = (error: unknown) => {
+        clearTimeout(timer);
+        rejectWith(timedOut ?? error);
+      };
       const request = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, agent }, (answer) => {
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
         answer.on('error', reject);
         answer.on('end', () => {
+          clearTimeout(timer);
           signal?.removeEventListener('abort', abort);
           // Name and value pairs as they came: one pass, no intermediate object.
           const answerHeaders: [string, string][] = [];
@@ -56,7 +66,7 @@ export function nodeFetch(): typeof globalThis.fetch | undefined {
       });
       request.end(body);
     });
-  };
+  });
 }
 
 /**

@@ -1,11 +1,14 @@
 /**
- * Node `http` adapter: IncomingMessage → Request, Response → ServerResponse. Type-only Node imports,
+ * Node `http` adapter: IncomingMessage → Request, Response → ServerResponse, or for createCheckoutHandler()'s own
+ * handlers no Request and Response at all (node-native.ts). Type-only Node imports,
  * so importing `pay-checkout/server` stays safe on edge runtimes.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { errorBody } from '../contract/errors.js';
 import { rememberSocketAddress } from './client-address.js';
+import { nativeEntryOf } from './incoming.js';
+import { nativeListener, webRequest } from './node-native.js';
 import { unreadText } from './text-response.js';
 
 export interface NodeListenerOptions {
@@ -32,20 +35,7 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
 }
 
 export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
-  const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
-  const url = new URL(req.url ?? '/', `${encrypted ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else if (value !== undefined) headers.set(name, value);
-  }
-  const method = req.method ?? 'GET';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, ...(signal ? { signal } : {}) };
-  if (method !== 'GET' && method !== 'HEAD') {
-    init.body = bodyStream(req);
-    init.duplex = 'half';
-  }
-  return new Request(url, init);
+  return webRequest(req, signal, bodyStream(req));
 }
 
 export async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
@@ -96,6 +86,10 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
 /** `http.createServer(toNodeListener(handler))`. */
 export function toNodeListener(handler: Handler, options: NodeListenerOptions = {}) {
   const onError = options.onError ?? ((error: unknown) => console.error('[pay-checkout] node adapter error:', error));
+  // A handler from createCheckoutHandler() is served without a Request and a Response (node-native.ts); any other
+  // (a merchant's wrapper, another framework's handler) through them.
+  const native = nativeEntryOf(handler);
+  if (native) return nativeListener(native, onError);
   return (req: IncomingMessage, res: ServerResponse): void => {
     // Aborted when the client goes away before the answer is written, so a waiting status request stops waiting.
     const gone = new AbortController();

@@ -28,6 +28,7 @@ import { CheckoutHttpError, readJsonBody, type Reply } from './http.js';
 import { createOnce, InDoubtError, isDefiniteFailure, type ClaimTimings } from './once.js';
 import { isReplayed, replayedHeader } from './replay.js';
 import { linkAmount, linkCurrency, linkStatus, toCheckoutLink, type CheckoutLinkInfo, type ResolveLink } from './links.js';
+import type { Incoming } from './incoming.js';
 import { gatewayOfOrder, toCheckoutOrder } from './orders.js';
 import { bodyDigest, isOrderToken, orderKeyFor, orderTokenFor, type ServerSecrets } from './secrets.js';
 
@@ -36,13 +37,13 @@ const maxIdempotencyKeyLength = 255;
 const collectedShopperFields = ['first_name', 'last_name', 'email', 'phone_number'] as const;
 
 export interface Operations {
-  getLink(request: Request, hash: string): Promise<Reply>;
-  createOrder(request: Request, hash: string): Promise<Reply>;
-  getOrder(request: Request, id: string): Promise<Reply>;
+  getLink(request: Incoming, hash: string): Promise<Reply>;
+  createOrder(request: Incoming, hash: string): Promise<Reply>;
+  getOrder(request: Incoming, id: string): Promise<Reply>;
   /** The buyer's reply for an order created under `orderKey`, built when a webhook settles an in-doubt create. */
   createdReply(details: OrderDetails): Promise<Reply>;
-  submitOtp(request: Request, id: string): Promise<Reply>;
-  cancelOrder(request: Request, id: string): Promise<Reply>;
+  submitOtp(request: Incoming, id: string): Promise<Reply>;
+  cancelOrder(request: Incoming, id: string): Promise<Reply>;
 }
 
 
@@ -71,8 +72,8 @@ function checked<S extends z.ZodMiniType>(schema: S, value: unknown, what: strin
 export function checkoutOperations(deps: OperationDeps): Operations {
   const { merchant } = deps;
 
-  const resolve = async (request: Request, hash: string): Promise<CheckoutLinkInfo> => {
-    const info = await deps.resolveLink(hash, request);
+  const resolve = async (request: Incoming, hash: string): Promise<CheckoutLinkInfo> => {
+    const info = await deps.resolveLink(hash, request.request);
     if (!info) throw CheckoutHttpError.of('LINK_NOT_FOUND');
     return info;
   };
@@ -89,7 +90,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
   };
 
   /** The order behind a path id, only with its token: a wrong or missing token is the same 404 as no order. */
-  const tokenOrderId = async (request: Request, rawId: string): Promise<number> => {
+  const tokenOrderId = async (request: Incoming, rawId: string): Promise<number> => {
     const id = parseWith(OrderIdParam, rawId);
     if (!id.ok) throw CheckoutHttpError.invalid(id.problems.map((p) => ({ ...p, field: 'id_order' })));
     if (!(await isOrderToken((await deps.secrets()).accept, id.value, request.headers.get('x-order-token')))) throw CheckoutHttpError.of('ORDER_NOT_FOUND');
@@ -111,7 +112,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     checked(CheckoutOrderCreatedSchema, { ...order, order_token: await orderTokenFor((await deps.secrets()).sign, order.id_order) }, 'The created order');
 
   /** The create itself, run only under a claim. Failures before `POST /orders` is sent are definite. */
-  const createNew = async (request: Request, hash: string, info: CheckoutLinkInfo, body: CheckoutOrderInput, orderKey: string): Promise<Reply> => {
+  const createNew = async (request: Incoming, hash: string, info: CheckoutLinkInfo, body: CheckoutOrderInput, orderKey: string): Promise<Reply> => {
     await deps.guards.beforeCreate(request, hash, body);
     const status = linkStatus(info, deps.now());
     if (status === 'paid') throw CheckoutHttpError.of('LINK_ALREADY_PAID');
@@ -198,7 +199,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       if (key.length > maxIdempotencyKeyLength) {
         throw CheckoutHttpError.invalid([{ field: 'Idempotency-Key', message: `must be at most ${maxIdempotencyKeyLength} characters` }]);
       }
-      const parsed = parseWith(CheckoutOrderBodySchema, await readJsonBody(request));
+      const parsed = parseWith(CheckoutOrderBodySchema, await readJsonBody(request.body));
       if (!parsed.ok) throw CheckoutHttpError.invalid(parsed.problems);
       const body = parsed.value;
       const info = await resolve(request, hash);
@@ -214,7 +215,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     async getOrder(request, rawId) {
       const id = await tokenOrderId(request, rawId);
       await deps.guards.beforeLookup(request);
-      const wait = readStatusWait(new URL(request.url).searchParams);
+      const wait = readStatusWait(request.searchParams);
       if (Array.isArray(wait)) throw CheckoutHttpError.invalid(wait);
       if (!wait) return currentOrder(id);
       const read = async () => orderView(await merchant.getOrder(id));
@@ -224,7 +225,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
 
     async submitOtp(request, rawId) {
       const id = await tokenOrderId(request, rawId);
-      const parsed = parseWith(OtpBodySchema, await readJsonBody(request));
+      const parsed = parseWith(OtpBodySchema, await readJsonBody(request.body));
       if (!parsed.ok) throw CheckoutHttpError.invalid(parsed.problems);
       await deps.guards.beforeCode(request, id);
       await merchant.submitOtp(id, parsed.value.daviplata_otp);
@@ -233,7 +234,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
 
     async cancelOrder(request, rawId) {
       const id = await tokenOrderId(request, rawId);
-      await readJsonBody(request, { optional: true }); // no body is needed, but a hostile one is refused, not ignored
+      await readJsonBody(request.body, { optional: true }); // no body is needed, but a hostile one is refused, not ignored
       await deps.guards.beforeCancel(request);
       await merchant.cancel(id);
       return currentOrder(id);

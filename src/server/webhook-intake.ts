@@ -12,6 +12,7 @@ import { readTextRequest } from './body.js';
 import type { ClaimStore } from './claims.js';
 import { CheckoutHttpError } from './http.js';
 import { claimChannel, completeClaim, orderChannel, storeCall, type ClaimTimings } from './once.js';
+import type { Incoming } from './incoming.js';
 import type { Operations } from './operations.js';
 import type { Reply } from './http.js';
 import { orderKeyPrefix } from './secrets.js';
@@ -33,15 +34,15 @@ export interface OrderWakeUp {
   status: string;
 }
 
-export function webhookIntake(deps: IntakeDeps): (request: Request) => Promise<Reply> {
+export function webhookIntake(deps: IntakeDeps): (request: Incoming) => Promise<Reply> {
   return async (request) => {
-    const text = await readTextRequest(request, (apiCode, extra) => {
+    const text = await readTextRequest(request.body, (apiCode, extra) => {
       throw CheckoutHttpError.of(apiCode, extra);
     });
     // Fails closed, like any receiver: the signature over the exact bytes, then the signed timestamp's age (5 min).
     let delivery: WebhookDelivery;
     try {
-      delivery = await parseDelivery({ headers: request.headers, body: text, secret: deps.secret, now: deps.now });
+      delivery = await parseDelivery({ headers: request.request.headers, body: text, secret: deps.secret, now: deps.now });
     } catch (error) {
       if (!(error instanceof WebhookDeliveryError)) throw error;
       if (error.httpStatus === 401) throw CheckoutHttpError.of('UNAUTHORIZED_ACCESS', { description: error.message });
