@@ -214,6 +214,38 @@ describe('toNodeListener: the native path answers as the web path', () => {
     assert.match((await import('node:util')).inspect(request), /^Request \{\n\s+method: 'GET'/);
   });
 
+  it('the Request a callback touches aborts its signal when the buyer goes away, on both paths', async () => {
+    const heard: string[] = [];
+    const waiting = createCheckoutHandler({
+      merchantKey: 'mk_test_demo',
+      baseUrl: `${sb.origin}/v1`,
+      limits: false,
+      // A merchant's slow lookup that stops when the buyer leaves.
+      resolveLink: (hash, request) =>
+        new Promise((resolve) => {
+          const timer = setTimeout(() => resolve(resolveHandlerLink(hash)), 3_000);
+          request.signal.addEventListener('abort', () => {
+            heard.push(hash);
+            clearTimeout(timer);
+            resolve(null);
+          });
+        }),
+      onError: (error) => errors.push(error),
+    });
+    for (const [path, url] of [['native', await listen(toNodeListener(waiting))], ['web', await listen(toNodeListener((request) => waiting(request)))]] as const) {
+      const socket = connect({ host: '127.0.0.1', port: Number(url.port) });
+      socket.on('error', () => {});
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write(`GET /v1/checkout/links/camiseta-m HTTP/1.1\r\nHost: x\r\n\r\n`);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      socket.destroy();
+      const until = Date.now() + 2_000;
+      while (!heard.includes('camiseta-m') && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.deepEqual(heard, ['camiseta-m'], `${path}: the lookup heard the buyer leave`);
+      heard.length = 0;
+    }
+  });
+
   it('a request target no URL parser takes is a 404, not a crash', async () => {
     errors.length = 0;
     const socket = connect({ host: '127.0.0.1', port: Number(nativeUrl.port) });
