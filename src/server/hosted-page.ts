@@ -27,8 +27,12 @@ export interface RenderHostedPageOptions {
 
 const mainElement = /<main id="checkout">[\s\S]*?<\/main>/;
 const cspMeta = /(<meta\s+http-equiv="Content-Security-Policy"\s+content=")([^"]*)(")/;
-/** A module's first statement that lets the browser paint before the rest runs (`inlineEntry`). */
-const afterFirstPaint = 'await new Promise((go)=>{requestAnimationFrame(()=>setTimeout(go));setTimeout(go,100)});';
+/**
+ * A module's first statement that lets the browser paint before the rest runs (`inlineEntry`): at once if the page has
+ * painted already (an engine without paint timing waits), else after the next frame.
+ */
+const afterFirstPaint =
+  'performance.getEntriesByName("first-contentful-paint").length||await new Promise((go)=>{requestAnimationFrame(()=>setTimeout(go));setTimeout(go,100)});';
 /** The built page's entry: the one module script with a `src`, in its `<head>`. */
 const entryScriptElement = /\s*<script type="module" src="([^"]+)"><\/script>/;
 
@@ -111,8 +115,8 @@ function inlineEntry(html: string, entryScript: string): { html: string; script:
   if (!src || !html.includes('</body>')) return undefined;
   const folder = src.slice(0, src.lastIndexOf('/') + 1);
   const [hint = '', body = ''] = /^(\/\/# allFunctionsCalledOnLoad\n)?([\s\S]*)$/.exec(entryScript)?.slice(1) ?? [];
-  // The browser runs a module script once the HTML is parsed, often before its first paint: the entry waits for that
-  // frame (a tenth of a second at most, as a hidden tab paints none), so the drawn screen shows first.
+  // The browser runs a module script once the HTML is parsed, often before its first paint: unless the page has painted,
+  // the entry waits for that frame (a tenth of a second at most, as a hidden tab paints none), so the drawn screen shows first.
   const script = `${hint}${afterFirstPaint}${body.replace(/\bimport\((["'`])\.\//g, (_m, quote: string) => `import(${quote}${folder}`)}`;
   if (/<\/script|<!--/i.test(script)) return undefined;
   return {
