@@ -96,10 +96,16 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     let dropped = false;
     const attempt: Promise<RedisLink> = connectLink(options, connectionError)
       .then(async (opened) => {
-        await setUp(opened);
-        if (dropped) {
+        try {
+          await setUp(opened);
+        } catch (error) {
+          // A connection whose set-up failed is no one's: closed here, or its client would reconnect forever.
           void opened.close().catch(() => {});
-          throw new ClaimStoreError('redis: a connection given up on answered late');
+          throw error;
+        }
+        if (dropped || closed) {
+          void opened.close().catch(() => {});
+          throw new ClaimStoreError(dropped ? 'redis: a connection given up on answered late' : 'redis: the store is closed');
         }
         ready = opened;
         failConnect = undefined;
