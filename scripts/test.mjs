@@ -147,9 +147,6 @@ async function nodeTests() {
     '--import',
     'tsx',
     '--test',
-    // A file whose tests have all ended exits even if something it started still holds the event loop (a client
-    // reconnecting to a Redis the test stopped): a leak there must fail a test, not hang CI until its time runs out.
-    '--test-force-exit',
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     '--test-reporter=tap',
