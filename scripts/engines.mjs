@@ -2,10 +2,11 @@
 // Chromium (`chromium`), Firefox ESR (`firefox-esr`, driven over WebDriver BiDi) and WebKitGTK's MiniBrowser
 // (`webkit2gtk-driver` + `libwebkit2gtk-4.1-0`, driven by WebKitWebDriver under Xvfb: MiniBrowser has no headless mode).
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { stopWithThisProcess } from './sandbox-process.mjs';
+import { isExecutable, onPath, systemBinary } from './system-packages.mjs';
+
+export { isExecutable, onPath };
 
 export const ENGINES = /** @type {const} */ (['chromium', 'firefox', 'webkit']);
 export const engineLabel = { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKit' };
@@ -31,15 +32,6 @@ export function currentEngine(env = process.env) {
   return engine;
 }
 
-export function isExecutable(file) {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export const firefoxPath = () => process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 export const miniBrowserPath = () => process.env.MINIBROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 export const webkitDriverPath = () => process.env.WEBKIT_DRIVER_PATH || '/usr/bin/WebKitWebDriver';
@@ -50,14 +42,6 @@ export function missingFor(engine) {
   if (engine === 'webkit') {
     if (!isExecutable(webkitDriverPath()) || !isExecutable(miniBrowserPath())) return 'apt-get install webkit2gtk-driver libwebkit2gtk-4.1-0';
     if (!process.env.DISPLAY && !onPath('Xvfb')) return 'apt-get install xvfb';
-  }
-  return null;
-}
-
-/** The full path of executable `name` on the PATH, or null. */
-export function onPath(name) {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
   }
   return null;
 }
@@ -113,7 +97,7 @@ function child(command, args, options) {
 /** A private X display from Xvfb (`-displayfd` picks a free number), unless this process already has one. */
 async function startDisplay() {
   if (process.env.DISPLAY) return { display: process.env.DISPLAY, stop: () => {} };
-  const xvfb = child('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  const xvfb = child(systemBinary('Xvfb'), ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
   const display = await new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => reject(new Error(`Xvfb gave no display within 30 s: ${xvfb.tail()}`)), 30_000);
@@ -140,7 +124,7 @@ async function startDisplay() {
 export async function startWebKitDriver() {
   const screen = await startDisplay();
   const port = await freePort();
-  const driver = child(webkitDriverPath(), [`--port=${port}`], { env: { ...process.env, DISPLAY: screen.display } });
+  const driver = child(systemBinary('WebKitWebDriver'), [`--port=${port}`], { env: { ...process.env, DISPLAY: screen.display } });
   const stop = () => {
     driver.stop();
     screen.stop();

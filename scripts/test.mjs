@@ -10,7 +10,8 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chooseEngines, engineLabel, isExecutable, missingFor, onPath } from './engines.mjs';
+import { chooseEngines, engineLabel, isExecutable, missingFor } from './engines.mjs';
+import { preflight, systemBinary } from './system-packages.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -83,32 +84,18 @@ function findFiles(dir, suffix) {
 const stripAnsi = (text) => text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '');
 const COUNTS_LINE = /^\s*(\d+) passed, (\d+) failed\s*$/;
 
-// ── 1. Chromium ───────────────────────────────────────────────────────────────────────────────────
-async function findChromium() {
+// ── 1. System packages, then Chromium's path ──────────────────────────────────────────────────────
+/** The Chromium every later child (web-test-runner, e2e, docs, pack) uses, through CHROME_PATH. */
+function findChromium() {
   header('Chromium');
   const fromEnv = process.env.CHROME_PATH;
   if (fromEnv && !isExecutable(fromEnv)) console.log(`CHROME_PATH=${fromEnv} is not an executable file; looking elsewhere.`);
-  const look = () =>
-    [fromEnv, '/usr/bin/chromium'].find((file) => file && isExecutable(file)) ??
-    ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].map(onPath).find(Boolean) ??
-    null;
-
-  let chrome = look();
-  if (!chrome && process.getuid?.() === 0 && onPath('apt-get')) {
-    console.log('No Chromium found; installing it with apt-get (running as root).');
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    const update = await run('apt-get', ['update'], { env });
-    if (update.code === 0) await run('apt-get', ['install', '-y', 'chromium'], { env });
-    chrome = look();
-  }
-  if (!chrome) {
-    console.log(
-      'Install Chromium: `sudo apt-get install chromium` on Debian/Ubuntu, or set CHROME_PATH to a Chromium/Chrome binary.\n' +
-        'The browser suite counts as failed until then.',
-    );
+  const chrome = systemBinary('chromium');
+  if (!isExecutable(chrome)) {
+    console.log('No Chromium: `apt-get install chromium`, or set CHROME_PATH. The browser suites count as failed until then.');
     return null;
   }
-  process.env.CHROME_PATH = chrome; // every later child (web-test-runner, e2e) inherits it
+  process.env.CHROME_PATH = chrome;
   console.log(`CHROME_PATH=${chrome}`);
   return chrome;
 }
@@ -276,8 +263,16 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const selected = STEPS.filter((step) => only.length === 0 || only.includes(step.key));
-const needsBrowser = engines.includes('chromium') && selected.some((step) => ['browser', 'e2e'].includes(step.key));
-const chrome = needsBrowser ? await findChromium() : null;
+header('System packages (scripts/system-packages.mjs)');
+if (!(await preflight([...new Set(selected.map((step) => step.key))], engines))) {
+  // Nothing runs without them: one clear command beats hundreds of tests failing one by one.
+  rmSync(scratch, { recursive: true, force: true });
+  console.log('\n0 passed, 1 failed');
+  process.exit(1);
+}
+console.log('every system package the chosen tests need is here');
+const needsBrowser = selected.some((step) => (['browser', 'e2e'].includes(step.key) && engines.includes('chromium')) || ['docs', 'pack'].includes(step.key));
+const chrome = needsBrowser ? findChromium() : null;
 for (const step of selected) await step.run();
 rmSync(scratch, { recursive: true, force: true });
 process.exitCode = summary() > 0 ? 1 : 0;

@@ -1,22 +1,18 @@
 /**
- * A real PostgreSQL for a test file, from Debian's server binaries (/usr/lib/postgresql/N/bin; .ci/run installs
+ * A real PostgreSQL for a test file, from Debian's server binaries (/usr/lib/postgresql/N/bin; `npm test` installs
  * `postgresql`): initdb into a temporary directory, a free loopback port, its unix socket in that directory. It can
  * be SIGKILLed and started again on the same data. As root (CI), the server runs as the `postgres` or `nobody` user,
  * since PostgreSQL refuses to run as root.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
+import { postgresBinDir } from '../../scripts/system-packages.mjs';
 import { freePort, stopChild } from './redis-harness.js';
 
-/** The newest Debian PostgreSQL's bin directory, or undefined when none is installed. */
-export function postgresBin(): string | undefined {
-  const base = '/usr/lib/postgresql';
-  if (!existsSync(base)) return undefined;
-  const versions = readdirSync(base).filter((v) => existsSync(path.join(base, v, 'bin', 'postgres'))).sort((a, b) => Number(b) - Number(a));
-  return versions[0] ? path.join(base, versions[0], 'bin') : undefined;
-}
+/** The newest Debian PostgreSQL's bin directory, or undefined when none is installed (scripts/system-packages.mjs). */
+export const postgresBin = (): string | undefined => postgresBinDir() ?? undefined;
 
 /** The user the server runs as: ourselves, or (as root) one that exists on Debian. */
 function serverUser(): { uid: number; gid: number } | undefined {

@@ -1,10 +1,11 @@
 /**
  * A real `redis-server` for a test file: started on a free loopback port with no persistence, stopped after.
- * Debian's `redis-server` package provides the binary (.ci/run installs it).
+ * Debian's `redis-server` package provides the binary (declared in scripts/system-packages.mjs; `npm test` installs it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { systemBinary } from '../../scripts/system-packages.mjs';
 
 export interface TestRedis {
   url: string;
@@ -26,7 +27,7 @@ export async function freePort(): Promise<number> {
 /** Starts `command args` and resolves once its output says `readyText`; rejects on exit or after 20 s. */
 export async function launch(port: number, extra: string[] = [], command = 'redis-server', readyText = 'Ready to accept connections'): Promise<ChildProcess> {
   const args = command === 'redis-server' ? ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra] : extra;
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(systemBinary(command), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const limit = setTimeout(() => reject(new Error(`redis-server did not start within 20 s:\n${output}`)), 20_000);
@@ -39,7 +40,7 @@ export async function launch(port: number, extra: string[] = [], command = 'redi
       output += chunk.toString();
       if (output.includes(readyText)) settle();
     });
-    child.once('error', (error) => settle(new Error(`${command} could not run (apt-get install redis-server redis-sentinel): ${error.message}`)));
+    child.once('error', (error) => settle(new Error(`${command} could not run (npm test installs it as root; else apt-get install redis-server redis-sentinel): ${error.message}`)));
     child.once('exit', (code) => settle(new Error(`${command} exited with ${code}:\n${output}`)));
   });
   child.stdout?.resume();

@@ -8,10 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { systemBinary } from '../../scripts/system-packages.mjs';
 import { freePort, launch, stopChild } from './redis-harness.js';
 
 const run = promisify(execFile);
-const cli = async (port: number, ...args: string[]) => (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 20_000 })).stdout;
+const cli = async (port: number, ...args: string[]) => (await run(systemBinary('redis-cli'), ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 20_000 })).stdout;
 
 async function until(probe: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> {
   const deadline = Date.now() + limitMs;
@@ -51,7 +52,7 @@ export async function startRedisCluster(masters = 3): Promise<TestCluster> {
       ports.push(port);
       children.push(await launch(port, ['--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, `nodes-${port}.conf`), '--dir', dir]));
     }
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], { timeout: 60_000 });
+    await run(systemBinary('redis-cli'), ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], { timeout: 60_000 });
     for (const port of ports) await until(async () => (await cli(port, 'CLUSTER', 'INFO')).includes('cluster_state:ok'), `cluster node ${port}`);
     return { ports, url: `redis://127.0.0.1:${ports[0]}`, stop };
   } catch (error) {
