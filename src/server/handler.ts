@@ -64,6 +64,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     ...(options.environment !== undefined ? { environment: options.environment } : {}),
     ...(fetch !== undefined ? { fetch } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.onDialect ? { onDialect: options.onDialect } : {}),
   };
   const merchant = new MerchantClient(merchantOptions);
   let secrets: Promise<ServerSecrets> | undefined;
@@ -115,8 +116,9 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     // The client went away (an aborted upload, a closed tab): no one reads the answer, and it is no server error.
     if (request.aborted) return { status: 499, headers: {}, text: null };
     if (error instanceof CheckoutHttpError) return respond(request, error.status, error.body, error.headers);
-    // The merchant API's own ErrorResponse passes through with its status (4010, 4011, 6105, ...).
-    if (error instanceof ServiceError) return respond(request, error.status, error.body);
+    // The merchant API's own ErrorResponse passes through with its status (4010, 4011, 6105, ...); a failure
+    // without it (an HTML page) is the merchant's to see in onError, not the buyer's.
+    if (error instanceof ServiceError && error.serviceBody) return respond(request, error.status, error.body);
     if (error instanceof NetworkError || error instanceof TimeoutError || error instanceof AbortedError) {
       return respond(request, 503, errorBody('SERVICE_UNAVAILABLE', { description: 'The payment service could not be reached; try again.' }));
     }

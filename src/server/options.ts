@@ -1,4 +1,4 @@
-import type { Environment } from '../client/index.js';
+import type { Environment, OnDialect } from '../client/index.js';
 import type { CheckoutGateway } from '../contract/index.js';
 import type { ClaimStore } from './claims.js';
 import type { BotCheck } from './guards.js';
@@ -68,6 +68,11 @@ export interface CheckoutHandlerOptions {
   clientAddress?: (request: Request) => string | null | undefined;
   /** Called before a new order is created with the page's bot-check token (`X-Bot-Check`); false refuses with 403. */
   botCheck?: BotCheck;
+  /**
+   * Told once per process for each way the service answers differently from the contract (a `result` wrapper, the
+   * other cancel route...), so the log says which shape this account speaks. Default: none.
+   */
+  onDialect?: OnDialect;
   /** Unexpected failures (answered 500 7001); default console.error. Never given the merchant key. */
   onError?: (error: unknown) => void;
 }
