@@ -20,6 +20,7 @@ import { checkSecrets, serverSecrets, type ServerSecrets } from './secrets.js';
 import { answerHeaders, toResponse } from './text-response.js';
 import { defaultStatusPollMs, defaultWaiterCaps, statusWaits } from './status-wait.js';
 import { webhookIntake } from './webhook-intake.js';
+import { logDialect } from './dialect-log.js';
 
 type Route = { methods: Record<string, (ops: Operations, request: Incoming, param: string) => Promise<Reply>> };
 
@@ -64,7 +65,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     ...(options.environment !== undefined ? { environment: options.environment } : {}),
     ...(fetch !== undefined ? { fetch } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.onDialect ? { onDialect: options.onDialect } : {}),
+    onDialect: options.onDialect ?? logDialect,
   };
   const merchant = new MerchantClient(merchantOptions);
   let secrets: Promise<ServerSecrets> | undefined;

@@ -70,7 +70,7 @@ export interface CheckoutHandlerOptions {
   botCheck?: BotCheck;
   /**
    * Told once per process for each way the service answers differently from the contract (a `result` wrapper, the
-   * other cancel route...), so the log says which shape this account speaks. Default: none.
+   * other cancel route...), so the log says which shape this account speaks. Default: one `console.info` line each.
    */
   onDialect?: OnDialect;
   /** Unexpected failures (answered 500 7001); default console.error. Never given the merchant key. */
