@@ -92,7 +92,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     waits: statusWaits({ store, pollMs: options.statusPollMs ?? defaultStatusPollMs, caps: { ...defaultWaiterCaps, ...options.statusWaiters } }),
     guards,
   });
-  const intake = options.webhookSecret ? webhookIntake({ secret: options.webhookSecret, now: options.now ?? Date.now, store, timings, merchant, ops }) : undefined;
+  const intake = options.webhookSecret ? webhookIntake({ secret: options.webhookSecret, now: options.now ?? Date.now, store, timings, merchant, ops, onDelivery: options.onWebhook }) : undefined;
   const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '').replace(/^(?=[^/])/, '/');
   // Any prefix may come before `{basePath}/checkout/`, so the handler can be mounted under a sub-path.
   const pathPattern = new RegExp(`^(?:/.*)?${escapeRegExp(basePath)}/checkout/(.+)$`);

@@ -1,6 +1,7 @@
 import type { Environment, OnDialect } from '../client/index.js';
 import type { CheckoutGateway } from '../contract/index.js';
 import type { ClaimStore } from './claims.js';
+import type { WebhookDelivery } from '../webhooks/delivery.js';
 import type { BotCheck } from './guards.js';
 import type { LimitsOption } from './limits.js';
 import type { WaiterCaps } from './status-wait.js';
@@ -41,6 +42,11 @@ export interface CheckoutHandlerOptions {
    * deliveries: they settle creates whose outcome was unknown and wake waiting status requests.
    */
   webhookSecret?: string | readonly string[];
+  /**
+   * Sees every delivery the intake verified, under either header family (`X-Service-*`, `X-Wava-*`); one whose event
+   * or shape is unknown arrives as `{ event: 'unknown', name, payload }` (acknowledged 200, never refused).
+   */
+  onWebhook?: (delivery: WebhookDelivery) => void;
   /**
    * While a status request waits (`?wait=25&since=STATUS`), how often the handler asks `GET /orders/{id}`; default
    * 2,000 ms. A webhook through `webhookSecret` wakes it sooner, on every instance sharing `store`.
