@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
- * The package's `bin`: `npx pay-checkout sandbox [--port N] [--host H] [--public-url URL] [--no-order-key-dedupe] [--allow-host|origin|forward …]`.
+ * The package's `bin`: `npx pay-checkout sandbox [--port N] [--host H] [--public-url URL] [--dialect contract|live] [--no-order-key-dedupe] [--allow-host|origin|forward …]`.
  * A thin command over `pay-checkout/sandbox`; `npm run sandbox` runs this same file through tsx.
  */
 import { parseArgs } from 'node:util';
-import { sandboxBanner, startSandbox, type StartSandboxOptions } from './sandbox/index.js';
+import { sandboxBanner, sandboxDialects, startSandbox, type StartSandboxOptions } from './sandbox/index.js';
 
 const usage = `Usage: pay-checkout <command> [options]
 
@@ -17,6 +17,8 @@ Options of sandbox:
   --port N             port to listen on (default 4010; 0 picks a free one)
   --host H             interface to listen on (default 127.0.0.1)
   --public-url URL     origin the sandbox puts in the links it creates (behind a tunnel or proxy)
+  --dialect NAME       contract (default): the contract's shapes; live: the merchant API and webhooks as
+                       the live service answers (result wrappers, X-Wava-* webhooks, PUT cancel, ...)
   --no-order-key-dedupe
                        do not deduplicate order_key on POST /orders (as the live service may not)
   --allow-host NAME    also answer the control API and pages at this Host name (repeatable; "any": no check)
@@ -39,6 +41,7 @@ function parse(argv: string[]) {
         port: { type: 'string', default: '4010' },
         host: { type: 'string', default: '127.0.0.1' },
         'public-url': { type: 'string' },
+        dialect: { type: 'string', default: 'contract' },
         'no-order-key-dedupe': { type: 'boolean', default: false },
         'allow-host': { type: 'string', multiple: true },
         'allow-origin': { type: 'string', multiple: true },
@@ -55,8 +58,10 @@ function parse(argv: string[]) {
 async function sandbox(values: ReturnType<typeof parse>['values']) {
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port) || port > 65535) fail(`--port must be 0..65535, got ${values.port}`);
+  const dialect = sandboxDialects.find((d) => d === values.dialect) ?? fail(`--dialect must be ${sandboxDialects.join(' or ')}, got ${values.dialect}`);
   const options: StartSandboxOptions = {
     port,
+    dialect,
     host: values.host,
     publicUrl: values['public-url'],
     orderKeyDedupe: !values['no-order-key-dedupe'],
@@ -67,6 +72,7 @@ async function sandbox(values: ReturnType<typeof parse>['values']) {
     console.error(`pay-checkout: cannot listen on ${values.host}:${port} (${error.code}); pick another --port (0 for a free one) or --host.`);
     process.exit(1);
   });
+  if (dialect === 'live') console.log('dialect: live (the merchant API and webhooks answer as the live service does).');
   if (values['no-order-key-dedupe']) console.log('order_key dedupe is OFF: every POST /v1/orders makes a new order.');
   console.log(sandboxBanner(running.sandbox, running.baseUrl.replace(/\/v1$/, '')));
   let closing = false;
