@@ -5,7 +5,6 @@ import {
   CreateLinkBodySchema,
   CreateOrderBodySchema,
   DashboardStatsQuerySchema,
-  errorBody,
   OtpBodySchema,
   RefundBodySchema,
 } from '../../contract/index.js';
@@ -114,8 +113,10 @@ export function merchantRoutes(ctx: SandboxContext): Hono {
     cancelOrder(ctx, order, 'merchant');
     return c.json({ data: { id_order: order.id_order, status: order.status } });
   };
-  api.post('/orders/cancel/:orderId', (c) => (ctx.dialect === 'live' ? frameworkNotFound(c) : cancel(c)));
-  api.put('/orders/:orderId/cancel', (c) => (ctx.dialect === 'live' ? cancel(c) : c.json(errorBody('NOT_FOUND', { description: `PUT ${c.req.path} is not an endpoint of the sandbox.` }), 404)));
+  if (ctx.dialect === 'live') {
+    api.post('/orders/cancel/:orderId', frameworkNotFound);
+    api.put('/orders/:orderId/cancel', cancel);
+  } else api.post('/orders/cancel/:orderId', cancel);
 
   api.post('/orders/daviplata/:orderId', async (c) => {
     const order = ownOrder(c, callerFrom(ctx, c));

@@ -59,7 +59,7 @@ export interface SendOptions {
 export type DeliveryListener = (record: Readonly<DeliveryRecord>) => void;
 
 export interface Deliverer {
-  readonly settings: Readonly<Required<Omit<DelivererOptions, 'fetch' | 'now'>>>;
+  readonly settings: Readonly<Required<Omit<DelivererOptions, 'fetch' | 'now' | 'dialect'>>>;
   /** Delivers in the background; resolves with the finished record. Never rejects. */
   send(target: DeliveryTarget, event: WebhookEventName, payload: object, options?: SendOptions): Promise<DeliveryRecord>;
   /** Oldest first, at most `deliveryLogLimit`. Records change while their delivery runs: do not mutate them. */
@@ -78,9 +78,8 @@ export function createDeliverer(options: DelivererOptions = {}): Deliverer {
     retryDelayMs: options.retryDelayMs ?? webhookRetryDelayMs,
     maxAttempts: Math.max(1, options.maxAttempts ?? webhookMaxAttempts),
     userAgent: options.userAgent ?? webhookUserAgent,
-    dialect: options.dialect ?? 'contract',
   });
-  const live = settings.dialect === 'live';
+  const live = options.dialect === 'live';
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
   const isoNow = () => new Date(now()).toISOString();
