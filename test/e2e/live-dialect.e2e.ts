@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { currentEngine, engineLabel } from '../../scripts/engines.mjs';
 import { createCheckoutHandler, toNodeListener, type CheckoutLinkInfo } from '../../src/server/index.js';
 import type { DialectReport } from '../../src/client/index.js';
+import { listenOnLoopback } from '../node/handler-harness.js';
 import { CheckoutPage } from './support/checkout-page.js';
 import { openDriver, stopSharedDrivers, type Driver } from './support/driver.js';
 import { completeOutside, distDir, gateways, startSandboxWorld, type ControlOrder, type Gateway, type SandboxWorld } from './support/harness.js';
@@ -52,15 +52,7 @@ async function merchantServer(world: SandboxWorld, reports: DialectReport[]): Pr
       () => res.writeHead(404).end(),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 describe(`the element through the handler, against the live dialect, in ${engineLabel[engine]}`, () => {
@@ -99,14 +91,7 @@ describe(`the element through the handler, against the live dialect, in ${engine
 
   async function payWith(hash: string, gateway: Gateway): Promise<ControlOrder> {
     await page.open(`${merchant.url}/pay/${hash}`);
-    await page.waitForStep('method');
-    await page.clickButton(gateway.name);
-    await page.waitForStep('details');
-    await page.choose('Tipo de documento', 'Cédula de Ciudadanía (CC)');
-    await page.typeInto('Número de documento', '1020304050');
-    if (gateway.kind === 'push') await page.typeInto('Número de celular', '300 123 4567');
-    await page.clickButton('Pagar');
-    await page.waitForStep(gateway.waitingStep);
+    await page.payWith(gateway);
     return theOrder();
   }
 
