@@ -1,6 +1,6 @@
 /** The merchant's own payment links, as `resolveLink` describes them, turned into the buyer API's CheckoutLink. */
 import type { CheckoutGateway, CheckoutLink, DocumentType, LinkStatus } from '../contract/index.js';
-import { asksForContact } from './shopper.js';
+import { asksForContact, type KnownShopper } from './shopper.js';
 
 /** What `resolveLink(hash)` returns: the merchant's record of a link. */
 export interface CheckoutLinkInfo {
@@ -25,13 +25,6 @@ export interface CheckoutLinkInfo {
   shopper?: KnownShopper | null | undefined;
 }
 
-/** The buyer's contact details as the merchant's record has them. */
-export interface KnownShopper {
-  first_name?: string | null | undefined;
-  last_name?: string | null | undefined;
-  email?: string | null | undefined;
-  phone_number?: string | null | undefined;
-}
 
 export type ResolveLink = (hash: string, request: Request) => CheckoutLinkInfo | null | undefined | Promise<CheckoutLinkInfo | null | undefined>;
 
