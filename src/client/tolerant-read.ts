@@ -36,7 +36,8 @@ export function readTolerant<S extends z.ZodMiniType>(answer: Answer, spec: Tole
     parsed = false;
   }
   if (!ok || (isObject(json) && json.error === true)) {
-    const failure = ErrorResponseSchema.safeParse(json);
+    // A failure status with the service's `code` and `message` but no `error: true` is still its error body.
+    const failure = ErrorResponseSchema.safeParse(!ok && isObject(json) && json.error === undefined ? { ...json, error: true } : json);
     if (failure.success) throw new ServiceError(status, failure.data, retryAfterSeconds(headers?.get('retry-after')));
     if (!ok) {
       note('foreign_error_body', route);

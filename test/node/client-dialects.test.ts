@@ -107,6 +107,12 @@ describe('merchant client: the live service dialects (real HTTP stand-in)', () =
     assert.equal(service.received.length, 2);
   });
 
+  it("a failure with the service's code and message but no `error: true` keeps its code and validation errors", async () => {
+    fresh();
+    service.on('GET /v1/orders/42', { status: 400, body: { code: 2006, api_code: 'INVALID_EMAIL', message: 'The email address is invalid.', validation_errors: [{ field: 'shopper.email', message: 'is invalid' }] } });
+    await assert.rejects(merchant.getOrder(42), (e: unknown) => e instanceof ServiceError && e.serviceBody && e.code === 2006 && e.validationErrors[0]?.field === 'shopper.email');
+  });
+
   it('the contract dialect reports nothing', async () => {
     fresh();
     service.on('GET /v1/orders/42', { body: { data: { ...order, status: 'confirmed', total: 50000, purchase_date: order.created_at, amount: undefined, created_at: undefined } } });
