@@ -2,7 +2,7 @@
  * Issue 28: the element pays with Nequi, Daviplata and Bre-B through createCheckoutHandler() in front of the sandbox
  * in its `live` dialect (result wrappers, `{ payment_gateways }`, amount/created_at, every docs-required shopper field
  * enforced, X-Wava-* data-nested webhooks). The merchant's page and the handler share one origin, as on a merchant's
- * server. Engine-neutral (support/driver.ts), so run.mjs runs it in Chromium, Firefox and WebKit.
+ * server; the buyer's cancel goes through the handler's PUT fallback. Engine-neutral (support/driver.ts), so run.mjs runs it in Chromium, Firefox and WebKit.
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -123,6 +123,15 @@ describe(`the element through the handler, against the live dialect, in ${engine
     await page.waitForText(order.transfer_key);
     await completeOutside(world, order);
     await assertPaid(order);
+  });
+
+  it('the buyer cancels from the element: the handler reaches the live dialect\'s PUT route, the order is cancelled', async () => {
+    const order = await payWith('tienda-live', gateways.push);
+    await page.clickButton('Cancelar pago');
+    await page.waitForStep('cancelled');
+    assert.match(await page.text(), /Pago cancelado/);
+    assert.equal(world.sandbox.sandbox.state.orders.get(order.id_order)?.status, 'cancelled');
+    assert.ok(reports.some((r) => r.variant === 'cancel_put_route'), 'the handler said it uses PUT /orders/{id}/cancel');
   });
 
   it('a link whose record lacks the contact: the element asks for it, and the order carries what the buyer typed', async () => {
