@@ -200,6 +200,22 @@ describe('the live dialect on the wire', () => {
   });
   after(() => sb.close());
 
+  it("the handler's default onDialect logs each variant once, however many requests use it", async (t) => {
+    const lines: string[] = [];
+    t.mock.method(console, 'info', (line: string) => void lines.push(line));
+    const handler = await serveHandler({ merchantKey, baseUrl: `${sb.origin}/v1`, resolveLink });
+    try {
+      const buyer = new CheckoutClient({ baseUrl: `${handler.url}/v1` });
+      for (let i = 0; i < 3; i++) await buyer.getLink('con-cliente');
+    } finally {
+      await handler.close();
+    }
+    const logged = lines.filter((line) => line.startsWith('[pay-checkout] '));
+    assert.equal(logged.filter((line) => line.includes('"result"')).length, 1, logged.join('\n'));
+    assert.ok(logged.some((line) => line.includes('payment_gateways')));
+    assert.equal(new Set(logged).size, logged.length, 'no line twice');
+  });
+
   it('answers in result envelopes; the documented cancel route is a framework 404; a create missing shopper fields names each', async () => {
     const headers = { 'merchant-key': merchantKey };
     const gateways = await sb.api('GET', '/v1/orders/paymentGateways', undefined, headers);
