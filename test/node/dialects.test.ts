@@ -152,7 +152,7 @@ for (const dialect of ['contract', 'live'] as const satisfies readonly SandboxDi
     });
 
     it('the webhook as the dialect sends it settles an in-doubt create', async () => {
-      const slow = await serveHandler({ merchantKey, baseUrl: `${sb.origin}/v1`, resolveLink, webhookSecret, store, timeoutMs: 400, claimTimings: { waitMs: 300 }, now: () => sb.running.sandbox.context.clock.now() });
+      const slow = await serveHandler({ merchantKey, baseUrl: `${sb.origin}/v1`, resolveLink, webhookSecret, store, onDialect, timeoutMs: 400, claimTimings: { waitMs: 300 }, now: () => sb.running.sandbox.context.clock.now() });
       open.push(slow);
       assert.equal((await sb.api('POST', '/sandbox/forward', { url: `${slow.url}/v1/webhooks` })).status, 200);
       assert.equal((await sb.api('POST', '/sandbox/faults', { path: '/v1/orders', method: 'POST', count: 1, mode: 'slow_first_byte', latency_ms: 1_500 })).status, 200);
@@ -200,6 +200,7 @@ describe('the live dialect on the wire', () => {
   });
   after(() => sb.close());
 
+  // The default logs once per process: every other handler of this file passes its own onDialect, so this one is first.
   it("the handler's default onDialect logs each variant once, however many requests use it", async (t) => {
     const lines: string[] = [];
     t.mock.method(console, 'info', (line: string) => void lines.push(line));
