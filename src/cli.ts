@@ -1,22 +1,36 @@
 #!/usr/bin/env node
 /**
- * The package's `bin`: `npx pay-checkout sandbox [--port N] [--host H] [--public-url URL] [--no-order-key-dedupe] [--allow-host|origin|forward …]`.
+ * The package's `bin`: `npx pay-checkout sandbox [--port N] [--host H] [--public-url URL] [--dialect contract|live] [--no-order-key-dedupe] [--allow-host|origin|forward …]`.
+ * `npx pay-checkout doctor --base-url URL --merchant-key KEY [--api-key K --api-secret S]`: a read-only probe of an account.
  * A thin command over `pay-checkout/sandbox`; `npm run sandbox` runs this same file through tsx.
  */
 import { parseArgs } from 'node:util';
-import { sandboxBanner, startSandbox, type StartSandboxOptions } from './sandbox/index.js';
+import { formatDoctor, runDoctor } from './doctor/doctor.js';
+import { sandboxBanner, sandboxDialects, startSandbox, type StartSandboxOptions } from './sandbox/index.js';
 
 const usage = `Usage: pay-checkout <command> [options]
 
 Commands:
   sandbox              the local payment service: API at /v1, hosted page at /checkout/HASH,
                        control API at /sandbox, onboarding page; prints its URLs and fixtures
+  doctor               a read-only probe of your account before the first live call: which shape the
+                       service answers in, which gateways the handler could drive, and what is wrong;
+                       exits 0 only when the handler can work with that account
   help                 this text
+
+Options of doctor:
+  --base-url URL       the service's {base_url}, ending in /v1 (e.g. https://api.wava.co/v1)
+  --merchant-key KEY   the store's merchant key (also read from PAY_CHECKOUT_MERCHANT_KEY)
+  --api-key K, --api-secret S
+                       partner keys (optional): also reads the partner's webhook configuration
+  --country CC         country of the document types (default CO)
 
 Options of sandbox:
   --port N             port to listen on (default 4010; 0 picks a free one)
   --host H             interface to listen on (default 127.0.0.1)
   --public-url URL     origin the sandbox puts in the links it creates (behind a tunnel or proxy)
+  --dialect NAME       contract (default): the contract's shapes; live: the merchant API and webhooks as
+                       the live service answers (result wrappers, X-Wava-* webhooks, PUT cancel, ...)
   --no-order-key-dedupe
                        do not deduplicate order_key on POST /orders (as the live service may not)
   --allow-host NAME    also answer the control API and pages at this Host name (repeatable; "any": no check)
@@ -39,10 +53,16 @@ function parse(argv: string[]) {
         port: { type: 'string', default: '4010' },
         host: { type: 'string', default: '127.0.0.1' },
         'public-url': { type: 'string' },
+        dialect: { type: 'string', default: 'contract' },
         'no-order-key-dedupe': { type: 'boolean', default: false },
         'allow-host': { type: 'string', multiple: true },
         'allow-origin': { type: 'string', multiple: true },
         'allow-forward': { type: 'string', multiple: true },
+        'base-url': { type: 'string' },
+        'merchant-key': { type: 'string' },
+        'api-key': { type: 'string' },
+        'api-secret': { type: 'string' },
+        country: { type: 'string', default: 'CO' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: true,
@@ -55,8 +75,10 @@ function parse(argv: string[]) {
 async function sandbox(values: ReturnType<typeof parse>['values']) {
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port) || port > 65535) fail(`--port must be 0..65535, got ${values.port}`);
+  const dialect = sandboxDialects.find((d) => d === values.dialect) ?? fail(`--dialect must be ${sandboxDialects.join(' or ')}, got ${values.dialect}`);
   const options: StartSandboxOptions = {
     port,
+    dialect,
     host: values.host,
     publicUrl: values['public-url'],
     orderKeyDedupe: !values['no-order-key-dedupe'],
@@ -67,6 +89,7 @@ async function sandbox(values: ReturnType<typeof parse>['values']) {
     console.error(`pay-checkout: cannot listen on ${values.host}:${port} (${error.code}); pick another --port (0 for a free one) or --host.`);
     process.exit(1);
   });
+  if (dialect === 'live') console.log('dialect: live (the merchant API and webhooks answer as the live service does).');
   if (values['no-order-key-dedupe']) console.log('order_key dedupe is OFF: every POST /v1/orders makes a new order.');
   console.log(sandboxBanner(running.sandbox, running.baseUrl.replace(/\/v1$/, '')));
   let closing = false;
@@ -77,6 +100,17 @@ async function sandbox(values: ReturnType<typeof parse>['values']) {
       void running.close().finally(() => process.exit(0));
     });
   }
+}
+
+async function doctor(values: ReturnType<typeof parse>['values']) {
+  const baseUrl = values['base-url'] ?? fail('doctor needs --base-url URL (ending in /v1)');
+  const merchantKey = values['merchant-key'] ?? process.env.PAY_CHECKOUT_MERCHANT_KEY ?? fail('doctor needs --merchant-key KEY');
+  const apiKey = values['api-key'];
+  const apiSecret = values['api-secret'];
+  if ((apiKey === undefined) !== (apiSecret === undefined)) fail('--api-key and --api-secret go together');
+  const report = await runDoctor({ baseUrl, merchantKey, countryCode: values.country, ...(apiKey && apiSecret ? { partner: { apiKey, apiSecret } } : {}) });
+  console.log(formatDoctor(report));
+  process.exitCode = report.ready ? 0 : 1;
 }
 
 /** The guard's lists from the repeatable flags; one "any" (or "loopback" for forwards) opens the check. */
@@ -99,6 +133,7 @@ const [command, ...extra] = positionals;
 if (values.help || command === 'help' || command === undefined) {
   console.log(usage);
   if (command === undefined && !values.help) process.exitCode = 2;
-} else if (command !== 'sandbox') fail(`unknown command "${command}"`);
+} else if (command !== 'sandbox' && command !== 'doctor') fail(`unknown command "${command}"`);
 else if (extra.length > 0) fail(`unexpected argument "${extra[0]}"`);
+else if (command === 'doctor') await doctor(values);
 else await sandbox(values);

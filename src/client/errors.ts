@@ -27,8 +27,18 @@ export class ServiceError extends PayCheckoutError {
   /** Seconds the answer's `Retry-After` asks to wait (429, 503), when it said. */
   readonly retryAfterS: number | undefined;
 
-  constructor(status: number, body: ErrorResponse, retryAfterS?: number) {
+  /**
+   * False when the service failed without its ErrorResponse (an HTML page, a framework's `{statusCode, message}`):
+   * `body` is then ours, naming the HTTP status and the route, and `code` is 0.
+   */
+  readonly serviceBody: boolean;
+  /** The call that failed (`PUT /orders/5/cancel`), when the error was built from a foreign body. */
+  readonly route: string | undefined;
+
+  constructor(status: number, body: ErrorResponse, retryAfterS?: number, foreign?: { route: string }) {
     super(body.message);
+    this.serviceBody = foreign === undefined;
+    this.route = foreign?.route;
     this.retryAfterS = retryAfterS;
     this.name = 'ServiceError';
     this.status = status;
@@ -38,6 +48,12 @@ export class ServiceError extends PayCheckoutError {
     this.description = body.description;
     this.gatewayName = body.gateway_name;
     this.validationErrors = (body.validation_errors ?? []).map(({ field, message }) => ({ field, message }));
+  }
+
+  /** A failure answered without the service's error body: said plainly, with the HTTP status and the route. */
+  static foreign(status: number, route: string, said: string | undefined, retryAfterS?: number): ServiceError {
+    const message = `The payment service answered HTTP ${status} to ${route} without its error body${said ? ` (it said: ${JSON.stringify(said)})` : ''}.`;
+    return new ServiceError(status, { code: 0, api_code: `HTTP_${status}`, message, error: true }, retryAfterS, { route });
   }
 }
 

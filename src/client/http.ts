@@ -11,8 +11,14 @@ export { baseUrls, defaultTimeoutMs, pathId, pathText, requireText, resolveBaseU
 export type { Answer, CallOptions, ClientOptions, Environment } from './send.js';
 export type { ReadSpec, Wrapper } from './read-answer.js';
 
+/** Which answer it is: the live service names some fields of these differently (tolerant-read.ts). */
+export type AnswerShape = 'gateways' | 'link' | 'order' | 'order_status' | 'other';
+
+/** Reads an answer into the result or a typed error; `route` (`GET /orders/42`) names the call. */
+export type AnswerReader = <S extends z.ZodMiniType>(answer: Answer, spec: RequestSpec<S>, route: string) => z.output<S>;
+
 export interface RequestSpec<S extends z.ZodMiniType> extends ReadSpec<S> {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, string>;
   headers?: Record<string, string>;
@@ -22,6 +28,8 @@ export interface RequestSpec<S extends z.ZodMiniType> extends ReadSpec<S> {
   timeoutMs?: number;
   /** Sees the answer's headers before it is read. */
   onHeaders?: (headers: Headers) => void;
+  /** Which answer it is, for a reader that knows the live service's other field names (tolerant-read.ts). */
+  shape?: AnswerShape;
 }
 
 /** The part every client shares: URL, headers, timeout, and turning each outcome into a value or a typed error. */
@@ -31,14 +39,19 @@ export class HttpCore {
   readonly #fetch: typeof globalThis.fetch | undefined;
   readonly #headers: Record<string, string>;
   readonly #send: typeof send;
+  readonly #read: AnswerReader;
 
-  /** `transport`: how a request goes out; `send` unless a client knows a cheaper way (timed-send.ts). */
-  constructor(options: ClientOptions, headers: Record<string, string> = {}, transport: typeof send = send) {
+  /**
+   * `transport`: how a request goes out; `send` unless a client knows a cheaper way (timed-send.ts). `reader`: the
+   * contract's strict one unless a client reads the live service's dialects (tolerant-read.ts).
+   */
+  constructor(options: ClientOptions, headers: Record<string, string> = {}, transport: typeof send = send, reader: AnswerReader = readAnswer) {
     this.baseUrl = resolveBaseUrl(options);
     this.timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
     this.#fetch = options.fetch;
     this.#headers = headers;
     this.#send = transport;
+    this.#read = reader;
   }
 
   async request<S extends z.ZodMiniType>(spec: RequestSpec<S>): Promise<z.output<S>> {
@@ -56,7 +69,7 @@ export class HttpCore {
       throw explainUnanswered(error, spec.method, url);
     }
     if (answer.headers) spec.onHeaders?.(answer.headers);
-    return readAnswer(answer, spec);
+    return this.#read(answer, spec, `${spec.method} ${spec.path}`);
   }
 }
 

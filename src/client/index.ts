@@ -18,3 +18,5 @@ export {
   isPayCheckoutError,
 } from './errors.js';
 export type { PayCheckoutErrorKind } from './errors.js';
+export type { DialectReport, DialectVariant, OnDialect } from './dialect.js';
+export type { TolerantCreatedLink } from './tolerant-read.js';

@@ -4,7 +4,7 @@ import { DocumentTypeListSchema, PaymentGatewayListSchema } from '../contract/ga
 import type { DocumentType, PaymentGateway } from '../contract/gateways.js';
 import { merchantKeyHeader, partnerKeyHeader, partnerSecretHeader } from '../contract/headers.js';
 import { CreateLinkBodySchema, CreatedLinkSchema } from '../contract/links.js';
-import type { CreateLinkInput, CreatedLink } from '../contract/links.js';
+import type { CreateLinkInput } from '../contract/links.js';
 import {
   CancelledOrderSchema,
   CreateOrderBodySchema,
@@ -21,6 +21,9 @@ import { HttpCore, checkRequest, pathId, pathText, requireText } from './http.js
 import { timedSend } from './timed-send.js';
 import type { CallOptions, ClientOptions } from './http.js';
 import { checkKeyTarget } from './keys.js';
+import { dialectNoter, type NoteDialect, type OnDialect } from './dialect.js';
+import { ServiceError } from './errors.js';
+import { tolerantReader, type TolerantCreatedLink } from './tolerant-read.js';
 
 export interface PartnerCredentials {
   apiKey: string;
@@ -32,6 +35,11 @@ export interface MerchantClientOptions extends ClientOptions {
   merchantKey: string;
   /** A partner acting for the store adds its key pair as attribution; the store is still the merchant key's. */
   partner?: PartnerCredentials;
+  /**
+   * Told once per process for each way the service answers differently from the contract (a `result` wrapper, a
+   * link's `link` field, the other cancel route...), so the log says which shape this account speaks.
+   */
+  onDialect?: OnDialect;
 }
 
 export interface CreateOrderOptions extends CallOptions {
@@ -51,6 +59,9 @@ export type DashboardStatsQuery = z.input<typeof DashboardStatsQuerySchema>;
 /** The merchant API, authorized by `merchant-key` (and the partner pair when a partner acts for the store). */
 export class MerchantClient {
   readonly #http: HttpCore;
+  readonly #note: NoteDialect;
+  /** The cancel route that last worked: the documented one until the service shows it takes only the other. */
+  #cancelRoute: CancelRoute = 'post';
 
   constructor(options: MerchantClientOptions) {
     const headers: Record<string, string> = { [merchantKeyHeader]: requireText(options.merchantKey, 'merchantKey') };
@@ -58,7 +69,8 @@ export class MerchantClient {
       headers[partnerKeyHeader] = requireText(options.partner.apiKey, 'partner.apiKey');
       headers[partnerSecretHeader] = requireText(options.partner.apiSecret, 'partner.apiSecret');
     }
-    this.#http = new HttpCore(options, headers, timedSend);
+    this.#note = dialectNoter(options.onDialect);
+    this.#http = new HttpCore(options, headers, timedSend, tolerantReader(this.#note));
     // Before anything is sent: a test key never reaches production, a live key never a sandbox.
     checkKeyTarget(options.merchantKey, 'merchantKey', this.#http.baseUrl);
     if (options.partner) {
@@ -75,13 +87,13 @@ export class MerchantClient {
   async createOrder(body: CreateOrderInput, options: CreateOrderOptions = {}): Promise<CreatedOrder> {
     const payload = checkRequest(CreateOrderBodySchema, body);
     const { signal, onHeaders } = options;
-    return this.#http.request({ method: 'POST', path: '/orders', body: payload, schema: CreatedOrderSchema, wrapper: 'data', signal, ...(onHeaders ? { onHeaders } : {}) });
+    return this.#http.request({ method: 'POST', path: '/orders', body: payload, schema: CreatedOrderSchema, wrapper: 'data', shape: 'order_status', signal, ...(onHeaders ? { onHeaders } : {}) });
   }
 
   /** The order as the service sees it now: confirm a webhook's status with this before acting on it. */
   async getOrder(orderId: number, options: CallOptions = {}): Promise<OrderDetails> {
     const path = `/orders/${pathId(orderId, 'orderId')}`;
-    return this.#http.request({ method: 'GET', path, schema: OrderDetailsSchema, wrapper: 'data', signal: options.signal });
+    return this.#http.request({ method: 'GET', path, schema: OrderDetailsSchema, wrapper: 'data', shape: 'order', signal: options.signal });
   }
 
   /** Full refund of a confirmed order within 96 hours of purchase; resolves to the service's message. */
@@ -91,29 +103,58 @@ export class MerchantClient {
     return this.#http.request({ method: 'POST', path, body: payload, schema: RefundResponseSchema.def.shape.result, wrapper: 'result-or-data', signal: options.signal });
   }
 
-  /** Cancels a `pending` or `processing` order; confirmed orders are refunded instead. */
+  /**
+   * Cancels a `pending` or `processing` order; confirmed orders are refunded instead. The API reference's
+   * `POST /orders/cancel/{id}` first; a 404 or 405 without the service's error body tries the guide's
+   * `PUT /orders/{id}/cancel`, and the route that worked is used from then on.
+   */
   async cancel(orderId: number, options: CallOptions = {}): Promise<CancelledOrder> {
-    const path = `/orders/cancel/${pathId(orderId, 'orderId')}`;
-    return this.#http.request({ method: 'POST', path, schema: CancelledOrderSchema, wrapper: 'data', signal: options.signal });
+    const id = pathId(orderId, 'orderId');
+    const first = this.#cancelRoute;
+    try {
+      return await this.#cancelOn(first, id, options);
+    } catch (error) {
+      const wrongRoute = error instanceof ServiceError && !error.serviceBody && (error.status === 404 || error.status === 405);
+      if (!wrongRoute) throw error;
+      const other: CancelRoute = first === 'post' ? 'put' : 'post';
+      let cancelled: CancelledOrder;
+      try {
+        cancelled = await this.#cancelOn(other, id, options);
+      } catch (second) {
+        // Neither route exists: the documented route's failure is the one to report.
+        throw second instanceof ServiceError && !second.serviceBody && (second.status === 404 || second.status === 405) ? error : second;
+      }
+      this.#cancelRoute = other;
+      if (other === 'put') this.#note('cancel_put_route', `PUT /orders/${id}/cancel`);
+      return cancelled;
+    }
+  }
+
+  #cancelOn(route: CancelRoute, id: string, options: CallOptions): Promise<CancelledOrder> {
+    const call = route === 'post' ? ({ method: 'POST', path: `/orders/cancel/${id}` } as const) : ({ method: 'PUT', path: `/orders/${id}/cancel` } as const);
+    return this.#http.request({ ...call, schema: CancelledOrderSchema, wrapper: 'data', shape: 'order_status', signal: options.signal });
   }
 
   /** Submits the digital wallet's 6-digit SMS code. */
   async submitOtp(orderId: number, code: string, options: CallOptions = {}): Promise<OtpResult> {
     const path = `/orders/daviplata/${pathId(orderId, 'orderId')}`;
     const payload = checkRequest(OtpBodySchema, { daviplata_otp: code });
-    return this.#http.request({ method: 'POST', path, body: payload, schema: OtpResultSchema, wrapper: 'data', signal: options.signal });
+    return this.#http.request({ method: 'POST', path, body: payload, schema: OtpResultSchema, wrapper: 'data', shape: 'order_status', signal: options.signal });
   }
 
-  /** Creates a payment link; leave out `amount` for a dynamic link. */
-  async createLink(body: CreateLinkInput, options: CallOptions = {}): Promise<CreatedLink> {
+  /**
+   * Creates a payment link; leave out `amount` for a dynamic link. The URL and hash are always there; the live
+   * service may leave out `payment_link_id` and `expires_at` (it answers `{ link, hash, wallet_id }`).
+   */
+  async createLink(body: CreateLinkInput, options: CallOptions = {}): Promise<TolerantCreatedLink> {
     const payload = checkRequest(CreateLinkBodySchema, body);
-    return this.#http.request({ method: 'POST', path: '/links', body: payload, schema: CreatedLinkSchema, wrapper: 'data', signal: options.signal });
+    return this.#http.request({ method: 'POST', path: '/links', body: payload, schema: CreatedLinkSchema, wrapper: 'data', shape: 'link', signal: options.signal });
   }
 
   /** The gateways this store may offer; show only these. */
   async paymentGateways(options: CallOptions = {}): Promise<PaymentGateway[]> {
     const path = '/orders/paymentGateways';
-    return this.#http.request({ method: 'GET', path, schema: PaymentGatewayListSchema, wrapper: 'data', signal: options.signal });
+    return this.#http.request({ method: 'GET', path, schema: PaymentGatewayListSchema, wrapper: 'data', shape: 'gateways', signal: options.signal });
   }
 
   /** The valid `id_type`s of a country (only `CO` today). */
@@ -129,6 +170,8 @@ export class MerchantClient {
     return this.#http.request({ method: 'GET', path, query: q, schema: DashboardStatsSchema, wrapper: 'result', signal: options.signal });
   }
 }
+
+type CancelRoute = 'post' | 'put';
 
 /** Drops null fields: the service's optional fields take a value or nothing. */
 function withoutNulls<T extends object>(body: T): { [K in keyof T]: Exclude<T[K], null> } {

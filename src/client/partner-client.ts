@@ -21,12 +21,17 @@ import { HttpCore, checkRequest, pathId, requireText } from './http.js';
 import type { CallOptions, ClientOptions } from './http.js';
 import { checkKeyTarget } from './keys.js';
 import { MerchantClient } from './merchant-client.js';
+import { dialectNoter, type OnDialect } from './dialect.js';
+import { send } from './send.js';
+import { tolerantReader } from './tolerant-read.js';
 
 export interface PartnerClientOptions extends ClientOptions {
   /** `X-API-Key`: identifies the partner. */
   apiKey: string;
   /** `X-API-Secret`: authenticates it. Server-side only. */
   apiSecret: string;
+  /** Told once per process for each way the service answers differently from the contract (see MerchantClient). */
+  onDialect?: OnDialect;
 }
 
 export type PartnerEvent = z.infer<typeof PartnerEventListSchema>[number];
@@ -43,7 +48,7 @@ export class PartnerClient {
     this.#http = new HttpCore(options, {
       [partnerKeyHeader]: requireText(options.apiKey, 'apiKey'),
       [partnerSecretHeader]: requireText(options.apiSecret, 'apiSecret'),
-    });
+    }, send, tolerantReader(dialectNoter(options.onDialect)));
     checkKeyTarget(options.apiKey, 'apiKey', this.#http.baseUrl);
     checkKeyTarget(options.apiSecret, 'apiSecret', this.#http.baseUrl);
   }

@@ -79,6 +79,6 @@ function wrapperKey(wrapper: Wrapper, json: unknown): 'data' | 'result' | undefi
 
 
 /** `Retry-After` in seconds (delta form only; a date is read as unknown). */
-function retryAfterSeconds(value: string | null | undefined): number | undefined {
+export function retryAfterSeconds(value: string | null | undefined): number | undefined {
   return value && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
 }

@@ -10,3 +10,11 @@ export const webhookHeaders = {
 } as const;
 /** A webhook-sender identifier with version 1.0. */
 export const webhookUserAgent = 'PayCheckout-Webhooks/1.0';
+/** The same headers as the live service's webhook docs name them; receivers accept either family. */
+export const liveWebhookHeaders = {
+  event: 'X-Wava-Event',
+  timestamp: 'X-Wava-Timestamp',
+  signature: 'X-Wava-Signature',
+} as const;
+/** The live service's webhook sender. */
+export const liveWebhookUserAgent = 'Wava-Webhooks/1.0';

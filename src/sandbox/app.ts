@@ -20,6 +20,7 @@ import { createState, resetState, type SandboxState } from './state.js';
 import { SandboxGuard, type SandboxGuardOptions } from './guard.js';
 import { guardMiddleware } from './guard-middleware.js';
 import { createDeliverer, type Deliverer } from './webhooks/delivery.js';
+import { liveAnswers, type SandboxDialect } from './live-dialect.js';
 
 export interface SandboxOptions {
   /** Injectable clock; default real time (advanced by POST /sandbox/clock). */
@@ -47,6 +48,11 @@ export interface SandboxOptions {
   orderKeyDedupe?: boolean;
   /** Which hosts, origins and forward targets the control API and pages take besides loopback ones (guard.ts). */
   guard?: SandboxGuardOptions;
+  /**
+   * `contract` (default): the contract's shapes. `live` (CLI `--dialect live`): the merchant API and webhooks in the
+   * shapes the live service is documented or observed to use (live-dialect.ts); the buyer API is the same in both.
+   */
+  dialect?: SandboxDialect;
 }
 
 /** The route table (for tests that compare it with the contract); typed here so the public types need no hono. */
@@ -88,6 +94,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       maxAttempts: timings.webhookMaxAttempts,
       fetch: options.fetch,
       now: () => clock.now(),
+      dialect: options.dialect ?? 'contract',
     });
   const context: SandboxContext = {
     state: createState(clock.now()),
@@ -101,6 +108,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     orderKeyDedupe: options.orderKeyDedupe ?? true,
     guard: new SandboxGuard(options.guard),
     iso: (ms?: number) => new Date(ms ?? clock.now()).toISOString(),
+    dialect: options.dialect ?? 'contract',
   };
   const forwardToReceiver = () => {
     const url = context.receiverUrl;
@@ -130,6 +138,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   });
 
   const v1 = new Hono();
+  if (context.dialect === 'live') v1.use('*', liveAnswers());
   v1.route('/', checkoutRoutes(context));
   v1.route('/', merchantRoutes(context));
   v1.route('/', partnerRoutes(context));

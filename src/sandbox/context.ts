@@ -3,6 +3,7 @@ import type { SandboxClock } from './clock.js';
 import type { SandboxState } from './state.js';
 import type { Deliverer } from './webhooks/delivery.js';
 import type { SandboxGuard } from './guard.js';
+import type { SandboxDialect } from './live-dialect.js';
 
 export interface SandboxTimings {
   /** Per webhook attempt (contract: 5 s). */
@@ -34,6 +35,8 @@ export interface SandboxContext {
   /** What the control API and pages refuse (hosts, origins, forward targets, card page returns). */
   guard: SandboxGuard;
   iso(ms?: number): string;
+  /** Which shapes the merchant API answers in (live-dialect.ts). */
+  dialect: SandboxDialect;
 }
 
 export const defaultPushAutoDeclineMs = 2_000;

@@ -20,6 +20,7 @@ import { checkSecrets, serverSecrets, type ServerSecrets } from './secrets.js';
 import { answerHeaders, toResponse } from './text-response.js';
 import { defaultStatusPollMs, defaultWaiterCaps, statusWaits } from './status-wait.js';
 import { webhookIntake } from './webhook-intake.js';
+import { logDialect } from './dialect-log.js';
 
 type Route = { methods: Record<string, (ops: Operations, request: Incoming, param: string) => Promise<Reply>> };
 
@@ -64,6 +65,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     ...(options.environment !== undefined ? { environment: options.environment } : {}),
     ...(fetch !== undefined ? { fetch } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    onDialect: options.onDialect ?? logDialect,
   };
   const merchant = new MerchantClient(merchantOptions);
   let secrets: Promise<ServerSecrets> | undefined;
@@ -90,7 +92,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     waits: statusWaits({ store, pollMs: options.statusPollMs ?? defaultStatusPollMs, caps: { ...defaultWaiterCaps, ...options.statusWaiters } }),
     guards,
   });
-  const intake = options.webhookSecret ? webhookIntake({ secret: options.webhookSecret, now: options.now ?? Date.now, store, timings, merchant, ops }) : undefined;
+  const intake = options.webhookSecret ? webhookIntake({ secret: options.webhookSecret, now: options.now ?? Date.now, store, timings, merchant, ops, onDelivery: options.onWebhook }) : undefined;
   const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '').replace(/^(?=[^/])/, '/');
   // Any prefix may come before `{basePath}/checkout/`, so the handler can be mounted under a sub-path.
   const pathPattern = new RegExp(`^(?:/.*)?${escapeRegExp(basePath)}/checkout/(.+)$`);
@@ -115,8 +117,9 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     // The client went away (an aborted upload, a closed tab): no one reads the answer, and it is no server error.
     if (request.aborted) return { status: 499, headers: {}, text: null };
     if (error instanceof CheckoutHttpError) return respond(request, error.status, error.body, error.headers);
-    // The merchant API's own ErrorResponse passes through with its status (4010, 4011, 6105, ...).
-    if (error instanceof ServiceError) return respond(request, error.status, error.body);
+    // The merchant API's own ErrorResponse passes through with its status (4010, 4011, 6105, ...); a failure
+    // without it (an HTML page) is the merchant's to see in onError, not the buyer's.
+    if (error instanceof ServiceError && error.serviceBody) return respond(request, error.status, error.body);
     if (error instanceof NetworkError || error instanceof TimeoutError || error instanceof AbortedError) {
       return respond(request, 503, errorBody('SERVICE_UNAVAILABLE', { description: 'The payment service could not be reached; try again.' }));
     }

@@ -2,6 +2,7 @@
 export { createCheckoutHandler } from './handler.js';
 export type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
 export type { CheckoutLinkInfo, ResolveLink } from './links.js';
+export type { KnownShopper } from './shopper.js';
 export { ClaimStoreError, memoryClaimStore } from './claims.js';
 export type { ClaimResult, ClaimStore, ClaimView, MemoryClaimStoreOptions, Unsubscribe } from './claims.js';
 export { claimChannel, defaultClaimTimings, isDefiniteFailure, orderChannel } from './once.js';

@@ -1,5 +1,6 @@
 /** The merchant's own payment links, as `resolveLink` describes them, turned into the buyer API's CheckoutLink. */
 import type { CheckoutGateway, CheckoutLink, DocumentType, LinkStatus } from '../contract/index.js';
+import { asksForContact, type KnownShopper } from './shopper.js';
 
 /** What `resolveLink(hash)` returns: the merchant's record of a link. */
 export interface CheckoutLinkInfo {
@@ -16,7 +17,14 @@ export interface CheckoutLinkInfo {
   status?: LinkStatus | undefined;
   /** The store's page for after the payment: the receipt's way back (the element's `store-url` wins). */
   redirectLink?: string | null | undefined;
+  /**
+   * What the store already knows of the buyer (the live plugin sends its customer with every link). Sent to the
+   * service with the order, never to the browser; a field the page or the buyer gives wins. Fields left unknown are
+   * asked of the buyer on the details screen.
+   */
+  shopper?: KnownShopper | null | undefined;
 }
+
 
 export type ResolveLink = (hash: string, request: Request) => CheckoutLinkInfo | null | undefined | Promise<CheckoutLinkInfo | null | undefined>;
 
@@ -54,7 +62,7 @@ export function toCheckoutLink(
     currency: linkCurrency(info),
     status: linkStatus(info, now),
     expires_at: info.expiresAt ? toIso(info.expiresAt) : null,
-    collect_shopper_data: info.collectShopperData ?? false,
+    collect_shopper_data: asksForContact(info),
     gateways,
     document_types: documentTypes,
     ...(info.redirectLink ? { redirect_link: info.redirectLink } : {}),

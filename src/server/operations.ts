@@ -30,6 +30,7 @@ import { isReplayed, replayedHeader } from './replay.js';
 import { linkAmount, linkCurrency, linkStatus, toCheckoutLink, type CheckoutLinkInfo, type ResolveLink } from './links.js';
 import type { Incoming } from './incoming.js';
 import { gatewayOfOrder, toCheckoutOrder } from './orders.js';
+import { shopperForOrder } from './shopper.js';
 import { bodyDigest, isOrderToken, orderKeyFor, orderTokenFor, type ServerSecrets } from './secrets.js';
 
 const maxIdempotencyKeyLength = 255;
@@ -121,8 +122,9 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     if (fixed !== undefined && body.amount !== undefined) throw CheckoutHttpError.invalid([{ field: 'amount', message: 'is fixed by the payment link; do not send it' }]);
     const amount = fixed ?? body.amount;
     if (amount === undefined) throw CheckoutHttpError.invalid([{ field: 'amount', message: 'is required on a dynamic link' }]);
+    const shopper = shopperForOrder(body.shopper, info, deps.countryCode);
     if (info.collectShopperData) {
-      const missing = collectedShopperFields.filter((f) => !body.shopper[f]);
+      const missing = collectedShopperFields.filter((f) => !shopper[f]);
       if (missing.length) throw CheckoutHttpError.invalid(missing.map((f) => ({ field: `shopper.${f}`, message: 'is required' })));
     }
     const currency = linkCurrency(info);
@@ -143,7 +145,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
           amount,
           description: info.description,
           currency,
-          shopper: body.shopper,
+          shopper,
           payment_gateway: { id_payment_gateway: gateway.id_payment_gateway },
           order_key: orderKey,
         },

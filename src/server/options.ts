@@ -1,6 +1,7 @@
-import type { Environment } from '../client/index.js';
+import type { Environment, OnDialect } from '../client/index.js';
 import type { CheckoutGateway } from '../contract/index.js';
 import type { ClaimStore } from './claims.js';
+import type { WebhookDelivery } from '../webhooks/delivery.js';
 import type { BotCheck } from './guards.js';
 import type { LimitsOption } from './limits.js';
 import type { WaiterCaps } from './status-wait.js';
@@ -42,6 +43,11 @@ export interface CheckoutHandlerOptions {
    */
   webhookSecret?: string | readonly string[];
   /**
+   * Sees every delivery the intake verified, under either header family (`X-Service-*`, `X-Wava-*`); one whose event
+   * or shape is unknown arrives as `{ event: 'unknown', name, payload }` (acknowledged 200, never refused).
+   */
+  onWebhook?: (delivery: WebhookDelivery) => void;
+  /**
    * While a status request waits (`?wait=25&since=STATUS`), how often the handler asks `GET /orders/{id}`; default
    * 2,000 ms. A webhook through `webhookSecret` wakes it sooner, on every instance sharing `store`.
    */
@@ -68,6 +74,11 @@ export interface CheckoutHandlerOptions {
   clientAddress?: (request: Request) => string | null | undefined;
   /** Called before a new order is created with the page's bot-check token (`X-Bot-Check`); false refuses with 403. */
   botCheck?: BotCheck;
+  /**
+   * Told once per process for each way the service answers differently from the contract (a `result` wrapper, the
+   * other cancel route...), so the log says which shape this account speaks. Default: one `console.info` line each.
+   */
+  onDialect?: OnDialect;
   /** Unexpected failures (answered 500 7001); default console.error. Never given the merchant key. */
   onError?: (error: unknown) => void;
 }

@@ -26,6 +26,8 @@ export interface IntakeDeps {
   timings: ClaimTimings;
   merchant: MerchantClient;
   ops: Operations;
+  /** Sees every verified delivery, an `unknown` one with its body as sent (the merchant's `onWebhook`). */
+  onDelivery?: ((delivery: WebhookDelivery) => void) | undefined;
 }
 
 /** What `order:{id}` carries: enough for a waiting status request to know it should look again. */
@@ -49,7 +51,14 @@ export function webhookIntake(deps: IntakeDeps): (request: Incoming) => Promise<
       if (error.reason === 'malformed_json') throw CheckoutHttpError.of('MALFORMED_JSON');
       throw CheckoutHttpError.of('VALIDATION_FAILED', { description: error.message, validation_errors: [...error.problems] });
     }
+    try {
+      deps.onDelivery?.(delivery);
+    } catch {
+      // the merchant's hook must not turn a verified delivery into a retry
+    }
     // Other events are acknowledged, so the service does not retry them; this intake has nothing to do with them.
+    // An unknown one too: a 4xx would make the service drop it for good, and it is the merchant's to read.
+    if (delivery.event === 'unknown') return { status: 200, data: { received: true, handled: false, unknown: true } };
     if (delivery.event !== 'order_payment') return { status: 200, data: { received: true, handled: false } };
     // Once across instances: a replay (the service's retry, a resend, an attacker's copy) is answered, not redone.
     const once = await processOnce(claimsOf(deps.store), delivery, () => settle(deps, delivery.payload));
@@ -69,7 +78,7 @@ const claimsOf = (store: ClaimStore): DeliveryClaims => ({
 });
 
 /** The work of one `order_payment`: settle an in-doubt create with the service's record, wake whoever waits. */
-async function settle(deps: IntakeDeps, payload: OrderPaymentPayload): Promise<void> {
+async function settle(deps: IntakeDeps, payload: Pick<OrderPaymentPayload, 'id_order' | 'status'> & { id_external?: string | null | undefined }): Promise<void> {
   const { id_order, id_external, status } = payload;
   const key = id_external?.startsWith(orderKeyPrefix) ? id_external : undefined;
   const claim = key ? await storeCall(() => deps.store.inspect(key)) : undefined;

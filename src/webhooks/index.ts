@@ -2,7 +2,9 @@
 export { sign, verify, canonicalPayload, timingSafeEqual } from './signature.js';
 export type { SigningSecrets } from './signature.js';
 export { parseDelivery, headerValue, defaultToleranceMs } from './delivery.js';
-export type { DeliveryInput, VerifiedDeliveryInput, UnverifiedDeliveryInput, HeaderSource, WebhookDelivery } from './delivery.js';
+export type { DeliveryInput, VerifiedDeliveryInput, UnverifiedDeliveryInput, HeaderSource, WebhookDelivery, KnownWebhookDelivery, UnknownWebhookDelivery, HeaderFamily } from './delivery.js';
+export { legacyEventNames } from './live-payload.js';
+export type { LiveOrderPaymentPayload, PayloadLayout } from './live-payload.js';
 export { WebhookDeliveryError } from './errors.js';
 export type { WebhookDeliveryErrorReason } from './errors.js';
 export { processOnce, deliveryKey, defaultDeliveryLeaseMs, defaultDeliveryTtlMs } from './once.js';

@@ -32,17 +32,7 @@ describe(`buyer flows in ${engineLabel[driverEngine]}`, () => {
     driver = undefined;
   });
 
-  /** Method → details → Pagar, up to the gateway's own step. */
-  async function payWith(gateway: Gateway): Promise<void> {
-    await page.waitForStep('method');
-    await page.clickButton(gateway.name);
-    await page.waitForStep('details');
-    await page.choose('Tipo de documento', 'Cédula de Ciudadanía (CC)');
-    await page.typeInto('Número de documento', '1020304050');
-    if (gateway.kind === 'push') await page.typeInto('Número de celular', '300 123 4567');
-    await page.clickButton('Pagar');
-    await page.waitForStep(gateway.waitingStep);
-  }
+  const payWith = (gateway: Gateway) => page.payWith(gateway);
 
   async function assertReceipt(hash: string, id: number, amount: RegExp): Promise<void> {
     await page.waitForStep('paid');

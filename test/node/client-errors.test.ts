@@ -94,19 +94,25 @@ describe('client error mapping (real HTTP server)', () => {
     assert.deepEqual(error.validationErrors, [{ field: 'daviplata_otp', message: 'wrong code' }]);
   });
 
-  it('a 502 HTML page is an InvalidResponseError with a plain message', async () => {
+  // Issue 28: a failure without the service's error body is said plainly, with the HTTP status and the route.
+  it('a 502 HTML page is a ServiceError naming the HTTP status and the route, not a schema complaint', async () => {
     service.on(`GET ${orderPath}`, { status: 502, body: '<html><body><h1>502 Bad Gateway</h1></body></html>' });
-    const error = await failure(client.getOrder(42), InvalidResponseError);
-    assert.equal(error.kind, 'invalid_response');
+    const error = await failure(client.getOrder(42), ServiceError);
+    assert.equal(error.kind, 'service');
     assert.equal(error.status, 502);
-    assert.equal(error.message, 'The service sent a response we could not read (HTTP 502).');
+    assert.equal(error.serviceBody, false);
+    assert.equal(error.route, 'GET /orders/42');
+    assert.equal(error.message, 'The payment service answered HTTP 502 to GET /orders/42 without its error body.');
   });
 
-  it('a 4xx JSON body that is not an ErrorResponse is an InvalidResponseError naming the fields', async () => {
-    service.on(`GET ${orderPath}`, { status: 403, body: { message: 'Forbidden' } });
-    const error = await failure(client.getOrder(42), InvalidResponseError);
+  it("a 4xx framework body ({statusCode, message}) is a ServiceError quoting its words, naming no schema field", async () => {
+    service.on(`GET ${orderPath}`, { status: 403, body: { statusCode: 403, message: 'Forbidden' } });
+    const error = await failure(client.getOrder(42), ServiceError);
     assert.equal(error.status, 403);
-    assert.ok(error.problems.some((p) => p.field === 'code'));
+    assert.equal(error.code, 0);
+    assert.equal(error.apiCode, 'HTTP_403');
+    assert.equal(error.message, 'The payment service answered HTTP 403 to GET /orders/42 without its error body (it said: "Forbidden").');
+    assert.doesNotMatch(error.message, /is required|must be/);
   });
 
   it('a 200 missing a required field is an InvalidResponseError naming the field', async () => {
@@ -155,9 +161,13 @@ describe('client error mapping (real HTTP server)', () => {
     assert.throws(() => readLinkAnswer({ status: 404, text: JSON.stringify({ code: 4019, api_code: 'LINK_NOT_FOUND', message: 'No.', error: true }) }), ServiceError);
   });
 
-  it('a 200 without the data wrapper, or empty, is an InvalidResponseError', async () => {
+  // Issue 28: the live service may answer without the wrapper; what money depends on is still required.
+  it('a 200 without the data wrapper is read; one missing its id, or empty, is an InvalidResponseError', async () => {
     service.on(`GET ${orderPath}`, { body: details });
-    assert.ok((await failure(client.getOrder(42), InvalidResponseError)).problems.some((p) => p.field === 'data'));
+    assert.deepEqual(await client.getOrder(42), details);
+    const { id_order: _drop, ...withoutId } = details;
+    service.on(`GET ${orderPath}`, { body: withoutId });
+    assert.deepEqual((await failure(client.getOrder(42), InvalidResponseError)).problems.map((p) => p.field), ['id_order']);
     service.on(`GET ${orderPath}`, { status: 200 });
     assert.deepEqual((await failure(client.getOrder(42), InvalidResponseError)).problems, []);
   });

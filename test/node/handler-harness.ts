@@ -17,7 +17,11 @@ export const pushOrderBody = { payment_gateway: { id_payment_gateway: 1 }, shopp
 
 export async function serveHandler(options: CheckoutHandlerOptions): Promise<RunningHandler> {
   // Suites that are not about the abuse limits create many orders for one fixture phone: limits off unless asked.
-  const server: Server = createServer(toNodeListener(createCheckoutHandler({ limits: false, ...options })));
+  return listenOnLoopback(createServer(toNodeListener(createCheckoutHandler({ limits: false, ...options }))));
+}
+
+/** A server on 127.0.0.1 and a free port; `close()` ends its connections too. */
+export async function listenOnLoopback(server: Server): Promise<RunningHandler> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

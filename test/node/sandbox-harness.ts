@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createClock, type SandboxClock } from '../../src/sandbox/clock.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import type { SandboxTimings } from '../../src/sandbox/context.js';
+import type { SandboxDialect } from '../../src/sandbox/live-dialect.js';
 
 export const merchant = { 'merchant-key': 'mk_test_demo' } as const;
 export const partner = { 'X-API-Key': 'pk_test_demo', 'X-API-Secret': 'sk_test_demo' } as const;
@@ -37,10 +38,10 @@ export interface TestSandbox {
 }
 
 /** `defaultReceiver` is off unless asked for: the suites count deliveries exactly, to receivers of their own. */
-export async function startTestSandbox(timings: SandboxTimings = {}, { defaultReceiver = false, orderKeyDedupe = true } = {}): Promise<TestSandbox> {
+export async function startTestSandbox(timings: SandboxTimings = {}, { defaultReceiver = false, orderKeyDedupe = true, dialect = 'contract' as SandboxDialect } = {}): Promise<TestSandbox> {
   const clock = createClock(startOfTime);
   // The suites forward to receivers of their own on many ports; sandbox-guard.test.ts checks the default (the first one).
-  const running = await startSandbox({ port: 0, clock, defaultReceiver, orderKeyDedupe, guard: { allowedForwards: 'loopback' }, timings: { webhookTimeoutMs: 500, webhookRetryDelayMs: 20, ...timings } });
+  const running = await startSandbox({ port: 0, clock, defaultReceiver, orderKeyDedupe, dialect, guard: { allowedForwards: 'loopback' }, timings: { webhookTimeoutMs: 500, webhookRetryDelayMs: 20, ...timings } });
   const origin = running.url;
   const raw = async (path: string, init: RequestInit): Promise<Reply> => {
     const response = await fetch(`${origin}${path}`, { redirect: 'manual', ...init });

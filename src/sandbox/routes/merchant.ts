@@ -19,6 +19,7 @@ import { cancelOrder, createOrder, refundOrder, submitOtp } from '../orders.js';
 import { gatewayById } from '../state.js';
 import { createdLinkView, createdOrderView, gatewayView, orderDetailsView } from '../views.js';
 import { originOf } from './origin.js';
+import { frameworkNotFound, requireLiveShopper } from '../live-dialect.js';
 
 /** Links made through the API live 7 days unless `ttl_minutes` says otherwise. */
 export const defaultLinkTtlMinutes = 7 * 24 * 60;
@@ -40,6 +41,7 @@ export function merchantRoutes(ctx: SandboxContext): Hono {
     if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && (raw as Record<string, unknown>).payment_gateway === undefined) {
       throw new ApiError('PAYMENT_GATEWAY_REQUIRED', { validation_errors: [{ field: 'payment_gateway.id_payment_gateway', message: 'is required' }] });
     }
+    if (ctx.dialect === 'live') requireLiveShopper(raw);
     const body = parseOrThrow(CreateOrderBodySchema, raw);
     // A used key is judged as soon as the body parses (another body is 409 before any business rule), and there is
     // no await from here to rememberOrderKey, so concurrent creates with one key make one order.
@@ -105,11 +107,16 @@ export function merchantRoutes(ctx: SandboxContext): Hono {
     return c.json({ result: 'Refund processed successfully' });
   });
 
-  api.post('/orders/cancel/:orderId', (c) => {
+  // The API reference's route in the contract dialect, the guide's in the live one; each dialect knows only its own.
+  const cancel = (c: Context) => {
     const order = ownOrder(c, callerFrom(ctx, c));
     cancelOrder(ctx, order, 'merchant');
     return c.json({ data: { id_order: order.id_order, status: order.status } });
-  });
+  };
+  if (ctx.dialect === 'live') {
+    api.post('/orders/cancel/:orderId', frameworkNotFound);
+    api.put('/orders/:orderId/cancel', cancel);
+  } else api.post('/orders/cancel/:orderId', cancel);
 
   api.post('/orders/daviplata/:orderId', async (c) => {
     const order = ownOrder(c, callerFrom(ctx, c));

@@ -4,7 +4,7 @@
  * shows delivered webhooks without any receiver of the developer's own.
  */
 import { Hono, type Context } from 'hono';
-import { webhookHeaders, type SandboxReceivedWebhook } from '../../contract/index.js';
+import { liveWebhookHeaders, webhookHeaders, type SandboxReceivedWebhook } from '../../contract/index.js';
 import { verify } from '../../webhooks/signature.js';
 import type { SandboxContext } from '../context.js';
 import { readText, refuseDeepText } from '../http.js';
@@ -18,14 +18,14 @@ export function receiverRoutes(ctx: SandboxContext): Hono {
   api.post('/*', async (c: Context) => {
     const body = await readText(c);
     refuseDeepText(body); // the dashboard parses and shows it
-    const signature = c.req.header(webhookHeaders.signature) ?? null;
+    const signature = c.req.header(webhookHeaders.signature) ?? c.req.header(liveWebhookHeaders.signature) ?? null;
     const verifiedWith = await signerOf(ctx, body, signature);
     const received = ctx.state.received; // read after the awaits: a reset meanwhile starts a new log
     const record: SandboxReceivedWebhook = {
       id: `rcv_${ctx.state.nextReceivedId++}`,
       received_at: ctx.iso(),
       path: new URL(c.req.url).pathname,
-      event: c.req.header(webhookHeaders.event) ?? null,
+      event: c.req.header(webhookHeaders.event) ?? c.req.header(liveWebhookHeaders.event) ?? null,
       headers: Object.fromEntries(c.req.raw.headers),
       body,
       signature,

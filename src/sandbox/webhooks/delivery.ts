@@ -16,6 +16,7 @@ import {
 } from '../../contract/index.js';
 import { sign } from '../../webhooks/signature.js';
 import { attemptDelivery } from './attempt.js';
+import { liveWebhookBody, liveWebhookRequestHeaders, type SandboxDialect } from '../live-dialect.js';
 
 export type { DeliveryAttempt, DeliveryRecord } from '../../contract/index.js';
 
@@ -33,6 +34,8 @@ export interface DelivererOptions {
   /** Wall clock for timestamps (the sandbox's injectable clock); durations use a monotonic timer. */
   now?: () => number;
   userAgent?: string;
+  /** `live`: `X-Wava-*` headers and `data`-nested payloads, as the live webhook pages show them. Default `contract`. */
+  dialect?: SandboxDialect;
 }
 
 export interface DeliveryTarget {
@@ -56,7 +59,7 @@ export interface SendOptions {
 export type DeliveryListener = (record: Readonly<DeliveryRecord>) => void;
 
 export interface Deliverer {
-  readonly settings: Readonly<Required<Omit<DelivererOptions, 'fetch' | 'now'>>>;
+  readonly settings: Readonly<Required<Omit<DelivererOptions, 'fetch' | 'now' | 'dialect'>>>;
   /** Delivers in the background; resolves with the finished record. Never rejects. */
   send(target: DeliveryTarget, event: WebhookEventName, payload: object, options?: SendOptions): Promise<DeliveryRecord>;
   /** Oldest first, at most `deliveryLogLimit`. Records change while their delivery runs: do not mutate them. */
@@ -76,6 +79,7 @@ export function createDeliverer(options: DelivererOptions = {}): Deliverer {
     maxAttempts: Math.max(1, options.maxAttempts ?? webhookMaxAttempts),
     userAgent: options.userAgent ?? webhookUserAgent,
   });
+  const live = options.dialect === 'live';
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
   const isoNow = () => new Date(now()).toISOString();
@@ -149,7 +153,7 @@ export function createDeliverer(options: DelivererOptions = {}): Deliverer {
     };
     remember(record, cancel); // logged at once, so the log keeps the order in which events happened
     try {
-      record.body = JSON.stringify(payload);
+      record.body = JSON.stringify(live ? liveWebhookBody(payload) : payload);
       // A snapshot, so a caller changing its object later cannot make the log disagree with what was sent.
       record.payload = JSON.parse(record.body) as Record<string, unknown>;
     } catch (error) {
@@ -162,7 +166,7 @@ export function createDeliverer(options: DelivererOptions = {}): Deliverer {
       // WebCrypto refuses some keys (an empty one, for instance): a setup fault, logged, never thrown.
       return refuse(record, `could not sign: ${error instanceof Error ? error.message : String(error)}`, cancel);
     }
-    record.headers = {
+    record.headers = live ? liveWebhookRequestHeaders(event, record.created_at, record.signature) : {
       'Content-Type': 'application/json',
       [webhookHeaders.event]: event,
       // One timestamp for every attempt of a delivery: the log shows exactly the headers each attempt sent.

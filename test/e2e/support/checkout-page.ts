@@ -3,7 +3,7 @@
  * label, through shadow roots, and wait on the element's step. Page scripts are strings (see driver.ts).
  */
 import { waitFor, type Driver, type Script } from './driver.js';
-import { settleMs, visibleTextScript } from './harness.js';
+import { settleMs, visibleTextScript, type Gateway } from './harness.js';
 
 /** Page-side helpers every query below starts with: a deep querySelectorAll, and finders by text and by label. */
 const prelude = `
@@ -33,6 +33,18 @@ export class CheckoutPage {
 
   open(url: string): Promise<void> {
     return this.driver.goto(url);
+  }
+
+  /** Method → details (a Cédula, and the phone for push) → Pagar, up to the gateway's own step. */
+  async payWith(gateway: Gateway): Promise<void> {
+    await this.waitForStep('method');
+    await this.clickButton(gateway.name);
+    await this.waitForStep('details');
+    await this.choose('Tipo de documento', 'Cédula de Ciudadanía (CC)');
+    await this.typeInto('Número de documento', '1020304050');
+    if (gateway.kind === 'push') await this.typeInto('Número de celular', '300 123 4567');
+    await this.clickButton('Pagar');
+    await this.waitForStep(gateway.waitingStep);
   }
 
   /** Waits until the checkout shows `step` with its heading rendered. */

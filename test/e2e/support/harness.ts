@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { startSandbox, type RunningSandbox, type StartSandboxOptions } from '../../../src/sandbox/server.js';
 import type { SandboxFaultBody } from '../../../src/contract/index.js';
 import { chromiumLaunchOptions } from '../../../scripts/chromium.mjs';
 
@@ -65,9 +65,9 @@ export async function startWorld(): Promise<World> {
   };
 }
 
-export async function startSandboxWorld(): Promise<SandboxWorld> {
+export async function startSandboxWorld(options: Pick<StartSandboxOptions, 'dialect'> = {}): Promise<SandboxWorld> {
   // hostedDir is passed explicitly: the sandbox's own lookup of dist/hosted/ does not serve assets (see report).
-  const sandbox = await startSandbox({ port: 0, hostedDir, onUnexpectedError: (e) => console.error('[sandbox]', e) });
+  const sandbox = await startSandbox({ port: 0, hostedDir, onUnexpectedError: (e) => console.error('[sandbox]', e), ...options });
   const control = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
     const init: RequestInit = { method };
     if (body !== undefined) {
