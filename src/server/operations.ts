@@ -30,6 +30,7 @@ import { isReplayed, replayedHeader } from './replay.js';
 import { linkAmount, linkCurrency, linkStatus, toCheckoutLink, type CheckoutLinkInfo, type ResolveLink } from './links.js';
 import type { Incoming } from './incoming.js';
 import { gatewayOfOrder, toCheckoutOrder } from './orders.js';
+import { noteGatewayKind } from './observe.js';
 import { bodyDigest, isOrderToken, orderKeyFor, orderTokenFor, type ServerSecrets } from './secrets.js';
 
 const maxIdempotencyKeyLength = 255;
@@ -173,6 +174,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     if (details.total !== amount || (methodId !== undefined && methodId !== gateway.id_payment_gateway)) {
       throw CheckoutHttpError.of('IDEMPOTENCY_KEY_REUSED');
     }
+    noteGatewayKind(request, gateway.kind);
     if (gateway.kind === 'otp') deps.guards.created(created.id_order, body);
     let order: CheckoutOrderCreated;
     try {
