@@ -20,10 +20,13 @@ export interface ServerEvent {
 
 export type EventSink = (event: ServerEvent) => void;
 
-/** An error as plain fields; `redact` takes out what must never be written (the merchant key). */
-export function errorFields(error: unknown, redact: (text: string) => string = (t) => t): { name: string; message: string; stack?: string } {
+/**
+ * An error as plain fields; `redact` takes out what must never be written (the merchant key). The stack only for
+ * what is a bug to look into (an unexpected error), not for an outage the message says all of (a store unreachable).
+ */
+export function errorFields(error: unknown, redact: (text: string) => string = (t) => t, withStack = true): { name: string; message: string; stack?: string } {
   if (!(error instanceof Error)) return { name: 'Error', message: redact(String(error)) };
-  return { name: error.name, message: redact(error.message), ...(error.stack ? { stack: redact(error.stack) } : {}) };
+  return { name: error.name, message: redact(error.message), ...(withStack && error.stack ? { stack: redact(error.stack) } : {}) };
 }
 
 /** The default sink: one console line per event, at its level, as the server wrote before events existed. */

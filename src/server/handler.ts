@@ -151,7 +151,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Drainabl
     if (!(error instanceof CheckoutHttpError)) return;
     const cause = (error as { cause?: unknown }).cause;
     if (cause instanceof LimitRefusal) emit({ level: 'warn', name: 'limit_reached', message: `limit ${cause.limit} reached`, limit: cause.limit, retry_after_s: Number(error.headers['Retry-After'] ?? 0) });
-    else if (cause instanceof InDoubtError) emit({ level: 'warn', name: 'claim_in_doubt', message: 'the service did not say whether the order was created; its claim is kept until a webhook settles it or the lease ends', error: errorFields(cause.cause, redact) });
+    else if (cause instanceof InDoubtError) emit({ level: 'warn', name: 'claim_in_doubt', message: 'the service did not say whether the order was created; its claim is kept until a webhook settles it or the lease ends', error: errorFields(cause.cause, redact, false) });
     else if (intake && webhookPattern.test(request.path)) emit({ level: 'warn', name: 'webhook_refused', message: `webhook delivery refused ${error.status}`, reason: webhookRefusalReason(error), status: error.status });
   };
 

@@ -45,7 +45,7 @@ export function healthRoutes(deps: HealthDeps): (request: Incoming) => Promise<H
     } catch (error) {
       // The reason the load balancer sees names no host or address; the event (for the operator) says more.
       const slow = Date.now() - started >= deps.readyTimeoutMs;
-      if (wasReady) deps.emit({ level: 'warn', name: 'not_ready', message: 'the claim store does not answer: /health/ready answers 503', error: errorFields(error) });
+      if (wasReady) deps.emit({ level: 'warn', name: 'not_ready', message: 'the claim store does not answer: /health/ready answers 503', error: errorFields(error, undefined, false) });
       wasReady = false;
       return { status: 503, data: { status: 'unavailable', reason: slow ? 'claim_store_timeout' : 'claim_store_unavailable' } };
     }

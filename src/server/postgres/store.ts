@@ -68,7 +68,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     if (messageOf(error) === said) return;
     said = messageOf(error);
     if (options.onError) options.onError(error);
-    else events.emit({ level: 'error', name: 'store_error', message: `postgres store: ${said}`, store: 'postgres', error: errorFields(error) });
+    else events.emit({ level: 'error', name: 'store_error', message: `postgres store: ${said}`, store: 'postgres', error: errorFields(error, undefined, false) });
   };
 
   const makePool = async (): Promise<PgPoolLike> => {

@@ -71,7 +71,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     if (said.has(messageOf(error)) || said.size > 50) return;
     said.add(messageOf(error));
     if (options.onError) options.onError(error);
-    else events.emit({ level: 'error', name: 'store_error', message: `redis store: ${messageOf(error)}`, store: 'redis', error: errorFields(error) });
+    else events.emit({ level: 'error', name: 'store_error', message: `redis store: ${messageOf(error)}`, store: 'redis', error: errorFields(error, undefined, false) });
   };
 
   let link: Promise<RedisLink> | undefined;
