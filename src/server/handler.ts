@@ -205,10 +205,11 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Drainabl
   const respondHealth = (request: Incoming, result: { status: number; data: unknown; allow?: string }) =>
     result.allow ? respond(request, result.status, result.data, { Allow: result.allow }) : respond(request, result.status, { data: result.data });
 
-  const drain: DrainableCheckoutHandler['drain'] = async ({ graceMs = 10_000 } = {}) => {
+  const drain: DrainableCheckoutHandler['drain'] = async ({ graceMs = 10_000, acceptForMs = 0 } = {}) => {
     if (!draining) emit({ level: 'info', name: 'shutdown_started', message: `draining: ${inFlight} request(s) under way, ${waits.waiting} waiting for a status change answered now`, in_flight: inFlight, waiting: waits.waiting });
     draining = true;
     waits.drain();
+    if (acceptForMs > 0) await new Promise((resolve) => setTimeout(resolve, acceptForMs));
     if (inFlight > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([new Promise<void>((resolve) => (idle = resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);

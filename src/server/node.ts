@@ -139,6 +139,12 @@ export interface ServeOptions extends NodeListenerOptions {
   /** On `close()`: how long requests under way (creates at the service) may take to finish; default 10,000 ms. */
   graceMs?: number;
   /**
+   * On `close()`: how long it still accepts connections (and answers as usual) after `/health/ready` turned 503, so a
+   * load balancer probing readiness stops sending to it before its socket closes; default 0. Behind Kubernetes or a
+   * load balancer, a little over two probe intervals (servers/operating.md).
+   */
+  acceptForMs?: number;
+  /**
    * Open connections from one client address; more are closed at once, so one client cannot take every slot. Default 32;
    * behind a proxy or load balancer every connection comes from it: set `Infinity` there (the proxy holds slow clients).
    */
@@ -154,7 +160,7 @@ export interface RunningNodeServer {
    * status; lets the requests under way (creates at the service) finish within `graceMs`, each answer closing its
    * connection; then closes every connection. `{ graceMs: 0 }` closes at once.
    */
-  close(options?: { graceMs?: number }): Promise<void>;
+  close(options?: { graceMs?: number; acceptForMs?: number }): Promise<void>;
 }
 
 export const defaultServeOptions = {
@@ -166,6 +172,7 @@ export const defaultServeOptions = {
   maxConnections: 512,
   maxConnectionsPerAddress: 32,
   graceMs: 10_000,
+  acceptForMs: 0,
 } as const;
 
 /**
@@ -213,23 +220,30 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const drain = (handler as Partial<DrainableCheckoutHandler>).drain;
   let closed: Promise<void> | undefined;
-  const close = async (graceMs: number) => {
+  const close = async (graceMs: number, acceptForMs: number) => {
     closing = true;
-    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    const drained = drain?.call(handler, { graceMs, acceptForMs });
+    if (acceptForMs > 0) await new Promise((resolve) => setTimeout(resolve, acceptForMs));
+    // Stops listening without http.Server#close()'s closing of idle connections at once: a connection just accepted,
+    // its request not read yet, counts as idle there, and would be reset; each is answered and closed instead.
+    const stopListening = (Object.getPrototypeOf(Object.getPrototypeOf(server)) as { close(this: Server, done: () => void): void }).close;
+    const stopped = new Promise<void>((resolve) => stopListening.call(server, () => resolve()));
     // Answers not yet started say `Connection: close`, so a client (or proxy) sends nothing more on them.
     for (const res of open) if (!res.headersSent) res.setHeader('connection', 'close');
     const answered = open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (allAnswered = resolve));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-    await Promise.race([Promise.all([drain?.call(handler, { graceMs }), answered]), grace]);
+    await Promise.race([Promise.all([drained, answered]), grace]);
     clearTimeout(timer);
     server.closeAllConnections();
+    // http.Server#close() now: it also stops the timeouts' checking interval (the listener is closed already).
+    server.close(() => {});
     await stopped;
   };
   return {
     server,
     url: `http://${host}:${address.port}`,
-    close: (closeOptions = {}) => (closed ??= close(closeOptions.graceMs ?? o.graceMs)),
+    close: (closeOptions = {}) => (closed ??= close(closeOptions.graceMs ?? o.graceMs, closeOptions.acceptForMs ?? o.acceptForMs)),
   };
 }
 

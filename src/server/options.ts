@@ -91,6 +91,11 @@ export type CheckoutHandler = (request: Request) => Promise<Response>;
 export interface DrainOptions {
   /** How long requests under way (creates at the service) may take to finish; default 10,000 ms. */
   graceMs?: number;
+  /**
+   * How long requests are still taken as usual after `/health/ready` turned 503, before the grace starts: a load
+   * balancer probing readiness stops sending first, so no request meets a closed socket. Default 0.
+   */
+  acceptForMs?: number;
 }
 
 export interface DrainResult {

@@ -125,7 +125,7 @@ describe('health: a real Redis stopped and started again', () => {
       for (const event of events) assert.doesNotThrow(() => JSON.parse(JSON.stringify(event)));
     } finally {
       await running.close();
-      await store.close();
+      await store.close?.();
     }
   });
 });
