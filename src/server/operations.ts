@@ -135,6 +135,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       });
     }
 
+    noteGatewayKind(request, gateway.kind);
     // The merchant API may deduplicate order_key itself (the sandbox does): its replay is ours too, 200 not 201.
     let replayed = false;
     let created: CreatedOrder;
@@ -174,7 +175,6 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     if (details.total !== amount || (methodId !== undefined && methodId !== gateway.id_payment_gateway)) {
       throw CheckoutHttpError.of('IDEMPOTENCY_KEY_REUSED');
     }
-    noteGatewayKind(request, gateway.kind);
     if (gateway.kind === 'otp') deps.guards.created(created.id_order, body);
     let order: CheckoutOrderCreated;
     try {
