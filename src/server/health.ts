@@ -3,6 +3,7 @@
  * its bound, and the handler is not shutting down): for Kubernetes probes and load balancers. Neither calls the
  * payment service. Probes that arrive together share one store call.
  */
+import { errorBody } from '../contract/errors.js';
 import type { ClaimStore } from './claims.js';
 import { withinBound } from './claims.js';
 import { errorFields, type EventSink } from './events.js';
@@ -55,7 +56,7 @@ export function healthRoutes(deps: HealthDeps): (request: Incoming) => Promise<H
     const match = pattern.exec(request.path);
     if (!match) return undefined;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return Promise.resolve({ status: 405, data: { error: true, api_code: 'METHOD_NOT_ALLOWED' }, allow: 'GET, HEAD' });
+      return Promise.resolve({ status: 405, data: errorBody('METHOD_NOT_ALLOWED'), allow: 'GET, HEAD' });
     }
     if (!match[1]) return Promise.resolve({ status: 200, data: { status: 'alive' } });
     return (probing ??= ready().finally(() => (probing = undefined)));

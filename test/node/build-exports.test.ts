@@ -127,6 +127,28 @@ describe('package.json exports', () => {
     assert.ok([...reachable(postgresEntry)].some((fileName) => byName.get(fileName)!.dynamicImports.includes('pg')), 'pay-checkout/server/postgres does not load pg');
   });
 
+  it('names @opentelemetry/api in no import a bundler follows, and not at all in what a browser loads', () => {
+    // The handler imports the API by a name no bundler resolves (an optional peer; edge bundles without it still build).
+    const byName = new Map(library.map((file) => [file.fileName, file]));
+    const reachable = (entry: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(entry) || !byName.has(entry)) return seen;
+      seen.add(entry);
+      for (const next of [...byName.get(entry)!.imports, ...byName.get(entry)!.dynamicImports]) reachable(next, seen);
+      return seen;
+    };
+    const entryFile = (target: string) => runtimeFile(targetOf(target)).replace(/^\.\/dist\//, '');
+    for (const file of library) {
+      assert.deepEqual([...file.imports, ...file.dynamicImports].filter((id) => id.startsWith('@opentelemetry/')), [], `${file.fileName} imports OpenTelemetry`);
+    }
+    const server = [...reachable(entryFile('./server'))];
+    assert.ok(server.some((fileName) => readFileSync(path.join(dist, fileName), 'utf8').includes('@opentelemetry/api')), 'pay-checkout/server does not look for @opentelemetry/api');
+    for (const target of ['.', './define', './client', './contract']) {
+      for (const fileName of reachable(entryFile(target))) {
+        assert.doesNotMatch(readFileSync(path.join(dist, fileName), 'utf8'), /opentelemetry/i, `${fileName} (reached from ${target}) names OpenTelemetry`);
+      }
+    }
+  });
+
   it('bundles the sandbox server stack into the sandbox only, and @lit/react into pay-checkout/react only', () => {
     const bundledIn = (name: RegExp) => library.filter((file) => file.moduleIds.some((id) => name.test(id))).map((file) => file.fileName);
     const sandboxFiles = bundledIn(/[\\/]src[\\/]sandbox[\\/]app\.ts$/);
