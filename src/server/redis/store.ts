@@ -266,7 +266,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         else await evalOn(send, releaseScript, [keyOf(key)], [entry.token]);
       }
       generation = Math.max(generation ?? 0, next);
-      events.emit({ level: 'warn', name: 'store_write_back', message: `redis store: generation ${generation}: wrote back ${restored} claim(s) this instance held.`, store: 'redis', generation: generation ?? 0, restored });
+      events.emit({ level: 'info', name: 'store_write_back', message: `redis store: generation ${generation}: wrote back ${restored} claim(s) this instance held.`, store: 'redis', generation: generation ?? 0, restored });
     })().finally(() => (recovering = undefined)));
 
   const checkMarker = async () => {
