@@ -108,6 +108,13 @@ interface Instruments {
   webhookDeliveries: OpenTelemetry.Counter;
 }
 
+/** Whether the application registered an SDK: a tracer provider behind the API's proxy, or a meter provider. */
+function sdkRegistered(api: Api): boolean {
+  const traces = api.trace.getTracerProvider() as { getDelegate?: () => object };
+  const tracer = traces.getDelegate?.() ?? traces;
+  return tracer.constructor.name !== 'NoopTracerProvider' || api.metrics.getMeterProvider().constructor.name !== 'NoopMeterProvider';
+}
+
 /** Seconds, as the semantic conventions' durations are, with the buckets they advise for HTTP. */
 const secondsBuckets = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
@@ -131,8 +138,9 @@ function instruments(api: Api): Instruments {
 export function handlerTelemetry(options: HandlerTelemetryOptions): HandlerTelemetry {
   let api: Api | undefined;
   let made: Instruments | undefined;
-  // Instruments are made on first use, not now: an SDK registered after the handler was created still gets them.
-  const use = () => (api ? (made ??= instruments(api)) : undefined);
+  // Instruments are made on first use, not now: an SDK registered after the handler was created still gets them. With
+  // no SDK registered nothing is made or done per request (a bundle's renamed classes only cost the no-op path).
+  const use = () => (api && sdkRegistered(api) ? (made ??= instruments(api)) : undefined);
   const telemetry: HandlerTelemetry = {
     pending: undefined,
     request: (_request, run) => run(),
