@@ -26,7 +26,16 @@ const handler = createCheckoutHandler({
 const app = new Hono();
 app.get('/', (c) => c.text('Shop home; the buyer API is under /v1/checkout/'));
 app.all('/v1/checkout/*', (c) => handler(c.req.raw));
+// Probes for Kubernetes or a load balancer (servers/operating.md): alive, and ready while the claim store answers.
+app.get('/v1/health', (c) => handler(c.req.raw));
+app.get('/v1/health/ready', (c) => handler(c.req.raw));
 
-serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => {
+const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => {
   console.log(`Buyer API on http://127.0.0.1:${port}/v1/checkout/links/camiseta-m (merchant API: ${sandboxUrl})`);
+});
+// A graceful stop: stop accepting, answer waiting status requests now and let creates at the service finish (up to
+// 10 s, servers/operating.md), then close what is left.
+process.once('SIGTERM', () => {
+  server.close();
+  void handler.drain().finally(() => process.exit(0));
 });

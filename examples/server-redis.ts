@@ -7,9 +7,7 @@
  *   ...the same with PORT=3001 for a second instance, and a load balancer in front of both.
  * Forward the sandbox's webhooks here: curl -X POST $SANDBOX_URL/sandbox/forward -d '{"url":"http://127.0.0.1:3000/v1/webhooks"}' -H 'content-type: application/json'
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createCheckoutHandler, toNodeListener, type CheckoutLinkInfo } from '../src/server/index.js';
+import { createCheckoutHandler, serve, type CheckoutLinkInfo } from '../src/server/index.js';
 import { createRedisStore } from '../src/server/redis/index.js';
 
 const merchantKey = process.env.MERCHANT_KEY;
@@ -32,11 +30,15 @@ const handler = createCheckoutHandler({
   webhookSecret: process.env.WEBHOOK_SECRET ?? 'whsec_test_demo',
 });
 
-const server = createServer(toNodeListener(handler)).listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => {
-  const { port } = server.address() as AddressInfo;
-  console.log(`Buyer API on http://127.0.0.1:${port}/v1 (claims in ${redisUrl}, merchant API ${sandboxUrl})`);
-});
+// Behind the load balancer every connection comes from it: no per-address cap (servers/node.md).
+const server = await serve(handler, { port: Number(process.env.PORT ?? 3000), host: '127.0.0.1', maxConnectionsPerAddress: Infinity });
+console.log(`Buyer API on ${server.url}/v1 (claims in ${redisUrl}, merchant API ${sandboxUrl})`);
+// A graceful stop (servers/operating.md): /health/ready answers 503 and the load balancer, probing it, stops sending
+// (acceptForMs: a little over two probe intervals); waiting status requests are answered now; creates at the service
+// finish (up to 10 s), so none is left in doubt; then the store's connections close.
 process.once('SIGTERM', () => {
-  server.close();
-  void store.close?.().finally(() => process.exit(0));
+  void server
+    .close({ acceptForMs: Number(process.env.ACCEPT_FOR_MS ?? 0) })
+    .then(() => store.close?.())
+    .finally(() => process.exit(0));
 });

@@ -19,14 +19,16 @@ export interface TraceLine {
   ms?: number;
 }
 
-/** `store` with every claim call written to `file`; also copies console.info (the store's write-back lines) there. */
+/** `store` with every claim call written to `file`; also copies console.info and .warn (the store's start-up and write-back lines) there. */
 export function traceClaims<S extends ClaimStore>(store: S, file: string): S {
   const write = (line: Omit<TraceLine, 'at' | 'pid'>) => appendFileSync(file, `${JSON.stringify({ at: Date.now(), pid: process.pid, ...line })}\n`);
-  const info = console.info.bind(console);
-  console.info = (...args: unknown[]) => {
-    write({ op: 'log', result: args.map(String).join(' ') });
-    info(...args);
-  };
+  for (const level of ['info', 'warn'] as const) {
+    const log = console[level].bind(console);
+    console[level] = (...args: unknown[]) => {
+      write({ op: 'log', result: args.map(String).join(' ') });
+      log(...args);
+    };
+  }
   const traced = <A extends unknown[], R>(op: string, call: (...args: A) => Promise<R>, describe: (args: A) => Partial<TraceLine>) =>
     async (...args: A): Promise<R> => {
       const started = Date.now();

@@ -28,10 +28,17 @@ export interface InstanceSettings {
   traceDir?: string;
   /** The built package (`dist/server.js`, `dist/server-redis.js`, `dist/server-postgres.js`; `npm run build` first) instead of the source. */
   built?: boolean;
+  /**
+   * Served by `serve()` (behind the proxy: no per-address cap), SIGTERM a graceful `close()`, and every event printed
+   * as `event {json}` on stdout; without it, a bare `http` server that SIGTERM closes at once (the bench's).
+   */
+  graceful?: boolean;
+  /** With `graceful`: how long close() still accepts after /health/ready turned 503 (serve()'s `acceptForMs`). */
+  acceptForMs?: number;
 }
 
 const settings = JSON.parse(process.env.PAY_HANDLER_INSTANCE ?? '{}') as InstanceSettings;
-const { createCheckoutHandler, memoryClaimStore, toNodeListener } = (await import(settings.built ? '../dist/server.js' : '../src/server/index.js')) as typeof import('../src/server/index.js');
+const { createCheckoutHandler, memoryClaimStore, serve, toNodeListener } = (await import(settings.built ? '../dist/server.js' : '../src/server/index.js')) as typeof import('../src/server/index.js');
 const { createPostgresStore } = (await import(settings.built ? '../dist/server-postgres.js' : '../src/server/postgres/index.js')) as typeof import('../src/server/postgres/index.js');
 const { createRedisStore } = (await import(settings.built ? '../dist/server-redis.js' : '../src/server/redis/index.js')) as typeof import('../src/server/redis/index.js');
 const redis = settings.redis ?? (settings.redisUrl ? { url: settings.redisUrl } : undefined);
@@ -49,14 +56,26 @@ const handler = createCheckoutHandler({
   ...(settings.secret ? { secret: settings.secret } : {}),
   ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
   ...(settings.waitMs ? { claimTimings: { waitMs: settings.waitMs } } : {}),
-  onError: (error) => console.error('[instance]', error),
+  ...(settings.graceful ? { onEvent: (event) => console.log(`event ${JSON.stringify(event)}`) } : { onError: (error) => console.error('[instance]', error) }),
   // Traced: the service calls too, over the handler's own default fetch (the source's: the built one is left as built).
   ...(settings.traceDir && !settings.built ? { fetch: traceOrderCalls(nodeFetch() ?? globalThis.fetch, `${settings.traceDir}/${process.pid}-service.jsonl`) } : {}),
 });
-const server = createServer({ keepAliveTimeout: 30_000 }, toNodeListener(handler));
-server.listen(0, '127.0.0.1', () => console.log(`listening http://127.0.0.1:${(server.address() as AddressInfo).port}`));
-process.once('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close();
-  void store.close?.().finally(() => process.exit(0));
-});
+if (settings.graceful) {
+  const running = await serve(handler, { port: 0, host: '127.0.0.1', maxConnectionsPerAddress: Infinity, onEvent: (event) => console.log(`event ${JSON.stringify(event)}`) });
+  console.log(`listening ${running.url}`);
+  process.once('SIGTERM', () => {
+    const started = Date.now();
+    void running
+      .close({ acceptForMs: settings.acceptForMs ?? 0 })
+      .then(() => console.log(`closed ${Date.now() - started}`))
+      .finally(() => void store.close?.().finally(() => process.exit(0)));
+  });
+} else {
+  const server = createServer({ keepAliveTimeout: 30_000 }, toNodeListener(handler));
+  server.listen(0, '127.0.0.1', () => console.log(`listening http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+  process.once('SIGTERM', () => {
+    server.closeAllConnections();
+    server.close();
+    void store.close?.().finally(() => process.exit(0));
+  });
+}

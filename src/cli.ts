@@ -97,7 +97,8 @@ async function sandbox(values: ReturnType<typeof parse>['values']) {
     process.once(signal, () => {
       if (closing) return;
       closing = true;
-      void running.close().finally(() => process.exit(0));
+      // Graceful: waiting status requests answered now, requests under way given 10 s (servers/operating.md).
+      void running.close({ graceMs: 10_000 }).finally(() => process.exit(0));
     });
   }
 }

@@ -13,6 +13,9 @@ export function timesOutItself<F extends typeof globalThis.fetch>(fetcher: F): F
   return fetcher;
 }
 
+/** Whether `fetcher` times requests out itself (a wrapper around it, such as the handler's tracing, says so too). */
+export const isTimingFetch = (fetcher: object): boolean => timingFetches.has(fetcher);
+
 const isTimeout = (error: unknown) => error instanceof Error && error.name === 'TimeoutError';
 
 export async function timedSend(url: string, init: RequestInit, timeoutMs: number, signal: AbortSignal | undefined, fetcher?: typeof globalThis.fetch): Promise<Answer> {

@@ -9,6 +9,7 @@ import { defaultLinkPaidWaitMs, defaultPushAutoDeclineMs, type SandboxContext, t
 import { ConnectionDropped, faultMiddleware, isDroppedConnection } from './faults.js';
 import { ApiError, errorJson, readJsonFirst } from './http.js';
 import { sweepExpired } from './orders.js';
+import { answerWaitsNow } from './status-wait.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { controlRoutes } from './routes/control.js';
 import { merchantRoutes } from './routes/merchant.js';
@@ -80,6 +81,8 @@ export interface Sandbox {
    * URL. Called by startSandbox and the Vite plugin; a later call (a restart on another port) moves the receiver.
    */
   listeningAt(origin: string): void;
+  /** Shutting down: waiting status requests are answered now, new ones at once (the CLI's SIGTERM). */
+  answerWaitsNow(): void;
   close(): Promise<void>;
 }
 
@@ -183,6 +186,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (previous === undefined) forwardToReceiver();
       else if (targets.includes(previous)) targets.splice(targets.indexOf(previous), 1, context.receiverUrl);
     },
+    answerWaitsNow: () => answerWaitsNow(context),
     async close() {
       deliverer.reset();
       await deliverer.idle();

@@ -8,6 +8,14 @@ import type { SandboxOrder } from './model.js';
 import type { SandboxState } from './state.js';
 
 const waiters = new WeakMap<SandboxState, Map<number, Set<() => void>>>();
+/** Sandboxes shutting down: their waiting requests were answered, and a new one is answered at once. */
+const draining = new WeakSet<SandboxContext>();
+
+/** Shutting down: every waiting status request is answered now with the order as it is. */
+export function answerWaitsNow(ctx: SandboxContext): void {
+  draining.add(ctx);
+  for (const set of waiters.get(ctx.state)?.values() ?? []) for (const wake of [...set]) wake();
+}
 
 /** Called on each status change. */
 export function orderChanged(state: SandboxState, idOrder: number): void {
@@ -20,7 +28,7 @@ export function orderChanged(state: SandboxState, idOrder: number): void {
  */
 export async function waitForStatus(ctx: SandboxContext, order: SandboxOrder, wait: StatusWaitRequest, signal: AbortSignal, sweep: () => void): Promise<void> {
   const changed = (since: OrderStatus) => order.status !== since;
-  if (changed(wait.since) || wait.seconds === 0) return;
+  if (changed(wait.since) || wait.seconds === 0 || draining.has(ctx)) return;
   const byOrder = waiters.get(ctx.state) ?? new Map<number, Set<() => void>>();
   waiters.set(ctx.state, byOrder);
   const set = byOrder.get(order.id_order) ?? new Set();

@@ -5,6 +5,7 @@
  * waiters on other instances. `memoryClaimStore()` here; `createRedisStore()` (redis/store.ts, `pay-checkout/server/redis`) shares it.
  */
 import type { LimitStore } from './limits.js';
+import { errorFields, storeEvents, type EventSink } from './events.js';
 
 /** What `claim()` found. `mismatch`: the key is held or done with another digest (another request body). */
 export type ClaimResult =
@@ -36,6 +37,8 @@ export interface ClaimStore {
   close?(): Promise<void>;
   /** The abuse limits' counters beside the claims (a shared store's); without it, the handler counts in memory. */
   limitStore?: LimitStore;
+  /** The handler given this store passes its `onEvent`: the store's own events go there unless it has a sink of its own. */
+  attachEvents?(sink: EventSink): void;
 }
 
 /** Thrown (or rejected) by a store that cannot answer: the handler turns it into 503 with Retry-After. */
@@ -133,6 +136,7 @@ export function memoryClaimStore(options: MemoryClaimStoreOptions = {}): ClaimSt
   const done = new Map<string, Entry>();
   const listeners = new Map<string, Set<(message: string) => void>>();
   let sweptAt = -Infinity;
+  const events = storeEvents(undefined);
 
   const live = (key: string): Entry | undefined => {
     const entry = held.get(key) ?? done.get(key);
@@ -193,7 +197,7 @@ export function memoryClaimStore(options: MemoryClaimStoreOptions = {}): ClaimSt
           try {
             listener(message);
           } catch (error) {
-            console.error('[pay-checkout] claim store listener failed:', error);
+            events.emit({ level: 'error', name: 'store_listener_failed', message: 'a claim store listener threw', error: errorFields(error) });
           }
         });
       }
@@ -201,5 +205,6 @@ export function memoryClaimStore(options: MemoryClaimStoreOptions = {}): ClaimSt
     async subscribe(channel, listener) {
       return addListener(listeners, channel, listener);
     },
+    attachEvents: events.attach,
   };
 }

@@ -1,6 +1,8 @@
 /** The buyer API on the merchant's own server: `createCheckoutHandler()` and its Node adapter. */
 export { createCheckoutHandler } from './handler.js';
-export type { CheckoutHandler, CheckoutHandlerOptions } from './options.js';
+export type { CheckoutHandler, CheckoutHandlerOptions, DrainableCheckoutHandler, DrainOptions, DrainResult } from './options.js';
+export type { EventSink, ServerEvent, ServerEventLevel } from './events.js';
+export type { OpenTelemetryApi } from './telemetry.js';
 export type { CheckoutLinkInfo, ResolveLink } from './links.js';
 export type { KnownShopper } from './shopper.js';
 export { ClaimStoreError, memoryClaimStore } from './claims.js';

@@ -28,10 +28,11 @@ export function limiterStore(make: (name: string, limit: Limit) => Consumer): Li
       // All at once: over Redis, node-redis writes them in one pipeline, so a create costs one round trip.
       const results = await Promise.allSettled(hits.map((hit) => limiterOf(hit).consume(hit.key)));
       let waitMs = 0;
-      for (const result of results) {
+      for (const [i, result] of results.entries()) {
         if (result.status === 'fulfilled') continue;
         // A refusal rejects with the counter's state; anything else is the store failing.
         if (!(result.reason instanceof RateLimiterRes)) throw result.reason;
+        (hits[i] as LimitHit).refused = true;
         waitMs = Math.max(waitMs, result.reason.msBeforeNext, 1);
       }
       return waitMs;

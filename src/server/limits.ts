@@ -61,6 +61,16 @@ export interface LimitHit {
   name: LimitName;
   key: string;
   limit: Limit;
+  /** Set by the store when this hit is over its limit: which limit refused, for the metric and the event. */
+  refused?: boolean;
+}
+
+/** The cause of a 429: which limit refused (a name, never the counted key). */
+export class LimitRefusal extends Error {
+  constructor(readonly limit: string) {
+    super(`limit ${limit} reached`);
+    this.name = 'LimitRefusal';
+  }
 }
 
 /**
@@ -107,7 +117,7 @@ export async function enforce(plan: LimitsPlan | undefined, groups: LimitKeys | 
     }
     if (hits.length === 0) continue;
     const waitMs = await count(() => plan.store.hit(hits));
-    if (waitMs > 0) throw limitReached(waitMs);
+    if (waitMs > 0) throw limitReached(waitMs).withCause(new LimitRefusal(hits.find((hit) => hit.refused)?.name ?? hits.map((hit) => hit.name).join('|')));
   }
 }
 

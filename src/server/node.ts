@@ -10,10 +10,14 @@ import { rememberSocketAddress } from './client-address.js';
 import { nativeEntryOf } from './incoming.js';
 import { nativeListener, webRequest } from './node-native.js';
 import { unreadText } from './text-response.js';
+import { errorFields, safeSink, type EventSink } from './events.js';
+import type { DrainableCheckoutHandler } from './options.js';
 
 export interface NodeListenerOptions {
-  /** Unexpected adapter failures; default console.error. */
+  /** Unexpected adapter failures; default an `adapter_error` event. */
   onError?: (error: unknown) => void;
+  /** The adapter's and serve()'s events (`adapter_error`, `shutdown_started`, …); default one console line each. */
+  onEvent?: EventSink;
 }
 
 type Handler = (request: Request) => Promise<Response>;
@@ -85,7 +89,8 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
 
 /** `http.createServer(toNodeListener(handler))`. */
 export function toNodeListener(handler: Handler, options: NodeListenerOptions = {}) {
-  const onError = options.onError ?? ((error: unknown) => console.error('[pay-checkout] node adapter error:', error));
+  const sink = safeSink(options.onEvent);
+  const onError = options.onError ?? ((error: unknown) => sink({ level: 'error', name: 'adapter_error', message: 'node adapter error', error: errorFields(error) }));
   // A handler from createCheckoutHandler() is served without a Request and a Response (node-native.ts); any other
   // (a merchant's wrapper, another framework's handler) through them.
   const native = nativeEntryOf(handler);
@@ -131,6 +136,14 @@ export interface ServeOptions extends NodeListenerOptions {
   idleTimeoutMs?: number;
   /** Open connections in all; more are closed at once. Default 512: well under the usual `ulimit -n` of 1024. */
   maxConnections?: number;
+  /** On `close()`: how long requests under way (creates at the service) may take to finish; default 10,000 ms. */
+  graceMs?: number;
+  /**
+   * On `close()`: how long it still accepts connections (and answers as usual) after `/health/ready` turned 503, so a
+   * load balancer probing readiness stops sending to it before its socket closes; default 0. Behind Kubernetes or a
+   * load balancer, a little over two probe intervals (servers/operating.md).
+   */
+  acceptForMs?: number;
   /**
    * Open connections from one client address; more are closed at once, so one client cannot take every slot. Default 32;
    * behind a proxy or load balancer every connection comes from it: set `Infinity` there (the proxy holds slow clients).
@@ -142,8 +155,12 @@ export interface RunningNodeServer {
   server: Server;
   /** `http://HOST:PORT` as bound. */
   url: string;
-  /** Stops accepting, then closes every connection. */
-  close(): Promise<void>;
+  /**
+   * A graceful shutdown: stops accepting connections; answers every waiting status request at once with the current
+   * status; lets the requests under way (creates at the service) finish within `graceMs`, each answer closing its
+   * connection; then closes every connection. `{ graceMs: 0 }` closes at once.
+   */
+  close(options?: { graceMs?: number; acceptForMs?: number }): Promise<void>;
 }
 
 export const defaultServeOptions = {
@@ -154,6 +171,8 @@ export const defaultServeOptions = {
   idleTimeoutMs: 60_000,
   maxConnections: 512,
   maxConnectionsPerAddress: 32,
+  graceMs: 10_000,
+  acceptForMs: 0,
 } as const;
 
 /**
@@ -164,6 +183,10 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
   const o = { ...defaultServeOptions, ...options };
   // Imported here, not at the top: `pay-checkout/server` must load on edge runtimes, which have no node:http.
   const { createServer } = await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:http');
+  const listener = toNodeListener(handler, options);
+  const open = new Set<ServerResponse>();
+  let closing = false;
+  let allAnswered: (() => void) | undefined;
   const server = createServer(
     {
       headersTimeout: o.headersTimeoutMs,
@@ -172,7 +195,16 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
       // Node checks the two timeouts above on this interval (default 30 s, which would let a slow client hold longer).
       connectionsCheckingInterval: Math.max(250, Math.min(1_000, o.headersTimeoutMs / 4)),
     },
-    toNodeListener(handler, options),
+    (req: IncomingMessage, res: ServerResponse) => {
+      // Every answer under way is tracked, so close() can wait for them; during a shutdown each closes its connection.
+      open.add(res);
+      if (closing) res.setHeader('connection', 'close');
+      res.once('close', () => {
+        open.delete(res);
+        if (open.size === 0) allAnswered?.();
+      });
+      listener(req, res);
+    },
   );
   server.maxConnections = o.maxConnections;
   server.setTimeout(o.idleTimeoutMs, (socket: Socket) => socket.destroy());
@@ -186,14 +218,32 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const drain = (handler as Partial<DrainableCheckoutHandler>).drain;
+  let closed: Promise<void> | undefined;
+  const close = async (graceMs: number, acceptForMs: number) => {
+    closing = true;
+    const drained = drain?.call(handler, { graceMs, acceptForMs });
+    if (acceptForMs > 0) await new Promise((resolve) => setTimeout(resolve, acceptForMs));
+    // Stops listening without http.Server#close()'s closing of idle connections at once: a connection just accepted,
+    // its request not read yet, counts as idle there, and would be reset; each is answered and closed instead.
+    const stopListening = (Object.getPrototypeOf(Object.getPrototypeOf(server)) as { close(this: Server, done: () => void): void }).close;
+    const stopped = new Promise<void>((resolve) => stopListening.call(server, () => resolve()));
+    // Answers not yet started say `Connection: close`, so a client (or proxy) sends nothing more on them.
+    for (const res of open) if (!res.headersSent) res.setHeader('connection', 'close');
+    const answered = open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (allAnswered = resolve));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.all([drained, answered]), grace]);
+    clearTimeout(timer);
+    server.closeAllConnections();
+    // http.Server#close() now: it also stops the timeouts' checking interval (the listener is closed already).
+    server.close(() => {});
+    await stopped;
+  };
   return {
     server,
     url: `http://${host}:${address.port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: (closeOptions = {}) => (closed ??= close(closeOptions.graceMs ?? o.graceMs, closeOptions.acceptForMs ?? o.acceptForMs)),
   };
 }
 

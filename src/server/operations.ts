@@ -31,6 +31,7 @@ import { linkAmount, linkCurrency, linkStatus, toCheckoutLink, type CheckoutLink
 import type { Incoming } from './incoming.js';
 import { gatewayOfOrder, toCheckoutOrder } from './orders.js';
 import { shopperForOrder } from './shopper.js';
+import { noteGatewayKind } from './observe.js';
 import { bodyDigest, isOrderToken, orderKeyFor, orderTokenFor, type ServerSecrets } from './secrets.js';
 
 const maxIdempotencyKeyLength = 255;
@@ -136,6 +137,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       });
     }
 
+    noteGatewayKind(request, gateway.kind);
     // The merchant API may deduplicate order_key itself (the sandbox does): its replay is ours too, 200 not 201.
     let replayed = false;
     let created: CreatedOrder;

@@ -2,6 +2,8 @@ import type { Environment, OnDialect } from '../client/index.js';
 import type { CheckoutGateway } from '../contract/index.js';
 import type { ClaimStore } from './claims.js';
 import type { WebhookDelivery } from '../webhooks/delivery.js';
+import type { EventSink } from './events.js';
+import type { OpenTelemetryApi } from './telemetry.js';
 import type { BotCheck } from './guards.js';
 import type { LimitsOption } from './limits.js';
 import type { WaiterCaps } from './status-wait.js';
@@ -81,6 +83,42 @@ export interface CheckoutHandlerOptions {
   onDialect?: OnDialect;
   /** Unexpected failures (answered 500 7001); default console.error. Never given the merchant key. */
   onError?: (error: unknown) => void;
+  /**
+   * Every event of the handler and of its store (`store_error`, `limit_reached`, `webhook_refused`, …) as a plain
+   * JSON object with `level`, `name` and `message`; default: one console line each. Nothing secret or personal in one.
+   */
+  onEvent?: EventSink;
+  /**
+   * Traces and metrics through `@opentelemetry/api` (servers/operating.md): default, imported by name where it is
+   * installed (a no-op until an SDK is registered); the module itself for a bundle that cannot import it; false for none.
+   */
+  openTelemetry?: OpenTelemetryApi | false;
+  /** `GET {basePath}/health/ready` answers 503 when the claim store does not answer within this; default 1,000 ms. */
+  readyTimeoutMs?: number;
 }
 
 export type CheckoutHandler = (request: Request) => Promise<Response>;
+
+export interface DrainOptions {
+  /** How long requests under way (creates at the service) may take to finish; default 10,000 ms. */
+  graceMs?: number;
+  /**
+   * How long requests are still taken as usual after `/health/ready` turned 503, before the grace starts: a load
+   * balancer probing readiness stops sending first, so no request meets a closed socket. Default 0.
+   */
+  acceptForMs?: number;
+}
+
+export interface DrainResult {
+  /** Requests still unanswered when the grace ran out (0: every one finished). */
+  unfinished: number;
+}
+
+/** What `createCheckoutHandler()` returns: the handler, and `drain()` for a graceful shutdown (servers/operating.md). */
+export type DrainableCheckoutHandler = CheckoutHandler & {
+  /**
+   * Shutting down: `/health/ready` answers 503, every waiting status request is answered now with the current
+   * status, and the promise settles once the requests under way have finished, or after `graceMs`.
+   */
+  drain(options?: DrainOptions): Promise<DrainResult>;
+};

@@ -25,6 +25,8 @@ export interface StatusWaitDeps {
   store: ClaimStore;
   pollMs: number;
   caps: WaiterCaps;
+  /** Hears each request that starts (+1) or stops (-1) waiting: the waiting-requests metric. */
+  onWaiting?: (delta: number) => void;
 }
 
 /** What a waiting request gets: the order, and whether it really waited (else the answer says nothing of waiting). */
@@ -33,7 +35,7 @@ export interface WaitAnswer {
   waited: boolean;
 }
 
-type Waiter = { since: string; settle: (order: CheckoutOrder) => void; fail: (error: unknown) => void };
+type Waiter = { since: string; settle: (order: CheckoutOrder) => void; fail: (error: unknown) => void; leave: () => void };
 
 interface Watch {
   waiters: Set<Waiter>;
@@ -49,12 +51,18 @@ export interface StatusWaits {
   wait(idOrder: number, read: () => Promise<CheckoutOrder>, wait: StatusWaitRequest, signal: AbortSignal | undefined, address: string | undefined): Promise<WaitAnswer>;
   /** Requests waiting now (for tests and the bench). */
   readonly waiting: number;
+  /**
+   * Shutting down: every waiting request is answered now with the order as last read (the element then asks again,
+   * through the load balancer, another instance), and a new one is answered at once without waiting.
+   */
+  drain(): void;
 }
 
 export function statusWaits(deps: StatusWaitDeps): StatusWaits {
   const watches = new Map<number, Watch>();
   const perAddress = new Map<string, number>();
   let waiting = 0;
+  let draining = false;
 
   const settleChanged = (watch: Watch, order: CheckoutOrder) => {
     for (const waiter of [...watch.waiters]) if (order.status !== waiter.since) waiter.settle(order);
@@ -97,9 +105,15 @@ export function statusWaits(deps: StatusWaitDeps): StatusWaits {
       return waiting;
     },
 
+    drain() {
+      draining = true;
+      for (const watch of [...watches.values()]) for (const waiter of [...watch.waiters]) waiter.leave();
+    },
+
     async wait(idOrder, read, wait, signal, address) {
       const existing = watches.get(idOrder);
       const full =
+        draining ||
         waiting >= deps.caps.perInstance ||
         (existing?.waiters.size ?? 0) >= deps.caps.perOrder ||
         (address !== undefined && (perAddress.get(address) ?? 0) >= deps.caps.perAddress);
@@ -116,6 +130,7 @@ export function statusWaits(deps: StatusWaitDeps): StatusWaits {
           clearTimeout(timer);
           signal?.removeEventListener('abort', leave);
           waiting -= 1;
+          deps.onWaiting?.(-1);
           if (address !== undefined) {
             const left = (perAddress.get(address) ?? 1) - 1;
             if (left > 0) perAddress.set(address, left);
@@ -124,18 +139,20 @@ export function statusWaits(deps: StatusWaitDeps): StatusWaits {
           close(idOrder, watch);
           return true;
         };
-        const waiter: Waiter = {
-          since: wait.since,
-          settle: (order) => done() && resolve({ order, waited: true }),
-          fail: (error) => done() && reject(error),
-        };
-        // When the wait runs out (or the buyer leaves), the answer is the latest read: at most `pollMs` old.
+        // When the wait runs out (or the buyer leaves, or the server shuts down), the answer is the latest read: at most `pollMs` old.
         const leave = () => {
           if (watch.latest) waiter.settle(watch.latest);
           else void poll(idOrder, watch).then(() => (watch.latest ? waiter.settle(watch.latest) : waiter.fail(new Error('The order could not be read.'))));
         };
+        const waiter: Waiter = {
+          since: wait.since,
+          settle: (order) => done() && resolve({ order, waited: true }),
+          fail: (error) => done() && reject(error),
+          leave,
+        };
         watch.waiters.add(waiter);
         waiting += 1;
+        deps.onWaiting?.(1);
         if (address !== undefined) perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
         signal?.addEventListener('abort', leave, { once: true });
         const timer = setTimeout(leave, wait.seconds * 1000);

@@ -16,6 +16,7 @@ import type { Incoming } from './incoming.js';
 import type { Operations } from './operations.js';
 import type { Reply } from './http.js';
 import { orderKeyPrefix } from './secrets.js';
+import { noteWebhookEvent } from './observe.js';
 
 export interface IntakeDeps {
   /** The signing secret of the account whose webhooks arrive here (a list during a rotation). */
@@ -28,6 +29,8 @@ export interface IntakeDeps {
   ops: Operations;
   /** Sees every verified delivery, an `unknown` one with its body as sent (the merchant's `onWebhook`). */
   onDelivery?: ((delivery: WebhookDelivery) => void) | undefined;
+  /** An in-doubt claim was completed by a delivery (the metric). */
+  onSettled?: () => void;
 }
 
 /** What `order:{id}` carries: enough for a waiting status request to know it should look again. */
@@ -47,15 +50,16 @@ export function webhookIntake(deps: IntakeDeps): (request: Incoming) => Promise<
       delivery = await parseDelivery({ headers: request.request.headers, body: text, secret: deps.secret, now: deps.now });
     } catch (error) {
       if (!(error instanceof WebhookDeliveryError)) throw error;
-      if (error.httpStatus === 401) throw CheckoutHttpError.of('UNAUTHORIZED_ACCESS', { description: error.message });
-      if (error.reason === 'malformed_json') throw CheckoutHttpError.of('MALFORMED_JSON');
-      throw CheckoutHttpError.of('VALIDATION_FAILED', { description: error.message, validation_errors: [...error.problems] });
+      if (error.httpStatus === 401) throw CheckoutHttpError.of('UNAUTHORIZED_ACCESS', { description: error.message }).withCause(error);
+      if (error.reason === 'malformed_json') throw CheckoutHttpError.of('MALFORMED_JSON').withCause(error);
+      throw CheckoutHttpError.of('VALIDATION_FAILED', { description: error.message, validation_errors: [...error.problems] }).withCause(error);
     }
     try {
       deps.onDelivery?.(delivery);
     } catch {
       // the merchant's hook must not turn a verified delivery into a retry
     }
+    noteWebhookEvent(request, delivery.event);
     // Other events are acknowledged, so the service does not retry them; this intake has nothing to do with them.
     // An unknown one too: a 4xx would make the service drop it for good, and it is the merchant's to read.
     if (delivery.event === 'unknown') return { status: 200, data: { received: true, handled: false, unknown: true } };
@@ -86,7 +90,7 @@ async function settle(deps: IntakeDeps, payload: Pick<OrderPaymentPayload, 'id_o
     // The service's own record, not the webhook's copy, is what the buyer's retry will replay.
     const details = await deps.merchant.getOrder(id_order);
     if (details.id_external === key) {
-      await completeClaim(deps.store, deps.timings, key, claim.token, await deps.ops.createdReply(details));
+      if (await completeClaim(deps.store, deps.timings, key, claim.token, await deps.ops.createdReply(details))) deps.onSettled?.();
     }
   }
   const wakeUp: OrderWakeUp = { id_order, status };

@@ -58,6 +58,20 @@ const runtimeFile = (target: ExportTarget) => target.default ?? target.node ?? '
 
 let library: BuiltFile[] = [];
 
+/** The built files `entry` reaches through its static and dynamic imports, itself included. */
+function reachableFrom(entry: string): Set<string> {
+  const byName = new Map(library.map((file) => [file.fileName, file]));
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    const file = byName.get(name);
+    if (seen.has(name) || !file) return;
+    seen.add(name);
+    for (const next of [...file.imports, ...file.dynamicImports]) visit(next);
+  };
+  visit(entry);
+  return seen;
+}
+
 before(async () => {
   library = await buildWith('vite.config.ts', dist);
   // The hosted page next to the library, as in dist/, for the sandbox bundle to serve.
@@ -107,14 +121,8 @@ describe('package.json exports', () => {
   it('keeps redis and pg out of pay-checkout/server: only their own subpaths name them', () => {
     // A bundler (Next.js route handler, edge) resolves every import() it sees, so server.js must not name redis at all.
     const byName = new Map(library.map((file) => [file.fileName, file]));
-    const reachable = (entry: string, seen = new Set<string>()): Set<string> => {
-      if (seen.has(entry) || !byName.has(entry)) return seen;
-      seen.add(entry);
-      for (const next of [...byName.get(entry)!.imports, ...byName.get(entry)!.dynamicImports]) reachable(next, seen);
-      return seen;
-    };
     const namesRedis = (id: string) => ['redis', 'pg'].includes(id) || id.startsWith('@redis/');
-    const server = [...reachable(runtimeFile(targetOf('./server')).replace(/^\.\/dist\//, ''))];
+    const server = [...reachableFrom(runtimeFile(targetOf('./server')).replace(/^\.\/dist\//, ''))];
     assert.ok(server.length > 0);
     for (const fileName of server) {
       const file = byName.get(fileName)!;
@@ -122,9 +130,24 @@ describe('package.json exports', () => {
       assert.doesNotMatch(readFileSync(path.join(dist, fileName), 'utf8'), /(import|require)\(\s*["'`](redis|pg)["'`]\s*\)|from\s*["'](redis|pg)["']/, `${fileName} names redis or pg`);
     }
     const redisEntry = runtimeFile(targetOf('./server/redis')).replace(/^\.\/dist\//, '');
-    assert.ok([...reachable(redisEntry)].some((fileName) => byName.get(fileName)!.dynamicImports.includes('redis')), 'pay-checkout/server/redis does not load redis');
+    assert.ok([...reachableFrom(redisEntry)].some((fileName) => byName.get(fileName)!.dynamicImports.includes('redis')), 'pay-checkout/server/redis does not load redis');
     const postgresEntry = runtimeFile(targetOf('./server/postgres')).replace(/^\.\/dist\//, '');
-    assert.ok([...reachable(postgresEntry)].some((fileName) => byName.get(fileName)!.dynamicImports.includes('pg')), 'pay-checkout/server/postgres does not load pg');
+    assert.ok([...reachableFrom(postgresEntry)].some((fileName) => byName.get(fileName)!.dynamicImports.includes('pg')), 'pay-checkout/server/postgres does not load pg');
+  });
+
+  it('names @opentelemetry/api in no import a bundler follows, and not at all in what a browser loads', () => {
+    // The handler imports the API by a name no bundler resolves (an optional peer; edge bundles without it still build).
+    const entryFile = (target: string) => runtimeFile(targetOf(target)).replace(/^\.\/dist\//, '');
+    for (const file of library) {
+      assert.deepEqual([...file.imports, ...file.dynamicImports].filter((id) => id.startsWith('@opentelemetry/')), [], `${file.fileName} imports OpenTelemetry`);
+    }
+    const server = [...reachableFrom(entryFile('./server'))];
+    assert.ok(server.some((fileName) => readFileSync(path.join(dist, fileName), 'utf8').includes('@opentelemetry/api')), 'pay-checkout/server does not look for @opentelemetry/api');
+    for (const target of ['.', './define', './client', './contract']) {
+      for (const fileName of reachableFrom(entryFile(target))) {
+        assert.doesNotMatch(readFileSync(path.join(dist, fileName), 'utf8'), /opentelemetry/i, `${fileName} (reached from ${target}) names OpenTelemetry`);
+      }
+    }
   });
 
   it('bundles the sandbox server stack into the sandbox only, and @lit/react into pay-checkout/react only', () => {

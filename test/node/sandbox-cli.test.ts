@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
+import { demoLinks } from '../../src/sandbox/fixtures.js';
 import { startViteWithSandbox } from './sandbox-harness.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -37,6 +38,37 @@ describe('sandbox CLI', () => {
     }
     return { out, stop };
   }
+
+  test('SIGTERM: a waiting status request is answered at once, a create under way finishes, then it exits', async () => {
+    const { out, stop } = await startCli();
+    try {
+      const base = /^base_url: (\S+)$/m.exec(out)?.[1];
+      assert.ok(base, out);
+      const origin = base.replace(/\/v1$/, '');
+      const buyerCreate = (key: string) =>
+        fetch(`${base}/checkout/links/${demoLinks.fixed}/orders`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'Idempotency-Key': key },
+          body: JSON.stringify({ payment_gateway: { id_payment_gateway: 1 }, shopper: { id_number: '12345678', id_type: 1, phone_number: '3001234567' } }),
+        });
+      const created = ((await (await buyerCreate('cli-wait')).json()) as { data: { id_order: number; status: string; order_token: string } }).data;
+      const waiting = fetch(`${base}/checkout/orders/${created.id_order}?wait=25&since=${created.status}`, { headers: { 'X-Order-Token': created.order_token } });
+      const fault = await fetch(`${origin}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: '/v1/checkout/links/**', method: 'POST', mode: 'slow_first_byte', latency_ms: 1_500, count: 1 }) });
+      assert.equal(fault.status, 200, await fault.text());
+      const slow = buyerCreate('cli-slow');
+      await new Promise((r) => setTimeout(r, 400));
+      const sigtermAt = Date.now();
+      await stop();
+      const exitedMs = Date.now() - sigtermAt;
+      const [waited, finished] = await Promise.all([waiting, slow]);
+      assert.equal(waited.status, 200, 'the waiting request got an answer, not a reset');
+      assert.equal(((await waited.json()) as { data: { id_order: number } }).data.id_order, created.id_order);
+      assert.equal(finished.status, 201, 'the create under way finished');
+      assert.ok(exitedMs >= 800 && exitedMs < 10_000, `exited ${exitedMs} ms after SIGTERM: after the slow create, within the grace`);
+    } finally {
+      await stop();
+    }
+  });
 
   test('--no-order-key-dedupe: the same order_key twice makes two orders', async () => {
     const { out, stop } = await startCli('--no-order-key-dedupe');

@@ -4,6 +4,7 @@
  * called, so a crash or restart forgets nothing. Waking across instances is LISTEN/NOTIFY on one channel. Leases use
  * the database's clock. `pg` (an optional peer dependency) is loaded only here, and only when given a connection string.
  */
+import { errorFields, storeEvents, type EventSink } from '../events.js';
 import { addListener, ClaimStoreError, newToken, undoLostClaim, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
 
 /** The part of a node-postgres `Pool` this store uses; pass your own with `{ pool }`. */
@@ -32,8 +33,10 @@ export interface PostgresStoreOptions {
   channel?: string;
   /** A query unanswered in this time fails (the handler answers 503); default 2,000 ms. */
   commandTimeoutMs?: number;
-  /** Every store failure (each distinct cause once until the database answers again); default console.error. */
+  /** Every store failure (each distinct cause once until the database answers again); default: a `store_error` event. */
   onError?: (error: unknown) => void;
+  /** The store's events (`store_error`, `store_durability`); default the handler's `onEvent`, else the console. */
+  onEvent?: EventSink;
 }
 
 export interface PostgresDurability {
@@ -60,11 +63,12 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const channel = identifier(options.channel ?? 'pay_checkout');
   const timeoutMs = options.commandTimeoutMs ?? 2_000;
   let said = '';
+  const events = storeEvents(options.onEvent);
   const say = (error: unknown) => {
     if (messageOf(error) === said) return;
     said = messageOf(error);
     if (options.onError) options.onError(error);
-    else console.error('[pay-checkout] postgres store:', said);
+    else events.emit({ level: 'error', name: 'store_error', message: `postgres store: ${said}`, store: 'postgres', error: errorFields(error, undefined, false) });
   };
 
   const makePool = async (): Promise<PgPoolLike> => {
@@ -97,7 +101,13 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       const row = settings.rows[0] ?? {};
       const found = { synchronousCommit: String(row.sync), fsync: String(row.fsync), canLoseClaims: row.sync === 'off' || row.fsync === 'off' };
       resolveDurability(found);
-      console.info(`[pay-checkout] postgres store: synchronous_commit ${found.synchronousCommit}, fsync ${found.fsync}: ${found.canLoseClaims ? 'CAN LOSE CLAIMS in a crash' : 'a committed claim survives a crash'}.`);
+      events.emit({
+        level: found.canLoseClaims ? 'warn' : 'info',
+        name: 'store_durability',
+        message: `postgres store: synchronous_commit ${found.synchronousCommit}, fsync ${found.fsync}: ${found.canLoseClaims ? 'CAN LOSE CLAIMS in a crash' : 'a committed claim survives a crash'}.`,
+        store: 'postgres',
+        can_lose_claims: found.canLoseClaims,
+      });
     })().catch((error: unknown) => {
       prepared = undefined;
       throw error;
@@ -157,7 +167,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
           try {
             listener(payload.slice(cut + 1));
           } catch (error) {
-            console.error('[pay-checkout] claim store listener failed:', error);
+            events.emit({ level: 'error', name: 'store_listener_failed', message: 'a claim store listener threw', store: 'postgres', error: errorFields(error) });
           }
         }
       });
@@ -183,6 +193,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 
   return {
     durability,
+    attachEvents: events.attach,
     async claim(key, digest, leaseMs): Promise<ClaimResult> {
       sweep();
       for (let attempt = 0; attempt < 3; attempt++) {

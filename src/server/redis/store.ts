@@ -6,6 +6,7 @@
  * claims this instance remembers (journal.ts) are written back before unknown keys are claimed again.
  */
 import { redisLimitStore } from '../redis-limits.js';
+import { errorFields, storeEvents, type EventSink } from '../events.js';
 import { ClaimStoreError, newToken, undoLostClaim, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
 import { defaultClaimTimings } from '../once.js';
 import { checkConnectOptions, connectLink, type RedisConnectOptions } from './connect.js';
@@ -27,8 +28,10 @@ export interface RedisStoreOptions extends RedisConnectOptions {
   rememberMs?: number;
   /** After a node is found empty, unknown keys wait this long (503) while every instance writes back its claims; default 3,000 ms. */
   recoveryMs?: number;
-  /** Every store failure (each distinct cause once until Redis answers again); default console.error. */
+  /** Every store failure (each distinct cause once until Redis answers again); default: a `store_error` event. */
   onError?: (error: unknown) => void;
+  /** The store's events (`store_error`, `store_durability`, `store_write_back`); default the handler's `onEvent`, else the console. */
+  onEvent?: EventSink;
 }
 
 /** The Redis claim store, plus what it found out about the deployment and a way to share its connection. */
@@ -60,12 +63,15 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   // rememberMs 0 turns write-back off (measured in docs/site/servers/exactly-once.md: what an empty restart then costs).
   const journal = createJournal(rememberMs, rememberMs > 0 ? 50_000 : 0);
   const said = new Set<string>();
+  const events = storeEvents(options.onEvent);
+  const durabilityEvent = (found: RedisDurability, text: string) =>
+    events.emit({ level: found.canLoseClaims ? 'warn' : 'info', name: 'store_durability', message: `redis store: ${text}`, store: 'redis', can_lose_claims: found.canLoseClaims });
   /** Each distinct cause once, until Redis answers again: a reconnect loop or a 503 storm is a few lines, not thousands. */
   const say = (error: unknown) => {
     if (said.has(messageOf(error)) || said.size > 50) return;
     said.add(messageOf(error));
     if (options.onError) options.onError(error);
-    else console.error('[pay-checkout] redis store:', said);
+    else events.emit({ level: 'error', name: 'store_error', message: `redis store: ${messageOf(error)}`, store: 'redis', error: errorFields(error, undefined, false) });
   };
 
   let link: Promise<RedisLink> | undefined;
@@ -216,7 +222,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const setUp = async (l: RedisLink) => {
     const found = await readDurability(l, options.replicaAcks ?? 'auto');
     // After a failover the new master may have no replica yet: said, since claims can then be lost again.
-    if (generation !== undefined && found.replicaAcks !== replicaAcks) console.info(`[pay-checkout] redis store: now ${describeDurability(found)}`);
+    if (generation !== undefined && found.replicaAcks !== replicaAcks) durabilityEvent(found, `now ${describeDurability(found)}`);
     replicaAcks = found.replicaAcks;
     if (generation === undefined) {
       const first = allMarkerKeys(prefix, l.topology === 'cluster')[0] ?? '';
@@ -226,7 +232,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       void writeMarkers(l, `${generation}|0`, true).then(() => (markersWritten = true), say);
       resolveDurability(found);
       // One line at start: whether this deployment can lose a claim, so the merchant knows before a failover does.
-      console.info(`[pay-checkout] redis store: ${describeDurability(found)}${current ? '' : ' No epoch marker was found: a first start, or this Redis lost its data before this instance started.'}`);
+      durabilityEvent(found, `${describeDurability(found)}${current ? '' : ' No epoch marker was found: a first start, or this Redis lost its data before this instance started.'}`);
       heartbeat = setInterval(() => void checkMarker().catch(() => {}), 1_000);
       heartbeat.unref?.();
     }
@@ -260,7 +266,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         else await evalOn(send, releaseScript, [keyOf(key)], [entry.token]);
       }
       generation = Math.max(generation ?? 0, next);
-      console.info(`[pay-checkout] redis store: generation ${generation}: wrote back ${restored} claim(s) this instance held.`);
+      events.emit({ level: 'info', name: 'store_write_back', message: `redis store: generation ${generation}: wrote back ${restored} claim(s) this instance held.`, store: 'redis', generation: generation ?? 0, restored });
     })().finally(() => (recovering = undefined)));
 
   const checkMarker = async () => {
@@ -353,6 +359,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         await within(subscribed.unsubscribe(prefix + channel, own), timeoutMs, 'unsubscribe');
       };
     },
+    attachEvents: events.attach,
     command: (key, args) => run(String(args[0] ?? 'command').toLowerCase(), (l) => l.send(key, args)),
     async close() {
       closed = true;
