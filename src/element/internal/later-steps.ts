@@ -60,7 +60,7 @@ export function laterStepTemplate(s: LaterState, m: Messages, remainingMs: numbe
     case 'unavailable':
       return html`<pay-step-unavailable data-step exportparts=${parts} .state=${s} .messages=${m} .storeUrl=${storeUrl}></pay-step-unavailable>`;
     case 'details':
-      return html`<pay-step-details data-step exportparts=${parts} .state=${s} .messages=${m} .page=${{ privacyUrl: page.privacyUrl, consent: page.consent }}></pay-step-details>`;
+      return html`<pay-step-details data-step exportparts=${parts} .state=${s} .messages=${m} .page=${page}></pay-step-details>`;
     case 'processing':
     case 'resuming':
       return html`<pay-step-processing data-step exportparts=${parts} .state=${s} .messages=${m}></pay-step-processing>`;
