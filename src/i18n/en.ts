@@ -32,7 +32,7 @@ export const en: Messages = {
     email: 'Email',
     changeMethod: 'Change payment method',
     dataNotice: (store) => [`${store} will process your personal data under its `, 'data-processing policy', '.'],
-    consentLabel: (store) => [`I authorize ${store} to process my personal data under its `, 'data-processing policy', '.'],
+    consentLabel: (store) => [`I authorize ${store} to process my personal data under its `, 'data-processing policy', ''],
     newTab: '(opens in a new tab)',
   },
   push: {

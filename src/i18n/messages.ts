@@ -102,7 +102,7 @@ export interface Messages extends FirstMessages {
      * middle words the link to the store's policy.
      */
     dataNotice: (store: string) => readonly [string, string, string];
-    /** The consent checkbox's label (`consent="required"`), in the same three pieces. */
+    /** The consent checkbox's label (`consent="required"`), in the same three pieces (a label, so no final stop). */
     consentLabel: (store: string) => readonly [string, string, string];
     /** Said after a link that opens in a new tab. */
     newTab: string;

@@ -67,7 +67,7 @@ describe('<pay-checkout> prefill, methods, consent and presets', () => {
     expect(field(el, 'Número de documento').value).to.equal('1020304050');
     expect(field(el, 'celular').value).to.equal('3001234567');
     // Editable like typed values, and nothing is flagged.
-    expect(field(el, 'celular').readOnly).to.equal(false);
+    expect((field(el, 'celular') as HTMLInputElement).readOnly).to.equal(false);
     expect(screenRoot(el).querySelector('[aria-invalid="true"]')).to.equal(null);
     await focusReaches(el, 'button#pay');
     await expectAccessibleInBothThemes(el);
@@ -137,7 +137,7 @@ describe('<pay-checkout> prefill, methods, consent and presets', () => {
     expect(box.type).to.equal('checkbox');
     expect(box.checked).to.equal(false);
     const label = screenRoot(el).querySelector('label[for="consent"]');
-    expect(shownText(label)).to.equal('Autorizo a Tienda Demo a tratar mis datos personales según su política de tratamiento de datos.');
+    expect(shownText(label)).to.equal('Autorizo a Tienda Demo a tratar mis datos personales según su política de tratamiento de datos');
     const policy = label?.querySelector('a');
     expect(policy?.getAttribute('href')).to.equal('https://tienda.example/privacidad');
     expect(policy?.target).to.equal('_blank');
