@@ -33,7 +33,7 @@ export const en: Messages = {
     changeMethod: 'Change payment method',
     dataNotice: (store) => [`${store} will process your personal data under its `, 'data-processing policy', '.'],
     consentLabel: (store) => [`I authorize ${store} to process my personal data under its `, 'data-processing policy', ''],
-    newTab: '(opens in a new tab)',
+    newTab: 'opens in a new tab',
   },
   push: {
     title: (wallet) => `Approve the payment in the ${wallet} app`,

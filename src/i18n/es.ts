@@ -48,7 +48,7 @@ export const es: Messages = {
     changeMethod: 'Cambiar medio de pago',
     dataNotice: (store) => [`${store} tratará tus datos personales según su `, 'política de tratamiento de datos', '.'],
     consentLabel: (store) => [`Autorizo a ${store} a tratar mis datos personales según su `, 'política de tratamiento de datos', ''],
-    newTab: '(se abre en una pestaña nueva)',
+    newTab: 'se abre en una pestaña nueva',
   },
   push: {
     title: (wallet) => `Acepta el pago en la app ${wallet}`,

@@ -104,7 +104,7 @@ export interface Messages extends FirstMessages {
     dataNotice: (store: string) => readonly [string, string, string];
     /** The consent checkbox's label (`consent="required"`), in the same three pieces (a label, so no final stop). */
     consentLabel: (store: string) => readonly [string, string, string];
-    /** Said after a link that opens in a new tab. */
+    /** Said after a link that opens in a new tab (after a comma). */
     newTab: string;
   };
   push: {

@@ -165,7 +165,7 @@ describe('<pay-checkout> prefill, methods, consent and presets', () => {
     await waitForStep(el, 'details');
     const notice = screenRoot(el).querySelector('[part="data-notice"]');
     expect(shownText(notice)).to.equal('Tienda Demo will process your personal data under its data-processing policy.');
-    expect(notice?.querySelector('a')?.textContent).to.include('(opens in a new tab)');
+    expect(notice?.querySelector('a')?.textContent).to.include('opens in a new tab');
     // Above the pay button, and no checkbox without consent="required".
     expect((notice?.compareDocumentPosition(button(el, 'Pay')) ?? 0) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
     expect(screenRoot(el).getElementById('consent')).to.equal(null);

@@ -383,7 +383,7 @@ describe('<pay-checkout> heard with a screen reader', () => {
     await waitForStep(el, 'details');
     // Everything the method needs is there: the one thing left to do is the consent box.
     await waitUntil(() => screenRoot(el).activeElement?.id === 'consent', 'focus never reached the consent box', { timeout: settleMs });
-    const consentName = 'Autorizo a Tienda Demo a tratar mis datos personales según su política de tratamiento de datos (se abre en una pestaña nueva)';
+    const consentName = 'Autorizo a Tienda Demo a tratar mis datos personales según su política de tratamiento de datos , se abre en una pestaña nueva';
     await expectFocus({ role: 'checkbox', name: consentName, description: '', value: 'false' });
     (field(el, 'Tipo de documento') as HTMLSelectElement).focus();
     await expectFocus({ role: 'combobox', name: 'Tipo de documento', value: 'Cédula de Ciudadanía (CC)' });

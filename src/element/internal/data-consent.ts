@@ -28,7 +28,7 @@ export const consentRequired = (page: DataConsent) => page.consent === 'required
 /** The sentence, its middle words a link to the policy (a new tab, so the checkout stays) when there is one. */
 export function consentSentence([before, linkText, after]: readonly [string, string, string], href: string | null, m: Messages): TemplateResult {
   const link = href
-    ? html`<a href=${href} target="_blank" rel="noopener noreferrer" part="privacy-link">${linkText} <span class="sr-only">${m.details.newTab}</span></a>`
+    ? html`<a href=${href} target="_blank" rel="noopener noreferrer" part="privacy-link">${linkText}<span class="sr-only">, ${m.details.newTab}</span></a>`
     : linkText;
   return html`${before}${link}${after}`;
 }

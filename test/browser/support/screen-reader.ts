@@ -44,7 +44,9 @@ export function saidText(node: Node): string {
   if (!(node instanceof Element) || hidden(node)) return '';
   if (node instanceof HTMLSelectElement) return '';
   const from = node.shadowRoot ?? node;
-  return clean([...from.childNodes].map(saidText).join(node instanceof HTMLElement && getComputedStyle(node).display !== 'inline' ? ' ' : ''));
+  // A block inside inline text (a visually hidden span is absolutely positioned, so blockified) is set apart by spaces, as browsers do.
+  const apart = (n: Node) => (n instanceof HTMLElement && !getComputedStyle(n).display.startsWith('inline') ? ` ${saidText(n)} ` : saidText(n));
+  return clean([...from.childNodes].map(apart).join(node instanceof HTMLElement && getComputedStyle(node).display !== 'inline' ? ' ' : ''));
 }
 
 function byIds(e: Element, attribute: string): string | null {
