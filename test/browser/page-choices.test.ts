@@ -184,6 +184,23 @@ describe('<pay-checkout> prefill, methods, consent and presets', () => {
     }
   });
 
+  it('a link record\'s privacy_url is linked too (the hosted page\'s way); the page\'s privacy-url wins', async () => {
+    const answer = (await (await fetch('/v1/checkout/links/demo-fixed')).json()) as { data: Record<string, unknown> };
+    const data = { ...answer.data, privacy_url: 'https://tienda.example/datos' };
+    const el = await fixture<PayCheckout>(html`<pay-checkout link="demo-fixed" api-base="/v1" locale="es" .linkData=${data}></pay-checkout>`);
+    await waitForStep(el, 'method');
+    await click(el, 'Nequi');
+    await waitForStep(el, 'details');
+    expect(screenRoot(el).querySelector('[part="data-notice"] a')?.getAttribute('href')).to.equal('https://tienda.example/datos');
+    const page = await fixture<PayCheckout>(
+      html`<pay-checkout link="demo-fixed" api-base="/v1" locale="es" privacy-url="https://tienda.example/propia" .linkData=${data}></pay-checkout>`,
+    );
+    await waitForStep(page, 'method');
+    await click(page, 'Nequi');
+    await waitForStep(page, 'details');
+    expect(screenRoot(page).querySelector('[part="data-notice"] a')?.getAttribute('href')).to.equal('https://tienda.example/propia');
+  });
+
   it('a dynamic link with amounts pays a preset; presets no method takes are not shown', async () => {
     const el = await fixture<PayCheckout>(html`<pay-checkout link="demo-dynamic" api-base="/v1" locale="es" amounts="20000 50.000 500 99000000"></pay-checkout>`);
     await waitForStep(el, 'amount');

@@ -62,7 +62,7 @@ export class PayStepDetails extends StepElement<DetailsState> {
       ${s.formError ? html`<p class="error notice" part="error">${m.rules[s.formError]({})}</p>` : nothing}
       <form novalidate class="stack" @submit=${this.#submit}>
         ${s.needed.map((f) => (f === 'id_type' ? this.#idType() : this.#text(f)))}
-        ${dataConsentTemplate(this.page ?? {}, s.link.store_name, s.consented === true, this.#errorLine('consent'), this.#consentChanged, m)}
+        ${dataConsentTemplate({ consent: this.page?.consent, privacyUrl: this.page?.privacyUrl || s.link.privacy_url || undefined }, s.link.store_name, s.consented === true, this.#errorLine('consent'), this.#consentChanged, m)}
         <div class="actions">
           <button id="pay" type="submit" part="button pay-button" aria-disabled=${s.submitting ? 'true' : 'false'}>
             ${s.submitting ? m.creatingOrder : pay}
