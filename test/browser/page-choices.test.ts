@@ -1,6 +1,6 @@
 // Issue 29: what a Colombian checkout knows (prefill), asks (Ley 1581 consent) and shows (methods in order, amount
 // presets), driven as a buyer would against the real sandbox; the order the sandbox records is read from its control API.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import {
   button,
   click,
@@ -10,6 +10,8 @@ import {
   fillDetails,
   heading,
   latestOrderId,
+  mountWith,
+  payByTransfer,
   resetSandbox,
   sandboxOrders,
   screenRoot,
@@ -49,15 +51,7 @@ describe('<pay-checkout> prefill, methods, consent and presets', () => {
   beforeEach(resetSandbox);
 
   it('shows only the listed methods in order; Nequi opens filled, focus on pay; the order carries the prefill', async () => {
-    const el = await fixture<PayCheckout>(html`<pay-checkout
-      link="demo-fixed"
-      api-base="/v1"
-      locale="es"
-      id-type="CC"
-      id-number="1020304050"
-      phone="3001234567"
-      methods="nequi breb"
-    ></pay-checkout>`);
+    const el = await mountWith({ 'id-type': 'CC', 'id-number': '1020304050', phone: '3001234567', methods: 'nequi breb' });
     await waitForStep(el, 'method');
     expect(methodNames(el)).to.deep.equal(['Nequi', 'Bre-B']);
     await click(el, 'Nequi');
@@ -80,7 +74,7 @@ describe('<pay-checkout> prefill, methods, consent and presets', () => {
   });
 
   it('the shopper property prefills too, and known contact details reach the order', async () => {
-    const el = await fixture<PayCheckout>(html`<pay-checkout link="demo-fixed" api-base="/v1" locale="es" methods="transfer"></pay-checkout>`);
+    const el = await mountWith({ methods: 'transfer' });
     el.shopper = { id_type: 'ce', id_number: 'ab-12.345', phone_number: '+57 300 765 4321', email: 'ana@example.com', first_name: 'Ana', last_name: 'Gómez' };
     // One method listed: its details open at once, the loading screen's focus left to the page.
     await waitForStep(el, 'details');
@@ -93,7 +87,7 @@ describe('<pay-checkout> prefill, methods, consent and presets', () => {
   });
 
   it('a prefilled value the method cannot take is shown with its error, and focus goes to it', async () => {
-    const el = await fixture<PayCheckout>(html`<pay-checkout link="demo-fixed" api-base="/v1" locale="es" id-type="PP" id-number="12" phone="6012345678"></pay-checkout>`);
+    const el = await mountWith({ 'id-type': 'PP', 'id-number': '12', phone: '6012345678' });
     await waitForStep(el, 'method');
     await click(el, 'Nequi');
     await waitForStep(el, 'details');
@@ -109,10 +103,10 @@ describe('<pay-checkout> prefill, methods, consent and presets', () => {
   it('methods: an unknown word is ignored with one warning; a list that leaves none shows every method', async () => {
     const { warnings, stop } = recordWarnings();
     try {
-      const el = await fixture<PayCheckout>(html`<pay-checkout link="demo-fixed" api-base="/v1" locale="es" methods="paypal card otp"></pay-checkout>`);
+      const el = await mountWith({ methods: 'paypal card otp' });
       await waitForStep(el, 'method');
       expect(methodNames(el)).to.deep.equal(['Tarjeta', 'Daviplata']);
-      const none = await fixture<PayCheckout>(html`<pay-checkout link="demo-fixed" api-base="/v1" locale="es" methods="efecty"></pay-checkout>`);
+      const none = await mountWith({ methods: 'efecty' });
       await waitForStep(none, 'method');
       expect(methodNames(none)).to.have.length(4);
       const ours = warnings.filter((w) => String(w[0]).startsWith('<pay-checkout> methods'));
@@ -123,13 +117,7 @@ describe('<pay-checkout> prefill, methods, consent and presets', () => {
   });
 
   it('privacy-url and consent="required": unchecked, no order and the reason; checked, it pays', async () => {
-    const el = await fixture<PayCheckout>(html`<pay-checkout
-      link="demo-fixed"
-      api-base="/v1"
-      locale="es"
-      privacy-url="https://tienda.example/privacidad"
-      consent="required"
-    ></pay-checkout>`);
+    const el = await mountWith({ 'privacy-url': 'https://tienda.example/privacidad', consent: 'required' });
     await waitForStep(el, 'method');
     await click(el, 'Nequi');
     await waitForStep(el, 'details');
@@ -159,7 +147,7 @@ describe('<pay-checkout> prefill, methods, consent and presets', () => {
   });
 
   it('privacy-url alone: a notice above the pay button; an http: URL off this machine is not linked', async () => {
-    const el = await fixture<PayCheckout>(html`<pay-checkout link="demo-fixed" api-base="/v1" locale="en" privacy-url="https://shop.example/privacy"></pay-checkout>`);
+    const el = await mountWith({ locale: 'en', 'privacy-url': 'https://shop.example/privacy' });
     await waitForStep(el, 'method');
     await click(el, 'Nequi');
     await waitForStep(el, 'details');
@@ -173,7 +161,7 @@ describe('<pay-checkout> prefill, methods, consent and presets', () => {
 
     const { warnings, stop } = recordWarnings();
     try {
-      const plain = await fixture<PayCheckout>(html`<pay-checkout link="demo-fixed" api-base="/v1" locale="en" privacy-url="http://shop.example/privacy"></pay-checkout>`);
+      const plain = await mountWith({ locale: 'en', 'privacy-url': 'http://shop.example/privacy' });
       await waitForStep(plain, 'method');
       await click(plain, 'Nequi');
       await waitForStep(plain, 'details');
@@ -187,14 +175,12 @@ describe('<pay-checkout> prefill, methods, consent and presets', () => {
   it('a link record\'s privacy_url is linked too (the hosted page\'s way); the page\'s privacy-url wins', async () => {
     const answer = (await (await fetch('/v1/checkout/links/demo-fixed')).json()) as { data: Record<string, unknown> };
     const data = { ...answer.data, privacy_url: 'https://tienda.example/datos' };
-    const el = await fixture<PayCheckout>(html`<pay-checkout link="demo-fixed" api-base="/v1" locale="es" .linkData=${data}></pay-checkout>`);
+    const el = await mountWith({}, { linkData: data });
     await waitForStep(el, 'method');
     await click(el, 'Nequi');
     await waitForStep(el, 'details');
     expect(screenRoot(el).querySelector('[part="data-notice"] a')?.getAttribute('href')).to.equal('https://tienda.example/datos');
-    const page = await fixture<PayCheckout>(
-      html`<pay-checkout link="demo-fixed" api-base="/v1" locale="es" privacy-url="https://tienda.example/propia" .linkData=${data}></pay-checkout>`,
-    );
+    const page = await mountWith({ 'privacy-url': 'https://tienda.example/propia' }, { linkData: data });
     await waitForStep(page, 'method');
     await click(page, 'Nequi');
     await waitForStep(page, 'details');
@@ -202,7 +188,7 @@ describe('<pay-checkout> prefill, methods, consent and presets', () => {
   });
 
   it('a dynamic link with amounts pays a preset; presets no method takes are not shown', async () => {
-    const el = await fixture<PayCheckout>(html`<pay-checkout link="demo-dynamic" api-base="/v1" locale="es" amounts="20000 50.000 500 99000000"></pay-checkout>`);
+    const el = await mountWith({ link: 'demo-dynamic', amounts: '20000 50.000 500 99000000' });
     await waitForStep(el, 'amount');
     const group = screenRoot(el).querySelector('[role="radiogroup"]');
     expect(group?.querySelector('legend')?.textContent?.trim()).to.equal('Valores sugeridos');
@@ -221,12 +207,7 @@ describe('<pay-checkout> prefill, methods, consent and presets', () => {
     await el.updateComplete;
     await submit(el, 'Continuar');
     await waitForStep(el, 'method');
-    await click(el, 'Bre-B');
-    await waitForStep(el, 'details');
-    await fillDetails(el, {});
-    await waitForStep(el, 'transfer');
-    await control(`/orders/${await latestOrderId()}/pay`, {});
-    await waitForStep(el, 'paid');
+    await payByTransfer(el);
     expect((await recordedOrder()).total).to.equal(50000);
   });
 });

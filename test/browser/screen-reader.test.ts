@@ -2,7 +2,7 @@
 // every live-region message in order (none twice, none left for the next screen), money said as pesos and the phone
 // by its last digits. Chromium: its accessibility tree (CDP); Firefox and WebKit: what their DOM exposes
 // (support/screen-reader.ts says why).
-import { expect, fixture, fixtureCleanup, html, waitUntil } from '@open-wc/testing';
+import { expect, fixtureCleanup, waitUntil } from '@open-wc/testing';
 import {
   button,
   choose,
@@ -12,6 +12,7 @@ import {
   field,
   latestOrderId,
   mount,
+  mountWith,
   navigations,
   pressKey,
   resetSandbox,
@@ -366,16 +367,13 @@ describe('<pay-checkout> heard with a screen reader', () => {
   });
   // Issue 29: what the page prefilled, the personal-data consent, and the amount presets.
   it('prefilled details: focus on pay, each field read with its value; the consent box and its error', async () => {
-    const el = await fixture<PayCheckout>(html`<pay-checkout
-      link="demo-fixed"
-      api-base="/v1"
-      locale="es"
-      id-type="CC"
-      id-number="1020304050"
-      phone="3001234567"
-      privacy-url="https://tienda.example/privacidad"
-      consent="required"
-    ></pay-checkout>`);
+    const el = await mountWith({
+      'id-type': 'CC',
+      'id-number': '1020304050',
+      phone: '3001234567',
+      'privacy-url': 'https://tienda.example/privacidad',
+      consent: 'required',
+    });
     const log = recordLive(el);
     await waitForStep(el, 'method');
     await waitUntil(() => browseText(el).includes('50.000 pesos'), 'amounts never said as pesos', { timeout: settleMs });
@@ -407,7 +405,7 @@ describe('<pay-checkout> heard with a screen reader', () => {
   });
 
   it('amount presets: a radio group, each said in pesos; choosing one fills the amount', async () => {
-    const el = await fixture<PayCheckout>(html`<pay-checkout link="demo-dynamic" api-base="/v1" locale="es" amounts="20000 50000"></pay-checkout>`);
+    const el = await mountWith({ link: 'demo-dynamic', amounts: '20000 50000' });
     await waitForStep(el, 'amount');
     await waitUntil(() => saidText(currentScreen(el)).includes('20.000 pesos'), 'presets never said as pesos', { timeout: settleMs });
     const [first] = screenRoot(el).querySelectorAll<HTMLInputElement>('input[type="radio"]');
