@@ -185,7 +185,7 @@ export class PayCheckout extends LitElement {
   /**
    * The buyer's document type, if the store knows it: its code (`CC`, `CE`, `TI`, …) or numeric id. Like every
    * prefill, shown filled and editable on the details screen, checked by the same rules as typed values, sent with
-   * the order, and never stored by the element. Read when the link loads.
+   * the order, and never stored by the element. Read each time the details screen opens.
    */
   idType: string | undefined;
 
