@@ -13,7 +13,22 @@ function textOf(node, byId) {
 const clean = (text) => text.replace(/\s+/g, ' ').trim();
 const property = (node, name) => node.properties?.find((p) => p.name === name)?.value?.value;
 
-/** `{ focused: { role, name, description } | null, live: string[] }` from one snapshot of the whole tree. */
+/** The name of the nearest group (a radio group, a fieldset) around a node, or ''. */
+function groupOf(node, byId) {
+  for (let at = byId.get(node.parentId); at; at = byId.get(at.parentId)) {
+    if (!at.ignored && (at.role?.value === 'radiogroup' || at.role?.value === 'group')) return clean(at.name?.value ?? '');
+  }
+  return '';
+}
+
+/** What a control holds: a field's text or a select's chosen option, a box's `true`/`false`; '' for anything else. */
+function stateOf(node) {
+  const checked = property(node, 'checked');
+  if (checked !== undefined) return String(checked);
+  return clean(String(node.value?.value ?? ''));
+}
+
+/** `{ focused: { role, name, description, value, group } | null, live: string[] }` from one snapshot of the whole tree. */
 async function readTree(page) {
   const cdp = await page.context().newCDPSession(page);
   try {
@@ -25,7 +40,13 @@ async function readTree(page) {
     return {
       available: true,
       focused: focused
-        ? { role: focused.role?.value ?? '', name: clean(focused.name?.value ?? ''), description: clean(focused.description?.value ?? '') }
+        ? {
+            role: focused.role?.value ?? '',
+            name: clean(focused.name?.value ?? ''),
+            description: clean(focused.description?.value ?? ''),
+            value: stateOf(focused),
+            group: groupOf(focused, byId),
+          }
         : null,
       live,
     };

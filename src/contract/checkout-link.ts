@@ -35,5 +35,11 @@ export const CheckoutLinkSchema = z.looseObject({
   document_types: z.array(DocumentTypeSchema),
   /** The merchant's page for after the payment, when the link has one: the receipt's way back to the store. */
   redirect_link: z.optional(z.nullable(z.string())),
+  /**
+   * The store's personal-data policy (Ley 1581), when the link record carries one: the checkout links to it above
+   * the pay button, as with the element's `privacy-url` (which wins). So the hosted page, whose element the merchant
+   * does not write, can say it too. `https:` only (`http:` on loopback); anything else is not linked.
+   */
+  privacy_url: z.optional(z.nullable(z.string())),
 });
 export type CheckoutLink = z.infer<typeof CheckoutLinkSchema>;

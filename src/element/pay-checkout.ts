@@ -4,6 +4,7 @@ import type { ClientOptions, Environment } from '../client/send.js';
 import type { CheckoutLink } from '../contract/checkout-link.js';
 import { beforeOrderSteps, firstScreen, firstScreenSteps, initialState } from '../flow/first-screen.js';
 import { toFlowError } from '../flow/errors.js';
+import { onlyMethod } from '../flow/screens.js';
 import { isNewRequest, orderOf } from '../flow/order-of.js';
 import { summarizeProblems } from '../contract/problems.js';
 import type { FlowError, FlowEvent, FlowRequest, FlowState, FlowStep } from '../flow/types.js';
@@ -25,6 +26,8 @@ import type { LaterSteps } from './internal/steps.js';
 import type { OrderTracker } from './internal/order-tracker.js';
 import type { StepElement } from './internal/step-element.js';
 import { dropServerShell } from './internal/server-shell.js';
+import { shownLink } from './internal/page-choices.js';
+import type { ShopperPrefill } from './internal/prefill-of.js';
 import { keepsOrderOrReceipt } from './saved-keys.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
 
@@ -36,7 +39,7 @@ const stepParts = 'heading, button, button-secondary, method, input, error, load
 
 /** What the later steps' chunk brings: the whole flow, and the tracker of the buyer's order. */
 interface Later {
-  transition: LaterSteps['transition'];
+  transition: LaterSteps['transitionOnPage'];
   resume: LaterSteps['resumeSaved'];
   pageShow: LaterSteps['returnedFromCard'];
   template: LaterSteps['laterStepTemplate'];
@@ -87,6 +90,12 @@ interface Later {
  * @csspart change-method-button - "Change payment method" on the waiting screens.
  * @csspart config-error - The visible message when the page passed a merchant key.
  * @csspart live-region - The one polite live region (visually hidden).
+ * @csspart amount-presets - The group of preset amounts (`amounts`) on the amount screen.
+ * @csspart amount-preset - One preset amount (a radio shown as a button).
+ * @csspart data-notice - Above the pay button (`privacy-url`): how the store processes the buyer's data.
+ * @csspart consent - The personal-data consent box and its label (`consent="required"`).
+ * @csspart consent-checkbox - The consent checkbox itself.
+ * @csspart privacy-link - The link to the store's data-processing policy (opens in a new tab).
  *
  * @cssprop [--pay-color-primary=#1d4ed8] - Buttons, links, focus accents.
  * @cssprop [--pay-color-on-primary=#ffffff] - Text on primary buttons.
@@ -118,6 +127,17 @@ export class PayCheckout extends LitElement {
     returnUrl: { attribute: 'return-url' },
     botCheck: { attribute: 'bot-check' },
     storeUrl: { attribute: 'store-url' },
+    idType: { attribute: 'id-type' },
+    idNumber: { attribute: 'id-number' },
+    phone: {},
+    email: {},
+    firstName: { attribute: 'first-name' },
+    lastName: { attribute: 'last-name' },
+    shopper: { attribute: false },
+    methods: {},
+    amounts: {},
+    privacyUrl: { attribute: 'privacy-url' },
+    consent: {},
     // `useDefault`: the default `auto` is not written onto the host, so server-rendered markup and the client agree.
     theme: { reflect: true, useDefault: true },
     merchantKey: { attribute: 'merchant-key' },
@@ -161,6 +181,56 @@ export class PayCheckout extends LitElement {
 
   /** The receipt's way back to the store; defaults to the link's `redirect_link` when the service gives one. */
   storeUrl: string | undefined;
+
+  /**
+   * The buyer's document type, if the store knows it: its code (`CC`, `CE`, `TI`, …) or numeric id. Like every
+   * prefill, shown filled and editable on the details screen, checked by the same rules as typed values, sent with
+   * the order, and never stored by the element. Read each time the details screen opens.
+   */
+  idType: string | undefined;
+
+  /** The buyer's document number, if the store knows it (dots and spaces allowed). */
+  idNumber: string | undefined;
+
+  /** The buyer's mobile number, if the store knows it (10 digits starting with 3; `+57`, spaces and dashes allowed). */
+  phone: string | undefined;
+
+  /** The buyer's email, if the store knows it. */
+  email: string | undefined;
+
+  /** The buyer's first name, if the store knows it. */
+  firstName: string | undefined;
+
+  /** The buyer's last name, if the store knows it. */
+  lastName: string | undefined;
+
+  /**
+   * The same prefill as one object, for frameworks: `{ id_type, id_number, phone_number, email, first_name,
+   * last_name }`; an attribute given too wins over its field here.
+   */
+  shopper: ShopperPrefill | null | undefined;
+
+  /**
+   * The methods to show, in order, space-separated: kinds (`push`, `otp`, `transfer`, `card`) or names (`nequi`,
+   * `daviplata`, `breb`, `card`). Methods not listed are not shown; an unknown word is ignored with a console warning;
+   * a list that leaves none shows every method, and warns.
+   */
+  methods: string | undefined;
+
+  /**
+   * Preset amounts for a dynamic link, whole pesos, space-separated (`"20000 50000 100000"`): shown as choices beside
+   * the amount field; a preset none of the link's methods takes is not shown.
+   */
+  amounts: string | undefined;
+
+  /**
+   * The store's personal-data policy (Ley 1581 de 2012): the details screen says, above the pay button, that the
+   * buyer's data is processed under it, with a link (a new tab). `https:` only (`http:` only on loopback).
+   */
+  privacyUrl: string | undefined;
+
+  /** `required`: the buyer must check a personal-data consent box before paying; unchecked, no order is made. */
+  consent: 'required' | undefined;
 
   /** `light`, `dark`, or `auto` (follows the device). */
   theme: 'light' | 'dark' | 'auto' = 'auto';
@@ -252,7 +322,9 @@ export class PayCheckout extends LitElement {
       this._wantedLocale = this.messages.locale;
       // A server that hands over the link renders its first screen (renderHostedPage checks the answer first).
       const link = this.linkData as CheckoutLink | undefined;
-      if (link?.hash === this.link && Array.isArray(link.gateways)) this.flow = firstScreen(initialState(), { type: 'link_loaded', link }) ?? this.flow;
+      const first = link?.hash === this.link && Array.isArray(link.gateways) ? firstScreen(initialState(), { type: 'link_loaded', link: shownLink(link, this.methods) }) : undefined;
+      // A link with one method opens on its details, a later step: the server draws the loading shell then.
+      if (first && !onlyMethod(first)) this.flow = first;
       return;
     }
     if (!this._started && this.hasAttribute('defer-hydration')) return;
@@ -360,14 +432,14 @@ export class PayCheckout extends LitElement {
       case 'error':
         return html`<pay-step-status data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-status>`;
       case 'amount':
-        return html`<pay-step-amount data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-amount>`;
+        return html`<pay-step-amount data-step exportparts=${stepParts} .state=${s} .messages=${m} .presets=${this.amounts}></pay-step-amount>`;
       case 'method':
         return html`<pay-step-method data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-method>`;
     }
     // `_shown()` keeps the later steps on loading until the whole catalog and their chunk are here.
     const later = this._later;
     if (!later || !isWholeCatalog(m)) return html`<pay-step-status data-step exportparts=${stepParts} .state=${{ step: 'loading', request: null }} .messages=${m}></pay-step-status>`;
-    return later.template(s, m, later.tracker.remainingMs, this.storeUrl);
+    return later.template(s, m, later.tracker.remainingMs, this);
   }
 
   // -------------------------------------------------------------------------
@@ -416,7 +488,7 @@ export class PayCheckout extends LitElement {
     const later = await loadLaterSteps();
     if (this._later) return this._later;
     this._later = {
-      transition: later.transition,
+      transition: later.transitionOnPage,
       resume: later.resumeSaved,
       pageShow: later.returnedFromCard,
       template: later.laterStepTemplate,
@@ -447,7 +519,8 @@ export class PayCheckout extends LitElement {
   private async _resume(run: number): Promise<void> {
     const signal = this._abort.signal;
     const current = () => run === this._run && !signal.aborted;
-    const link = requestLink(this._clientOptions(), this.link, signal, this._pageLink());
+    const shown = (l: CheckoutLink) => shownLink(l, this.methods);
+    const link = requestLink(this._clientOptions(), this.link, signal, this._pageLink()).then(shown);
     link.catch(() => undefined); // read by the later steps, once here
     let later: Later;
     try {
@@ -458,7 +531,7 @@ export class PayCheckout extends LitElement {
       return;
     }
     if (!current()) return;
-    const context = { signal, current, options: this._clientOptions(), tracker: later.tracker, timings: PayCheckout.statusTimings };
+    const context = { signal, current, options: this._clientOptions(), tracker: later.tracker, timings: PayCheckout.statusTimings, shown };
     later.resume({ ...context, send: (event: FlowEvent) => this._send(event), loadLink: () => void this._perform({ kind: 'load_link' }, run) }, this.link, link);
   }
 
@@ -469,9 +542,13 @@ export class PayCheckout extends LitElement {
 
   /** The flow's answer; undefined when the step is past the first screens and its chunk is not here yet. */
   private _next(prev: FlowState, event: FlowEvent): FlowState | undefined {
-    if (this._later) return this._later.transition(prev, event);
+    if (this._later) return this._later.transition(prev, event, this);
     // The amount and method screens' answers to the buyer arrive with the later steps (loaded once the first is on screen).
-    if (event.type !== 'resumed' && firstScreenSteps.includes(prev.step)) return firstScreen(prev, event) ?? prev;
+    if (event.type !== 'resumed' && firstScreenSteps.includes(prev.step)) {
+      const next = firstScreen(prev, event) ?? prev;
+      // A link whose one method takes the amount opens its details: the later steps' work (they check the prefill).
+      if (!onlyMethod(next)) return next;
+    }
     return undefined;
   }
 
@@ -515,7 +592,7 @@ export class PayCheckout extends LitElement {
       // A saved order for this link (a reload, the card page's return, a retry after a failed resume): resume it.
       if (keepsOrderOrReceipt(this.link)) return this._resume(run);
       return requestLink(this._clientOptions(), this.link, signal, this._pageLink()).then(
-        (link) => answer({ type: 'link_loaded', link }),
+        (link) => answer({ type: 'link_loaded', link: shownLink(link, this.methods) }),
         (e: unknown) => {
           if (!signal.aborted) answer({ type: 'link_failed', error: toFlowError(e) });
         },

@@ -1,5 +1,6 @@
 import { beforeOrderSteps, firstScreen, initialState } from './first-screen.js';
-import { amountState, isDynamic, toDetails } from './screens.js';
+import { amountState, isDynamic } from './screens.js';
+import { openOnlyMethod, toDetails } from './to-details.js';
 import type { ErrorState, FlowEvent, FlowState, MethodState } from './types.js';
 
 export { beforeOrderSteps, initialState };
@@ -16,8 +17,11 @@ export function beforeOrder(state: FlowState, event: FlowEvent): FlowState | und
       return methodStep(state, event);
     case 'error':
       return state.resume.step === 'details' ? orderErrorStep(state, event) : firstScreen(state, event);
-    default:
-      return firstScreen(state, event);
+    default: {
+      // The first screens stop at the method screen; a link with one method opens its details here.
+      const next = firstScreen(state, event);
+      return next && openOnlyMethod(next);
+    }
   }
 }
 

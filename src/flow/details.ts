@@ -3,8 +3,10 @@ import { errorMessage, hasApiCode, isRateLimited, isRetryable } from './errors.j
 import { isAmountError, serviceFieldErrors } from './refusals.js';
 import { orderState } from './orders.js';
 import { validateDetails, type ShopperDetails } from './rules.js';
-import { amountState, errorState, isDynamic, toMethod } from './screens.js';
-import type { DetailsState, FlowError, FlowEvent, FlowState } from './types.js';
+import { amountState, errorState, isDynamic } from './screens.js';
+import { toMethod } from './to-details.js';
+import { knownShopper } from './prefill.js';
+import type { DetailsState, FieldErrors, FlowError, FlowEvent, FlowState } from './types.js';
 
 /** The buyer details screen: fields, submit, and the answer to `create_order`. */
 export function detailsStep(state: DetailsState, event: FlowEvent): FlowState | undefined {
@@ -15,13 +17,21 @@ export function detailsStep(state: DetailsState, event: FlowEvent): FlowState | 
       const { [event.field]: _cleared, ...errors } = state.errors;
       return { ...state, fields: { ...state.fields, [event.field]: event.value }, errors, formError: null, focus: null };
     }
+    case 'consent_changed': {
+      const { consent: _cleared, ...errors } = state.errors;
+      return { ...state, consented: event.checked, errors, formError: null, focus: null };
+    }
     case 'details_submitted': {
       const checked = validateDetails(state.gateway, state.link.document_types, state.fields, state.link.collect_shopper_data);
-      if (!checked.ok) {
-        const focus = state.needed.find((f) => checked.errors[f]) ?? null;
-        return { ...state, errors: checked.errors, formError: null, focus };
+      // Ley 1581: without the buyer's express consent (when the page asks for it) no order is made.
+      const unconsented = event.consentRequired === true && state.consented !== true;
+      if (!checked.ok || unconsented) {
+        const errors: FieldErrors = checked.ok ? {} : { ...checked.errors };
+        if (unconsented) errors.consent = 'consent.required';
+        const focus = [...state.needed, 'consent' as const].find((f) => errors[f]) ?? null;
+        return { ...state, errors, formError: null, focus };
       }
-      const body = orderBody(state, checked.value, event.returnUrl);
+      const body = orderBody(state, { ...knownShopper(state.fields, state.needed), ...checked.value }, event.returnUrl);
       // One key per intent: the same body after an unknown outcome is the same intent.
       const idempotencyKey = state.attempt && sameBody(state.attempt.body, body) ? state.attempt.idempotencyKey : event.idempotencyKey;
       const request = { kind: 'create_order' as const, idempotencyKey, body };

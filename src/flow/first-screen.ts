@@ -1,7 +1,7 @@
 import type { CheckoutLink } from '../contract/checkout-link.js';
 import { hasApiCode, isRetryable } from './errors.js';
 import { formatAmountInput, parseAmount } from './amount-rules.js';
-import { amountState, emptyFields, errorState, isDynamic, toMethod } from './screens.js';
+import { amountState, emptyFields, errorState, isDynamic, methodState } from './screens.js';
 import type { AmountState, ErrorState, FlowError, FlowEvent, FlowState, FlowStep, LoadingState, UnavailableState } from './types.js';
 import type { DetailsFields } from './types.js';
 
@@ -43,7 +43,7 @@ function afterLink(link: CheckoutLink, fields: DetailsFields): FlowState {
   if (link.status === 'paid' || link.status === 'expired') return { step: 'unavailable', reason: link.status, link, request: null };
   if (link.gateways.length === 0) return errorState({ category: 'config' }, null, { step: 'loading', request: null }, link, 'error.no_methods');
   if (isDynamic(link)) return amountState(link, fields, null);
-  return toMethod(link, link.amount as number, fields, null);
+  return methodState(link, link.amount as number, fields, null);
 }
 
 function linkFailed(error: FlowError): FlowState {
@@ -70,7 +70,7 @@ function amountStep(state: AmountState, event: FlowEvent): FlowState | undefined
     case 'amount_submitted': {
       const parsed = parseAmount(state.text, state.range);
       if (!parsed.ok) return { ...state, error: parsed.error };
-      return toMethod(state.link, parsed.value, state.fields, state.gateway);
+      return methodState(state.link, parsed.value, state.fields, state.gateway);
     }
     default:
       return undefined;

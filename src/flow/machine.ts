@@ -2,7 +2,8 @@ import { beforeOrder } from './before-order.js';
 import { detailsStep } from './details.js';
 import { gatewayOfOrder, orderState } from './orders.js';
 import { emptyFields } from './screens.js';
-import type { FlowEvent, FlowState } from './types.js';
+import { openDetails, opensDetails } from './prefill.js';
+import type { FlowEvent, FlowState, Prefill } from './types.js';
 import { waitingTransition } from './waiting.js';
 
 export { initialState } from './before-order.js';
@@ -11,8 +12,10 @@ export { initialState } from './before-order.js';
  * The whole buyer flow. Total: an event that does not apply to the state
  * returns the very same state object, so the host can compare by identity.
  */
-export function transition(state: FlowState, event: FlowEvent): FlowState {
-  return next(state, event) ?? state;
+export function transition(state: FlowState, event: FlowEvent, prefill?: Prefill): FlowState {
+  const after = next(state, event) ?? state;
+  // Whatever way the details screen opens, the page's prefill fills what is empty, and all that is there is checked.
+  return opensDetails(state, after) ? openDetails(after, 'fields' in state ? state.fields : emptyFields, prefill) : after;
 }
 
 /** The next state, or undefined when the event does not apply. */

@@ -1,12 +1,13 @@
 import type { CheckoutGateway } from '../contract/checkout-link.js';
 import type { DocumentType } from '../contract/gateways.js';
-import { idTypeChoices, neededFields } from './gateway-rules.js';
+import { idTypeChoices, neededFields } from './method-fields.js';
 import { fail, ok } from './types.js';
 import type { DetailsField, DetailsFields, FieldErrors, RuleResult } from './types.js';
 
 export type { MessageKey, RuleResult } from './types.js';
 export { parseAmount, formatAmountInput } from './amount-rules.js';
-export { amountRange, gatewayAcceptsAmount, neededFields, idTypeChoices } from './gateway-rules.js';
+export { amountRange, gatewayAcceptsAmount } from './gateway-rules.js';
+export { neededFields, idTypeChoices } from './method-fields.js';
 
 /**
  * Buyer input rules for Colombia (design.md §6). Pure: no DOM, no Intl needed to validate. The amount rules
@@ -69,7 +70,7 @@ export function otpInput(text: string): string {
 
 const nameMaxLength = 100;
 
-function validateName(field: 'first_name' | 'last_name', text: string): RuleResult<string> {
+export function validateName(field: 'first_name' | 'last_name', text: string): RuleResult<string> {
   const value = text.trim().replace(/\s+/g, ' ');
   if (value === '') return fail(`${field}.required`);
   if (value.length > nameMaxLength) return fail(`${field}.too_long`);

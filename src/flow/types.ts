@@ -55,6 +55,7 @@ export const messageKeys = [
   'last_name.too_long',
   'email.required',
   'email.invalid',
+  'consent.required', // consent="required" and the box is not checked (Ley 1581)
   'details.refused', // the service refused the payment data without saying which field
   'details.try_again', // the previous attempt cannot be repeated; submit again
   // SMS code
@@ -125,7 +126,14 @@ export type DetailsField = (typeof detailsFields)[number];
  * id as text (`"1"`), the value of a `<select>`; '' when none is chosen.
  */
 export type DetailsFields = Record<DetailsField, string>;
-export type FieldErrors = Partial<Record<DetailsField, MessageKey>>;
+/** The personal-data consent checkbox (`consent="required"`): an error and a focus target like a field's. */
+export type ConsentField = 'consent';
+export type FieldErrors = Partial<Record<DetailsField | ConsentField, MessageKey>>;
+/**
+ * What the page already knows about the buyer (`id-type`, `id-number`, `phone`, …, or the `shopper` property), as
+ * text; `id_type` may be the document's code (`CC`) or its id (`"1"`). Checked by the same rules as typed values.
+ */
+export type Prefill = DetailsFields;
 
 /** Lowest `min_amount` and highest `max_amount` of the link's gateways, in whole pesos. */
 export interface AmountRange {
@@ -264,8 +272,13 @@ export interface DetailsState extends LinkContext {
   submitting: boolean;
   request: CreateOrderRequest | null;
   attempt: PendingAttempt | null;
-  /** Where focus should go: the first field in error, or the phone after "change number". */
-  focus: DetailsField | null;
+  /**
+   * Where focus should go: the first field in error, the phone after "change number", or `pay` when everything
+   * the method needs was prefilled and is valid (a returning buyer pays in one tap).
+   */
+  focus: DetailsField | ConsentField | 'pay' | null;
+  /** The personal-data consent box is checked (only asked with `consent="required"`). */
+  consented?: boolean;
 }
 
 /** What a cancel is for, when the buyer asked for something other than just cancelling. */
@@ -437,6 +450,8 @@ export type FlowEvent =
   /** One screen back: details → method → amount. Error screen → the screen it came from. */
   | { type: 'back' }
   | { type: 'field_changed'; field: DetailsField; value: string }
+  /** The personal-data consent box was checked or unchecked. */
+  | { type: 'consent_changed'; checked: boolean }
   /**
    * The pay button. `idempotencyKey`: a fresh key the host generated for this
    * click (e.g. `crypto.randomUUID()`). Rule: one key per buyer intent. If the
@@ -444,9 +459,10 @@ export type FlowEvent =
    * and the body is unchanged, the flow reuses that attempt's key and ignores
    * this one; otherwise (first submit, changed body, or after an order or a
    * definite refusal) it uses this one. Ignored while a submit is in flight.
-   * `returnUrl`: where the card page returns (card methods only).
+   * `returnUrl`: where the card page returns (card methods only). `consentRequired`: the page asks for the
+   * personal-data consent (`consent="required"`), so an unchecked box is a field error and no order is made.
    */
-  | { type: 'details_submitted'; idempotencyKey: string; returnUrl?: string }
+  | { type: 'details_submitted'; idempotencyKey: string; returnUrl?: string; consentRequired?: boolean }
   /** `create_order` succeeded. */
   | { type: 'order_created'; order: CheckoutOrderCreated }
   /** The request in flight (`create_order`, `submit_otp` or `cancel_order`) failed. */

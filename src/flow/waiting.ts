@@ -5,7 +5,8 @@ import { isOtpError } from './refusals.js';
 import { checkStatus, orderState, seedOf, updateWaiting } from './orders.js';
 import { isWaitingStep } from './selectors.js';
 import { otpInput, validateOtp } from './rules.js';
-import { amountState, errorState, isDynamic, startOver, toDetails } from './screens.js';
+import { amountState, errorState, isDynamic } from './screens.js';
+import { startOver, toDetails } from './to-details.js';
 import type { FlowError, FlowEvent, FlowState, OrderState, OtpState, ResultState, WaitingState } from './types.js';
 
 /** Every step with an order: waiting for the payment, and the results. */

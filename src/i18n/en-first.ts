@@ -12,6 +12,7 @@ export const enFirst: FirstMessages = {
     title: 'How much are you paying?',
     label: 'Amount in pesos',
     range: (min, max) => `Between ${min} and ${max}`,
+    presets: 'Suggested amounts',
   },
   method: {
     title: 'Choose how to pay',

@@ -31,6 +31,9 @@ export const en: Messages = {
     lastName: 'Last name',
     email: 'Email',
     changeMethod: 'Change payment method',
+    dataNotice: (store) => [`${store} will process your personal data under its `, 'data-processing policy', '.'],
+    consentLabel: (store) => [`I authorize ${store} to process my personal data under its `, 'data-processing policy', ''],
+    newTab: 'opens in a new tab',
   },
   push: {
     title: (wallet) => `Approve the payment in the ${wallet} app`,
@@ -140,6 +143,7 @@ export const en: Messages = {
     'last_name.too_long': () => 'The last name is too long',
     'email.required': () => 'Enter your email',
     'email.invalid': () => 'Enter a valid email, for example name@mail.com',
+    'consent.required': () => 'To pay, authorize the processing of your personal data',
     'details.refused': () => 'The service did not accept the payment details; check them and try again',
     'details.try_again': () => 'We could not confirm the previous attempt; pay again',
     'otp.required': () => 'Enter the code you got by SMS',

@@ -12,6 +12,7 @@ export const esFirst: FirstMessages = {
     title: '¿Cuánto vas a pagar?',
     label: 'Valor en pesos',
     range: (min, max) => `Entre ${min} y ${max}`,
+    presets: 'Valores sugeridos',
   },
   method: {
     title: 'Elige cómo pagar',

@@ -46,6 +46,9 @@ export const es: Messages = {
     lastName: 'Apellido',
     email: 'Correo electrónico',
     changeMethod: 'Cambiar medio de pago',
+    dataNotice: (store) => [`${store} tratará tus datos personales según su `, 'política de tratamiento de datos', '.'],
+    consentLabel: (store) => [`Autorizo a ${store} a tratar mis datos personales según su `, 'política de tratamiento de datos', ''],
+    newTab: 'se abre en una pestaña nueva',
   },
   push: {
     title: (wallet) => `Acepta el pago en la app ${wallet}`,
@@ -146,6 +149,7 @@ export const es: Messages = {
     'last_name.too_long': () => 'El apellido es muy largo',
     'email.required': () => 'Escribe tu correo electrónico',
     'email.invalid': () => 'Escribe un correo válido, por ejemplo nombre@correo.com',
+    'consent.required': () => 'Para pagar, autoriza el tratamiento de tus datos personales',
     'details.refused': () => 'El servicio no aceptó los datos del pago; revísalos e inténtalo de nuevo',
     'details.try_again': () => 'No pudimos confirmar el intento anterior; vuelve a pagar',
     'otp.required': () => 'Escribe el código que te llegó por SMS',

@@ -32,6 +32,8 @@ export interface FirstMessages {
     title: string;
     label: string;
     range: (min: string, max: string) => string;
+    /** The `amounts` presets' group. */
+    presets: string;
   };
   method: {
     title: string;
@@ -95,6 +97,15 @@ export interface Messages extends FirstMessages {
     lastName: string;
     email: string;
     changeMethod: string;
+    /**
+     * Ley 1581: above the pay button (`privacy-url`), what becomes of the buyer's data; `[before, link, after]`, the
+     * middle words the link to the store's policy.
+     */
+    dataNotice: (store: string) => readonly [string, string, string];
+    /** The consent checkbox's label (`consent="required"`), in the same three pieces (a label, so no final stop). */
+    consentLabel: (store: string) => readonly [string, string, string];
+    /** Said after a link that opens in a new tab (after a comma). */
+    newTab: string;
   };
   push: {
     /** Push approval names the wallet (the gateway's name), and says "celular"/"phone" only. */

@@ -1,12 +1,10 @@
 import { expect } from '@open-wc/testing';
 import {
   click,
-  control,
   field,
-  fillDetails,
   heading,
-  latestOrderId,
   mount,
+  payByTransfer,
   recordEvents,
   resetSandbox,
   sandboxOrders,
@@ -35,12 +33,7 @@ describe('<pay-checkout> dynamic link (the buyer types the amount)', () => {
     await submit(el, 'Continuar');
     await waitForStep(el, 'method');
     expect(el.shadowRoot?.querySelector('[part="amount"]')?.textContent?.replace(/\s+/g, ' ')).to.include('$ 75.000');
-    await click(el, 'Bre-B');
-    await waitForStep(el, 'details');
-    await fillDetails(el, {});
-    await waitForStep(el, 'transfer');
-    await control(`/orders/${await latestOrderId()}/pay`, {});
-    await waitForStep(el, 'paid');
+    await payByTransfer(el);
     expect(events[0]?.detail).to.include({ amount: 75000, currency: 'COP' });
     const [order] = await sandboxOrders();
     expect(order?.status).to.equal('confirmed');

@@ -12,6 +12,7 @@ import {
   field,
   latestOrderId,
   mount,
+  mountWith,
   navigations,
   pressKey,
   resetSandbox,
@@ -363,5 +364,56 @@ describe('<pay-checkout> heard with a screen reader', () => {
     await newScreen(el, 'Approve the payment in the Nequi app');
     expect(await said(log, 2)).to.deep.equal(['Creating your payment…', 'You have 5 minutes to pay']);
     expect(browseText(el)).to.include('We sent the notification to the phone ending in 4567').and.match(/Time left: [45] minutes( and \d+ seconds)?/);
+  });
+  // Issue 29: what the page prefilled, the personal-data consent, and the amount presets.
+  it('prefilled details: focus on pay, each field read with its value; the consent box and its error', async () => {
+    const el = await mountWith({
+      'id-type': 'CC',
+      'id-number': '1020304050',
+      phone: '3001234567',
+      'privacy-url': 'https://tienda.example/privacidad',
+      consent: 'required',
+    });
+    const log = recordLive(el);
+    await waitForStep(el, 'method');
+    await waitUntil(() => browseText(el).includes('50.000 pesos'), 'amounts never said as pesos', { timeout: settleMs });
+    await enterOn(button(el, 'Nequi'));
+    await waitForStep(el, 'details');
+    // Everything the method needs is there: the one thing left to do is the consent box.
+    await waitUntil(() => screenRoot(el).activeElement?.id === 'consent', 'focus never reached the consent box', { timeout: settleMs });
+    const consentName = 'Autorizo a Tienda Demo a tratar mis datos personales según su política de tratamiento de datos , se abre en una pestaña nueva';
+    await expectFocus({ role: 'checkbox', name: consentName, description: '', value: 'false' });
+    (field(el, 'Tipo de documento') as HTMLSelectElement).focus();
+    await expectFocus({ role: 'combobox', name: 'Tipo de documento', value: 'Cédula de Ciudadanía (CC)' });
+    (field(el, 'Número de documento') as HTMLInputElement).focus();
+    await expectFocus({ role: 'textbox', name: 'Número de documento', value: '1020304050', description: 'Puedes escribirlo con o sin puntos' });
+    (field(el, 'celular') as HTMLInputElement).focus();
+    await expectFocus({ role: 'textbox', name: 'Número de celular', value: '3001234567', description: 'El celular registrado en Nequi, 10 dígitos' });
+
+    await enterOn(button(el, 'Pagar'));
+    expect(await said(log, 1)).to.deep.equal(['Revisa 1 dato: Para pagar, autoriza el tratamiento de tus datos personales']);
+    await expectFocus({ role: 'checkbox', name: consentName, description: 'Error: Para pagar, autoriza el tratamiento de tus datos personales', value: 'false' });
+    expect(occurrences(saidText(currentScreen(el)), 'Revisa 1 dato')).to.equal(1);
+    await expect(el).to.be.accessible();
+    await pressKey(' ');
+    await waitUntil(() => (screenRoot(el).getElementById('consent') as HTMLInputElement).checked, 'the box never checked', { timeout: settleMs });
+    await expectFocus({ role: 'checkbox', name: consentName, description: '', value: 'true' });
+    await enterOn(button(el, 'Pagar'));
+    await waitForStep(el, 'push');
+    await newScreen(el, 'Acepta el pago en la app Nequi');
+    expect(log.all.filter((m) => m.startsWith('Revisa')), 'the consent error said more than once').to.have.length(1);
+  });
+
+  it('amount presets: a radio group, each said in pesos; choosing one fills the amount', async () => {
+    const el = await mountWith({ link: 'demo-dynamic', amounts: '20000 50000' });
+    await waitForStep(el, 'amount');
+    await waitUntil(() => saidText(currentScreen(el)).includes('20.000 pesos'), 'presets never said as pesos', { timeout: settleMs });
+    const [first] = screenRoot(el).querySelectorAll<HTMLInputElement>('input[type="radio"]');
+    first?.focus();
+    await expectFocus({ role: 'radio', name: '20.000 pesos', group: 'Valores sugeridos', value: 'false' });
+    await pressKey('ArrowRight');
+    await waitUntil(() => (field(el, 'Valor en pesos') as HTMLInputElement).value === '50.000', 'the preset never filled the amount', { timeout: settleMs });
+    await expectFocus({ role: 'radio', name: '50.000 pesos', group: 'Valores sugeridos', value: 'true' });
+    await expect(el).to.be.accessible();
   });
 });

@@ -56,9 +56,20 @@ describe('custom-elements.json', () => {
   it('has the attributes and events of design.md §5', () => {
     const element = elementOf();
     const attributes = (element.attributes ?? []).map((a) => a.name);
-    for (const name of ['link', 'api-base', 'environment', 'locale', 'return-url']) assert.ok(attributes.includes(name), `attribute ${name}`);
+    const prefill = ['id-type', 'id-number', 'phone', 'email', 'first-name', 'last-name'];
+    for (const name of ['link', 'api-base', 'environment', 'locale', 'return-url', ...prefill, 'methods', 'amounts', 'privacy-url', 'consent']) {
+      assert.ok(attributes.includes(name), `attribute ${name}`);
+    }
     // Exactly the public ones: internal reactive state (`flow`, `messages`, `announcement`, `keyRefused`) stays out.
-    assert.deepEqual(attributes.sort(), ['api-base', 'bot-check', 'environment', 'link', 'locale', 'merchant-key', 'return-url', 'store-url', 'theme']);
+    assert.deepEqual(
+      attributes.sort(),
+      ['amounts', 'api-base', 'bot-check', 'consent', 'email', 'environment', 'first-name', 'id-number', 'id-type', 'last-name', 'link', 'locale', 'merchant-key', 'methods', 'phone', 'privacy-url', 'return-url', 'store-url', 'theme'],
+    );
+    // The prefill as one object, for frameworks: a property, never an attribute.
+    assert.ok((element.members ?? []).some((m) => m.name === 'shopper'), 'the shopper property');
+    for (const part of ['amount-presets', 'amount-preset', 'data-notice', 'consent', 'consent-checkbox', 'privacy-link']) {
+      assert.ok((element.cssParts ?? []).some((p) => p.name === part), `part ${part}`);
+    }
     assert.deepEqual(
       (element.events ?? []).map((e) => e.name).sort(),
       ['pay-cancelled', 'pay-error', 'pay-failed', 'pay-order-created', 'pay-paid', 'pay-ready', 'pay-status-change'],

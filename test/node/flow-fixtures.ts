@@ -60,7 +60,7 @@ export function makeCreated(kind: keyof typeof gateways, over: Partial<CheckoutO
 
 /** Applies events in order. */
 export function run(state: FlowState, ...events: FlowEvent[]): FlowState {
-  return events.reduce(transition, state);
+  return events.reduce((s, e) => transition(s, e), state);
 }
 
 /** Asserts the step and narrows the type. */

@@ -4,12 +4,17 @@ import type { FirstMessages } from '../../i18n/messages.js';
 import { spoken, withMoney } from './spoken.js';
 import type { Said } from './spoken.js';
 import { StepElement } from './step-element.js';
+import { presetAmounts } from '../../flow/method-choice.js';
 import { sharedStyles } from './shared.styles.js';
 import { stepAmountStyles } from './pay-step-amount.styles.js';
 
 /** @internal Dynamic links: the buyer types the amount, grouped as they type. */
 export class PayStepAmount extends StepElement<AmountState, FirstMessages> {
   static override styles = [sharedStyles, stepAmountStyles];
+  static override properties = { presets: { attribute: false } };
+
+  /** `<pay-checkout amounts>`: preset amounts, whole pesos, space-separated. */
+  declare presets: string | undefined;
 
   /** The bundled first screens' strings are enough here. */
   declare messages: FirstMessages;
@@ -45,6 +50,7 @@ export class PayStepAmount extends StepElement<AmountState, FirstMessages> {
             ? html`<p id="amount-error" class="error" part="error"><span class="sr-only">${m.errorPrefix} </span>${spoken(error)}</p>`
             : nothing}
         </div>
+        ${this._presets()}
         <div class="actions">
           <button type="submit" part="button">${m.continue}</button>
         </div>
@@ -53,6 +59,25 @@ export class PayStepAmount extends StepElement<AmountState, FirstMessages> {
   }
 
   private _submitted = false;
+
+  /** Preset amounts as radios drawn as buttons (a radio group to assistive technology): one fills the field. */
+  private _presets() {
+    const s = this.state;
+    const presets = presetAmounts(this.presets, s.link.gateways);
+    return presets.length
+      ? html`<fieldset class="presets" role="radiogroup" part="amount-presets">
+          <legend>${this.messages.amount.presets}</legend>
+          ${presets.map(
+            (n) =>
+              html`<label part="amount-preset"
+                ><input type="radio" name="preset" class="sr-only" .checked=${s.text.replace(/\./g, '') === `${n}`} @change=${() => this.send({ type: 'amount_changed', text: `${n}` })} />${spoken(
+                  this._said((money) => money(n)),
+                )}</label
+              >`,
+          )}
+        </fieldset>`
+      : nothing;
+  }
 
   override updated(): void {
     // After a submit the flow answers with an error or a new screen; on an error, back to the field, and say it aloud:

@@ -29,6 +29,30 @@ export const stepDetailsStyles = css`
     gap: 0.5rem;
     font-weight: 600;
   }
+  .consent {
+    grid-template-columns: auto 1fr;
+    align-items: start;
+    gap: 0.25rem 0.75rem;
+  }
+  .consent input {
+    width: 1.5rem;
+    height: 1.5rem;
+    min-height: 0;
+    margin: 0;
+    accent-color: var(--pay-color-primary);
+  }
+  .consent label {
+    font-weight: 400;
+    margin: 0;
+  }
+  .consent .error {
+    grid-column: 1 / -1;
+  }
+  .data-notice {
+    color: var(--pay-color-muted);
+    font-size: 0.875rem;
+    margin: 0;
+  }
   .chosen img {
     width: 24px;
     height: 24px;

@@ -1,6 +1,8 @@
 import { html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
-import type { DetailsField, DetailsState } from '../../flow/types.js';
+import type { ConsentField, DetailsField, DetailsState } from '../../flow/types.js';
+import { consentRequired, dataConsentTemplate } from './data-consent.js';
+import type { DataConsent } from './data-consent.js';
 import { spoken, withMoney } from './spoken.js';
 import { StepElement } from './step-element.js';
 import { newIdempotencyKey } from './idempotency-key.js';
@@ -28,6 +30,10 @@ const inputHints: Record<Exclude<DetailsField, 'id_type'>, InputHints> = {
  */
 export class PayStepDetails extends StepElement<DetailsState> {
   static override styles = [sharedStyles, laterStyles, stepDetailsStyles];
+  static override properties = { page: { attribute: false } };
+
+  /** What `<pay-checkout>` says about personal data: `privacy-url`, `consent`. */
+  declare page: DataConsent | undefined;
 
   #submitted = false;
   #saidFormError: DetailsState['formError'] = null;
@@ -35,7 +41,7 @@ export class PayStepDetails extends StepElement<DetailsState> {
   override render() {
     const m = this.messages;
     const s = this.state;
-    const wrong = s.needed.filter((f) => s.errors[f]);
+    const wrong = this.#wrong();
     const pay = spoken(withMoney((money) => m.pay(money(s.amount)), s.link.currency, m));
     return html`
       <h2 tabindex="-1" part="heading">${m.details.title}</h2>
@@ -56,8 +62,9 @@ export class PayStepDetails extends StepElement<DetailsState> {
       ${s.formError ? html`<p class="error notice" part="error">${m.rules[s.formError]({})}</p>` : nothing}
       <form novalidate class="stack" @submit=${this.#submit}>
         ${s.needed.map((f) => (f === 'id_type' ? this.#idType() : this.#text(f)))}
+        ${dataConsentTemplate({ consent: this.page?.consent, privacyUrl: this.page?.privacyUrl || s.link.privacy_url || undefined }, s.link.store_name, s.consented === true, this.#errorLine('consent'), this.#consentChanged, m)}
         <div class="actions">
-          <button type="submit" part="button pay-button" aria-disabled=${s.submitting ? 'true' : 'false'}>
+          <button id="pay" type="submit" part="button pay-button" aria-disabled=${s.submitting ? 'true' : 'false'}>
             ${s.submitting ? m.creatingOrder : pay}
           </button>
           <button type="button" class="secondary" part="button-secondary" aria-disabled=${s.submitting ? 'true' : 'false'} @click=${this.#back}>
@@ -79,17 +86,27 @@ export class PayStepDetails extends StepElement<DetailsState> {
     if (!this.#submitted) return;
     this.#submitted = false;
     // Each error named, as GOV.UK's summary does; focus then goes to the first field in error.
-    const wrong = this.state.needed.filter((f) => this.state.errors[f]).map((f) => this.#message(f));
+    const wrong = this.#wrong().map((f) => this.#message(f));
     if (wrong.length > 0) this.announce(`${m.details.errorSummary(wrong.length)}: ${wrong.join('. ')}`);
     if (this.state.focus) this.focusField(this.state.focus);
   }
 
-  /** Focuses one field (the first in error, or the phone after "change number"). */
-  focusField(field: DetailsField): void {
-    this.renderRoot.querySelector<HTMLElement>(`#${field}`)?.focus();
+  /**
+   * Focuses one field (the first in error, the phone after "change number"), or the pay button when everything was
+   * prefilled: the consent box first if it still waits to be checked.
+   */
+  focusField(field: DetailsField | ConsentField | 'pay'): void {
+    const consent = this.renderRoot.querySelector<HTMLInputElement>('#consent');
+    const target = field === 'pay' && consent && !consent.checked ? 'consent' : field;
+    this.renderRoot.querySelector<HTMLElement>(`#${target}`)?.focus();
   }
 
-  #message(field: DetailsField): string {
+  /** The fields in error, in screen order: the consent box last. */
+  #wrong(): (DetailsField | ConsentField)[] {
+    return [...this.state.needed, 'consent' as const].filter((f) => this.state.errors[f]);
+  }
+
+  #message(field: DetailsField | ConsentField): string {
     const key = this.state.errors[field];
     return key ? this.messages.rules[key]({}) : '';
   }
@@ -99,7 +116,7 @@ export class PayStepDetails extends StepElement<DetailsState> {
     return ids.length ? ids.join(' ') : nothing;
   }
 
-  #errorLine(field: DetailsField): TemplateResult | typeof nothing {
+  #errorLine(field: DetailsField | ConsentField): TemplateResult | typeof nothing {
     return this.state.errors[field]
       ? html`<p id="${field}-error" class="error" part="error"><span class="sr-only">${this.messages.errorPrefix} </span>${this.#message(field)}</p>`
       : nothing;
@@ -109,20 +126,22 @@ export class PayStepDetails extends StepElement<DetailsState> {
     const m = this.messages;
     const s = this.state;
     const invalid = Boolean(s.errors.id_type);
+    // A prefilled type the method does not take is not among the options: "choose a type", with its error beside it.
+    const chosen = s.idTypes.some((d) => String(d.id_national_document_type) === s.fields.id_type) ? s.fields.id_type : '';
     return html`<div class="field">
       <label for="id_type">${m.details.idType}</label>
       <select
         id="id_type"
         name="id_type"
         part="input"
-        .value=${s.fields.id_type}
+        .value=${chosen}
         aria-invalid=${invalid ? 'true' : 'false'}
         aria-describedby=${this.#describedBy('id_type', false)}
         @change=${(e: Event) => this.#changed('id_type', e)}
       >
-        <option value="" ?selected=${s.fields.id_type === ''}>${m.details.idTypeChoose}</option>
+        <option value="" ?selected=${chosen === ''}>${m.details.idTypeChoose}</option>
         ${s.idTypes.map(
-          (d) => html`<option value=${String(d.id_national_document_type)} ?selected=${s.fields.id_type === String(d.id_national_document_type)}>
+          (d) => html`<option value=${String(d.id_national_document_type)} ?selected=${chosen === String(d.id_national_document_type)}>
             ${d.description} (${d.type})
           </option>`,
         )}
@@ -168,7 +187,9 @@ export class PayStepDetails extends StepElement<DetailsState> {
     this.send({ type: 'field_changed', field, value: (e.target as HTMLInputElement | HTMLSelectElement).value });
   }
 
-  #goTo(e: Event, field: DetailsField): void {
+  #consentChanged = (checked: boolean) => this.send({ type: 'consent_changed', checked });
+
+  #goTo(e: Event, field: DetailsField | ConsentField): void {
     // Fragment links do not reach into a shadow root; move focus as the link promises.
     e.preventDefault();
     this.focusField(field);
@@ -182,7 +203,7 @@ export class PayStepDetails extends StepElement<DetailsState> {
     e.preventDefault();
     if (this.state.submitting) return;
     this.#submitted = true;
-    this.send({ type: 'details_submitted', idempotencyKey: newIdempotencyKey() });
+    this.send({ type: 'details_submitted', idempotencyKey: newIdempotencyKey(), consentRequired: consentRequired(this.page ?? {}) });
   };
 }
 

@@ -24,6 +24,8 @@ export interface ResumeContext {
   send(event: FlowEvent): void;
   /** Loads the link afresh (the saved order is gone). */
   loadLink(): void;
+  /** The link as the checkout shows it (the page's `methods`). */
+  shown?: (link: CheckoutLink) => CheckoutLink;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function resumeOrder(ctx: ResumeContext, link: Promise<CheckoutLink
   const delay = statusDelay(timings, tries);
   if (isRetryable(error) && Date.now() + delay - since <= (timings.resumePatienceMs ?? 10_000)) {
     const again = () => {
-      const next = requestLink(ctx.options, saved.hash, signal);
+      const next = requestLink(ctx.options, saved.hash, signal).then((l) => (ctx.shown ? ctx.shown(l) : l));
       void resumeOrder(ctx, next, since, tries + 1);
     };
     // Said once, then retried quietly: what is happening, not a bare "loading".

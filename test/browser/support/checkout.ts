@@ -66,6 +66,27 @@ export async function mount(options: MountOptions = {}): Promise<PayCheckout> {
   return el;
 }
 
+/**
+ * Mounts `<pay-checkout>` as a merchant's page writes it: `attributes` besides `api-base="/v1"` and `locale="es"`
+ * (`link` defaults to the fixed demo link), and `properties` set before it connects.
+ */
+export async function mountWith(attributes: Record<string, string>, properties: Partial<PayCheckout> = {}): Promise<PayCheckout> {
+  const el = document.createElement('pay-checkout');
+  for (const [name, value] of Object.entries({ link: 'demo-fixed', 'api-base': '/v1', locale: 'es', ...attributes })) el.setAttribute(name, value);
+  Object.assign(el, properties);
+  return fixture<PayCheckout>(html`${el}`);
+}
+
+/** Method screen → Bre-B → details → transfer, then the sandbox's bank pays it: up to the receipt. */
+export async function payByTransfer(el: PayCheckout): Promise<void> {
+  await click(el, 'Bre-B');
+  await waitForStep(el, 'details');
+  await fillDetails(el, {});
+  await waitForStep(el, 'transfer');
+  await control(`/orders/${await latestOrderId()}/pay`, {});
+  await waitForStep(el, 'paid');
+}
+
 /** Waits until the checkout shows `step`, and its step element has rendered. */
 export async function waitForStep(el: PayCheckout, step: FlowStep, timeout = settleMs): Promise<HTMLElement> {
   await waitUntil(() => el.step === step, `expected step "${step}", still "${el.step}"`, { timeout, interval: 10 });

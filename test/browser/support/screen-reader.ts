@@ -11,6 +11,10 @@ export interface Read {
   role: string;
   name: string;
   description: string;
+  /** What a control holds: a field's text, a select's chosen option, a checkbox's or radio's `true`/`false`; '' else. */
+  value: string;
+  /** The name of the group (radio group, fieldset) the element is in; '' outside one. */
+  group: string;
 }
 
 interface Tree {
@@ -40,7 +44,9 @@ export function saidText(node: Node): string {
   if (!(node instanceof Element) || hidden(node)) return '';
   if (node instanceof HTMLSelectElement) return '';
   const from = node.shadowRoot ?? node;
-  return clean([...from.childNodes].map(saidText).join(node instanceof HTMLElement && getComputedStyle(node).display !== 'inline' ? ' ' : ''));
+  // A block inside inline text (a visually hidden span is absolutely positioned, so blockified) is set apart by spaces, as browsers do.
+  const apart = (n: Node) => (n instanceof HTMLElement && !getComputedStyle(n).display.startsWith('inline') ? ` ${saidText(n)} ` : saidText(n));
+  return clean([...from.childNodes].map(apart).join(node instanceof HTMLElement && getComputedStyle(node).display !== 'inline' ? ' ' : ''));
 }
 
 function byIds(e: Element, attribute: string): string | null {
@@ -64,6 +70,7 @@ function role(e: Element): string {
   if (e instanceof HTMLButtonElement) return 'button';
   if (e instanceof HTMLAnchorElement && e.hasAttribute('href')) return 'link';
   if (e instanceof HTMLSelectElement) return 'combobox';
+  if (e instanceof HTMLInputElement && (e.type === 'checkbox' || e.type === 'radio')) return e.type;
   if (e instanceof HTMLInputElement) return 'textbox';
   if (e === document.body) return 'body';
   return e.localName;
@@ -80,11 +87,24 @@ function name(e: Element): string {
   return saidText(e);
 }
 
+function value(e: Element): string {
+  if (e instanceof HTMLInputElement && (e.type === 'checkbox' || e.type === 'radio')) return String(e.checked);
+  if (e instanceof HTMLSelectElement) return clean(e.selectedOptions[0]?.textContent ?? '');
+  return e instanceof HTMLInputElement ? clean(e.value) : '';
+}
+
+function group(e: Element): string {
+  const around = e.parentElement?.closest('fieldset, [role="group"], [role="radiogroup"]');
+  if (!around) return '';
+  const legend = around.querySelector(':scope > legend');
+  return around.getAttribute('aria-label') ?? (legend ? saidText(legend) : '');
+}
+
 /** The focused element as the DOM exposes it. */
 export function domRead(): Read {
   const e = deepFocus();
-  if (!e || e === document.body) return { role: 'body', name: '', description: '' };
-  return { role: role(e), name: name(e), description: byIds(e, 'aria-describedby') ?? '' };
+  if (!e || e === document.body) return { role: 'body', name: '', description: '', value: '', group: '' };
+  return { role: role(e), name: name(e), description: byIds(e, 'aria-describedby') ?? '', value: value(e), group: group(e) };
 }
 
 async function tree(): Promise<Tree | null> {
@@ -105,7 +125,7 @@ export async function focused(): Promise<Read> {
     const ax = await tree();
     if (!ax) return dom;
     readFrom = 'accessibility tree';
-    const read = ax.focused ?? { role: 'body', name: '', description: '' };
+    const read = ax.focused ?? { role: 'body', name: '', description: '', value: '', group: '' };
     // The page may move on between the two readings (a request answering): read both again.
     if (attempt < 5 && JSON.stringify(domRead()) !== JSON.stringify(dom)) continue;
     expect(dom, 'the DOM reading agrees with Chromium\'s tree').to.deep.equal(read);
@@ -121,6 +141,8 @@ export async function expectFocus(expected: Partial<Omit<Read, 'name'>> & { name
   if (typeof expected.name === 'string') expect(read.name).to.equal(expected.name);
   else expect(read.name).to.match(expected.name);
   if (expected.description !== undefined) expect(read.description, `description of "${read.name}"`).to.equal(expected.description);
+  if (expected.value !== undefined) expect(read.value, `value of "${read.name}"`).to.equal(expected.value);
+  if (expected.group !== undefined) expect(read.group, `group of "${read.name}"`).to.equal(expected.group);
   return read;
 }
 
