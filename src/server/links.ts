@@ -17,6 +17,8 @@ export interface CheckoutLinkInfo {
   status?: LinkStatus | undefined;
   /** The store's page for after the payment: the receipt's way back (the element's `store-url` wins). */
   redirectLink?: string | null | undefined;
+  /** The store's personal-data policy (Ley 1581), linked above the pay button; the element's `privacy-url` wins. */
+  privacyUrl?: string | null | undefined;
   /**
    * What the store already knows of the buyer (the live plugin sends its customer with every link). Sent to the
    * service with the order, never to the browser; a field the page or the buyer gives wins. Fields left unknown are
@@ -66,5 +68,6 @@ export function toCheckoutLink(
     gateways,
     document_types: documentTypes,
     ...(info.redirectLink ? { redirect_link: info.redirectLink } : {}),
+    ...(info.privacyUrl ? { privacy_url: info.privacyUrl } : {}),
   };
 }

@@ -55,6 +55,12 @@ describe('links as the buyer sees them', () => {
     assert.equal(toCheckoutLink('h', { ...info, redirectLink: 'https://shop.example/gracias' }, [], [], 0).redirect_link, 'https://shop.example/gracias');
     assert.equal('redirect_link' in toCheckoutLink('h', info, [], [], 0), false);
   });
+
+  it("carries the store's data policy, when the record has one, so the hosted page can link it above the pay button", () => {
+    const info = { description: 'Camiseta', storeName: 'Tienda', amount: 50_000 };
+    assert.equal(toCheckoutLink('h', { ...info, privacyUrl: 'https://shop.example/datos' }, [], [], 0).privacy_url, 'https://shop.example/datos');
+    assert.equal('privacy_url' in toCheckoutLink('h', info, [], [], 0), false);
+  });
 });
 
 describe('merchant orders as the buyer sees them', () => {
