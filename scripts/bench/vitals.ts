@@ -228,6 +228,8 @@ export async function benchVitals({ loads = 5 }: { loads?: number } = {}): Promi
   const merchant = await startMerchantPage(sandbox);
   const browser = await chromium.launch(chromiumLaunchOptions());
   const urls: Record<PageKind, (link: string) => string> = { hosted: (link) => `${sandbox.checkoutUrl}/${link}`, embed: merchant.url(false), 'embed + reserve': merchant.url(true) };
+  // PAY_BENCH_PAGES=hosted,embed picks some (for a quicker look at one change); all three by default.
+  const kinds = (Object.keys(urls) as PageKind[]).filter((kind) => !process.env.PAY_BENCH_PAGES || process.env.PAY_BENCH_PAGES.split(',').includes(kind));
   // A fresh link for every load: a paid link shows its "already paid" screen.
   let links = 0;
   const fresh = async (kind: PageKind) => {
@@ -248,7 +250,7 @@ export async function benchVitals({ loads = 5 }: { loads?: number } = {}): Promi
   try {
     // In turn, so a busy moment on the machine falls on every page alike.
     for (let i = 0; i < loads; i++) {
-      for (const kind of Object.keys(urls) as PageKind[]) {
+      for (const kind of kinds) {
         results[kind].ready.push(await oneLoad(browser, sandbox, await fresh(kind), 'ready', 'Nequi', String((phone += 1))));
         results[kind].idle.push(await oneLoad(browser, sandbox, await fresh(kind), 'idle', 'Nequi', String((phone += 1))));
         // The SMS code's tap on every other round (a Daviplata flow): fewer loads keep a run to a few minutes.
@@ -266,28 +268,35 @@ export async function benchVitals({ loads = 5 }: { loads?: number } = {}): Promi
   );
   console.log(`load average ${load.toFixed(1)} → ${loadAfter.toFixed(1)} on ${(await import('node:os')).availableParallelism()} cores${Math.max(load, loadAfter) > 1.5 ? ' (LOADED: other processes share the cores; tap times are not a quiet machine\'s)' : ''}`);
   let ok = true;
-  for (const kind of Object.keys(urls) as PageKind[]) {
+  const verdict = (met: boolean) => (met ? 'PASS' : 'OVER');
+  for (const kind of kinds) {
     const all = [...results[kind].ready, ...results[kind].idle, ...results[kind].code];
     const loading = Math.max(...all.map((l) => l.loadingShift));
     const later = Math.max(...all.map((l) => l.laterShift));
     const tapsOf = (runs: Load[], name: TapName, key: keyof Tap) => runs.map((l) => l.taps[name]?.[key]).filter((n): n is number => typeof n === 'number');
-    const atReady = tapsOf(results[kind].ready, 'method', 'screen');
-    const afterIdle = tapsOf(results[kind].idle, 'method', 'screen');
-    const ratio = median(atReady) / Math.max(1, median(afterIdle));
+    // The same tap (Nequi on the method screen) at pay-ready and after 3 s idle: to its first visible change, and to the
+    // details screen itself.
+    const ratioOf = (key: keyof Tap) => median(tapsOf(results[kind].ready, 'method', key)) / Math.max(1, median(tapsOf(results[kind].idle, 'method', key)));
     const changes = [...tapsOf(all, 'method', 'changed'), ...tapsOf(all, 'pay', 'changed'), ...tapsOf(all, 'code', 'changed')];
     const shiftBudget = kind === 'embed' ? 0.1 : 0;
-    const shiftOk = loading <= shiftBudget && later <= shiftBudget;
-    const tapOk = ratio <= 1.3 && Math.max(...changes) <= 100;
-    ok &&= shiftOk && tapOk;
+    const checks = {
+      shift: loading <= shiftBudget && later <= shiftBudget,
+      change: ratioOf('changed') <= 1.3,
+      screen: ratioOf('screen') <= 1.3,
+      within: Math.max(...changes) <= 100,
+    };
+    ok &&= Object.values(checks).every(Boolean);
     console.log(`\n### ${kind}`);
-    console.log(`layout shift, worst load: loading ${loading.toFixed(3)}, after the first tap (screen changes the buyer did not cause) ${later.toFixed(3)} (budget ${shiftBudget}${kind === 'embed' ? ', two lines and no merchant CSS' : ''}): ${shiftOk ? 'PASS' : 'OVER'}`);
+    console.log(
+      `layout shift (no input in the 500 ms before), worst load: loading ${loading.toFixed(3)}, after the first tap ${later.toFixed(3)} (budget ${shiftBudget}${kind === 'embed' ? ': two lines, no merchant CSS' : ''}): ${verdict(checks.shift)}`,
+    );
     const worst = all.map((l) => l.worst).filter(Boolean)[0];
-    if (worst) console.log(`  the biggest shift: ${worst}`);
-    console.log(`method tap → details screen: at pay-ready ${fmt(atReady)}, after 3 s idle ${fmt(afterIdle)}: ${ratio.toFixed(2)}× (budget 1.3×)`);
-    console.log(`method tap → first visible change: at pay-ready ${fmt(tapsOf(results[kind].ready, 'method', 'changed'))}, after idle ${fmt(tapsOf(results[kind].idle, 'method', 'changed'))}`);
+    if (worst) console.log(`  the biggest: ${worst}`);
+    console.log(`method tap → first visible change: at pay-ready ${fmt(tapsOf(results[kind].ready, 'method', 'changed'))}, after 3 s idle ${fmt(tapsOf(results[kind].idle, 'method', 'changed'))}: ${ratioOf('changed').toFixed(2)}× (budget 1.3×): ${verdict(checks.change)}`);
+    console.log(`method tap → the details screen:  at pay-ready ${fmt(tapsOf(results[kind].ready, 'method', 'screen'))}, after 3 s idle ${fmt(tapsOf(results[kind].idle, 'method', 'screen'))}: ${ratioOf('screen').toFixed(2)}× (budget 1.3×): ${verdict(checks.screen)}`);
     console.log(`pay tap → first visible change ("Creando tu pago…"): ${fmt(tapsOf(all, 'pay', 'changed'))}; → the waiting screen: ${fmt(tapsOf(all, 'pay', 'screen'))}`);
-    console.log(`code tap → first visible change: ${fmt(tapsOf(all, 'code', 'changed'))}; → the receipt: ${fmt(tapsOf(all, 'code', 'screen'))}`);
-    console.log(`taps: ${ratio <= 1.3 ? 'PASS' : 'OVER'} ratio, ${Math.max(...changes) <= 100 ? 'PASS' : 'OVER'} every tap's first change ≤ 100 ms (worst ${Math.round(Math.max(...changes))} ms)`);
+    console.log(`code tap → first visible change ("Confirmando…"): ${fmt(tapsOf(all, 'code', 'changed'))}; → the receipt: ${fmt(tapsOf(all, 'code', 'screen'))}`);
+    console.log(`every tap → its first visible change ≤ 100 ms (worst ${Math.round(Math.max(...changes))} ms${Math.max(load, loadAfter) > 1.5 ? ', on a loaded machine' : ''}): ${verdict(checks.within)}`);
   }
   return ok;
 }

@@ -1,5 +1,4 @@
 import { LitElement, adoptStyles, html, isServer, nothing } from 'lit';
-import { keyed } from 'lit/directives/keyed.js';
 import type { PropertyValues, TemplateResult } from 'lit';
 import type { ClientOptions, Environment } from '../client/send.js';
 import type { CheckoutLink } from '../contract/checkout-link.js';
@@ -323,12 +322,10 @@ export class PayCheckout extends LitElement {
     const header = this._header();
     return html`<section class="base" part="base" aria-label=${m.checkoutLabel} lang=${m.locale === 'es' ? 'es-CO' : 'en'}>
       ${this.keyRefused && isWholeCatalog(m) ? html`<p class="config-error" part="config-error">${m.merchantKeyRefused}</p>` : nothing}
-      ${header}
-      ${keyed(
-        // The screens under a header are drawn anew, not moved down when the header arrives: no layout shift.
-        header === nothing,
-        html`<div part="step" @pay-step=${this._onStep} @pay-announce=${this._onAnnounce} @pay-handoff=${this._onHandoff}>${this._step()}</div>`,
-      )}
+      ${header === nothing
+        ? html`<div part="step" @pay-step=${this._onStep} @pay-announce=${this._onAnnounce} @pay-handoff=${this._onHandoff}>${this._step()}</div>`
+        : // Another template: the screens under a header are drawn anew, not moved down when it arrives (no layout shift).
+          [header, html`<div part="step" @pay-step=${this._onStep} @pay-announce=${this._onAnnounce} @pay-handoff=${this._onHandoff}>${this._step()}</div>`]}
       <div class="sr-only" part="live-region" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
     </section>`;
   }
