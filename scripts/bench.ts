@@ -31,7 +31,7 @@ const sections: [string, () => Promise<boolean>][] = [
   // The first interactive screen alone (hosted page and script-tag embed): bytes and time, without the waiting figures.
   ['first-screen', async () => (await import('./bench/timing.js')).benchTiming({ loads, firstScreenOnly: true })],
   // Layout shift and tap → next visible change, hosted page and embed, mobile profile (issue 31).
-  ['vitals', async () => (await import('./bench/vitals.js')).benchVitals({ loads: Math.max(1, Math.round(loads / 4)) })],
+  ['vitals', async () => (await import('./bench/vitals.js')).benchVitals({ loads: Math.max(1, Math.round(loads / 6)) })],
   ['package', async () => (await import('./bench/package.js')).benchPackage()],
   ['confirm', async () => (await import('./bench/confirm.js')).benchConfirm()],
   // 10,000 waiting requests: only with `--only abuse` (it needs `ulimit -n` above 10,000).
