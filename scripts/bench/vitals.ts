@@ -37,7 +37,7 @@ export const documentedReserve = 'pay-checkout{display:block;min-block-size:38re
 const watchVitals = `(() => {
   const v = (window.__payVitals = { shifts: [], taps: [], ready: null });
   const describe = (node) => {
-    if (!node) return '?';
+    if (!node) return '(a node since removed)';
     if (node.nodeType !== 1) return node.nodeName.toLowerCase();
     const host = node.getRootNode().host;
     return (host ? host.localName + ' > ' : '') + node.localName + (node.id ? '#' + node.id : '') + (node.getAttribute('part') ? '[part=' + node.getAttribute('part') + ']' : '');
@@ -101,6 +101,9 @@ interface Load {
   worst: string;
   taps: Partial<Record<TapName, Tap>>;
 }
+
+/** A shift's score: 3 decimals, or 5 where a small one would print as 0.000. */
+const shiftText = (n: number) => n.toFixed(n > 0 && n < 0.001 ? 5 : 3);
 
 /** The merchant's page: heading, a line of text, the two lines of the embed (with the reserve or not), a footer. */
 async function startMerchantPage(sandbox: RunningSandbox): Promise<{ url: (reserve: boolean) => (link: string) => string; close: () => Promise<void> }> {
@@ -211,7 +214,7 @@ async function oneLoad(browser: Browser, sandbox: RunningSandbox, url: string, w
     return {
       loadingShift,
       laterShift,
-      worst: worst ? `${worst.value.toFixed(3)} at ${Math.round(worst.at)} ms: ${worst.sources.map((s) => `${s.node} y ${s.from.map(Math.round).join('/')} → ${s.to.map(Math.round).join('/')}`).join('; ')}` : '',
+      worst: worst ? `${shiftText(worst.value)} at ${Math.round(worst.at)} ms: ${worst.sources.map((s) => `${s.node} y ${s.from.map(Math.round).join('/')} → ${s.to.map(Math.round).join('/')}`).join('; ')}` : '',
       taps,
     };
   } finally {
@@ -288,7 +291,7 @@ export async function benchVitals({ loads = 5 }: { loads?: number } = {}): Promi
     ok &&= Object.values(checks).every(Boolean);
     console.log(`\n### ${kind}`);
     console.log(
-      `layout shift (no input in the 500 ms before), worst load: loading ${loading.toFixed(3)}, after the first tap ${later.toFixed(3)} (budget ${shiftBudget}${kind === 'embed' ? ': two lines, no merchant CSS' : ''}): ${verdict(checks.shift)}`,
+      `layout shift (no input in the 500 ms before), worst load: loading ${shiftText(loading)}, after the first tap ${shiftText(later)} (budget ${shiftBudget}${kind === 'embed' ? ': two lines, no merchant CSS' : ''}): ${verdict(checks.shift)}`,
     );
     const worst = all.map((l) => l.worst).filter(Boolean)[0];
     if (worst) console.log(`  the biggest: ${worst}`);
