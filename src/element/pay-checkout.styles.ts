@@ -91,7 +91,10 @@ export const payCheckoutStyles = css`
     display: flex;
     flex-wrap: wrap;
     justify-content: space-between;
-    align-items: baseline;
+    /* Centred in the big amount's line box, not on its baseline: a server-drawn screen may paint half-parsed, and the
+       label then moved down when the amount arrived (a layout shift). */
+    align-items: center;
+    min-block-size: 2.25rem;
     gap: 1rem;
     margin-top: 0.5rem;
   }
