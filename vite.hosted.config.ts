@@ -13,6 +13,7 @@ import { liteLinkCheck } from './scripts/lite-link-check.js';
 import { pureSchemas } from './scripts/pure-schemas.js';
 import { browserTarget } from './scripts/browser-target.js';
 import { entryByGlobal } from './scripts/entry-by-global.js';
+import { withPageStyle } from './scripts/hosted-page-style.js';
 import { hostedBuildBase } from './src/sandbox/hosted-page.js';
 
 const hosted = (file: string) => fileURLToPath(new URL(`./hosted/${file}`, import.meta.url));
@@ -28,7 +29,7 @@ function hostedPage(): Plugin {
       // The link schemas' chunk is fetched beside the entry, not after it: the first interactive screen waits for it.
       const schemas = Object.values(bundle).find((item) => item.type === 'chunk' && item !== entry && item.moduleIds.some((id) => /\/src\/client\/(checkout-link|link-reader-lite)\.ts$/.test(id)));
       const preload = schemas ? `\n    <link rel="modulepreload" href="${hostedBuildBase}${schemas.fileName}" />` : '';
-      const html = readFileSync(hosted('index.html'), 'utf8').replace(/( *)<script type="module" src="\.\/main\.ts"><\/script>/, (line) => line.replace('./main.ts', `${hostedBuildBase}${entry.fileName}`) + preload);
+      const html = withPageStyle(readFileSync(hosted('index.html'), 'utf8')).replace(/( *)<script type="module" src="\.\/main\.ts"><\/script>/, (line) => line.replace('./main.ts', `${hostedBuildBase}${entry.fileName}`) + preload);
       if (html.includes('main.ts')) throw new Error('hosted/index.html no longer names ./main.ts');
       this.emitFile({ type: 'asset', fileName: 'index.html', source: html });
     },

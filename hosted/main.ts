@@ -1,9 +1,6 @@
 /** The hosted checkout page: `{checkout_url}/HASH` → `<pay-checkout link="HASH">` on a page of its own. */
 import '../src/define.js';
 import { apiBaseFrom, linkFromPath, localeFrom } from './link-from-path.js';
-import { adoptPageStyles } from './page-styles.js';
-
-adoptPageStyles();
 
 const main = document.getElementById('checkout') ?? document.body;
 const hash = linkFromPath(location.pathname);

@@ -2,7 +2,7 @@
  * `npm run bench`: prints measured figures against design.md §7's budgets. A script, not a test:
  * each section lives in `scripts/bench/*.ts` and returns whether it met its budget.
  * Options: `--duration SECONDS` (per measured run, default 5), `--concurrency N` (default 32), `--only NAME`
- * (sandbox, handler, size, timing, first-paint, first-screen, package, confirm, abuse).
+ * (sandbox, handler, size, timing, first-paint, first-screen, vitals, package, confirm, abuse).
  */
 import { parseArgs } from 'node:util';
 import { benchSandbox } from './bench/sandbox.js';
@@ -30,6 +30,8 @@ const sections: [string, () => Promise<boolean>][] = [
   ['first-paint', async () => (await import('./bench/first-paint.js')).benchFirstPaint({ loads: Math.max(1, Math.round(loads / 2)) })],
   // The first interactive screen alone (hosted page and script-tag embed): bytes and time, without the waiting figures.
   ['first-screen', async () => (await import('./bench/timing.js')).benchTiming({ loads, firstScreenOnly: true })],
+  // Layout shift and tap → next visible change, hosted page and embed, mobile profile (issue 31).
+  ['vitals', async () => (await import('./bench/vitals.js')).benchVitals({ loads: Math.max(1, Math.round(loads / 6)) })],
   ['package', async () => (await import('./bench/package.js')).benchPackage()],
   ['confirm', async () => (await import('./bench/confirm.js')).benchConfirm()],
   // 10,000 waiting requests: only with `--only abuse` (it needs `ulimit -n` above 10,000).

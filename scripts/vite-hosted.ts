@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, ViteDevServer } from 'vite';
 import { configureHostedPage } from '../src/sandbox/hosted-page.js';
+import { withPageStyle } from './hosted-page-style.js';
 
 const hostedDir = fileURLToPath(new URL('../hosted/', import.meta.url));
 const examplesDir = fileURLToPath(new URL('../examples/', import.meta.url));
@@ -36,7 +37,7 @@ export function hostedPagePlugin(options: { prefix?: string; apiBase?: string } 
   const serve = async (server: ViteDevServer, req: IncomingMessage, res: ServerResponse) => {
     const local = server.resolvedUrls?.local[0];
     const apiBase = options.apiBase ?? (local ? `${new URL(local).origin}/v1` : undefined);
-    const source = configureHostedPage(await readFile(`${hostedDir}index.html`, 'utf8'), { apiBase });
+    const source = configureHostedPage(withPageStyle(await readFile(`${hostedDir}index.html`, 'utf8')), { apiBase });
     // Files outside root are served under /@fs/; the workspace root (this repo) is within server.fs.allow.
     const page = await server.transformIndexHtml(req.url ?? prefix, rewriteHostedHtml(source, `/@fs${hostedDir}`));
     const html = await serverRendered(server, page, req.url ?? prefix, apiBase);

@@ -80,12 +80,16 @@ async function startEmbedPage(sandbox: RunningSandbox): Promise<{ url: string; c
 
 export type FirstScreenPage = 'hosted' | 'embed';
 
+/** The chunks of the screens after the first (the later steps, a whole catalog), in either build. */
+const isNextScreens = (url: string) => /\/(?:pay-checkout\.)?(?:later-steps|es|en)-[\w-]+\.js$/.test(new URL(url).pathname);
+
 async function firstScreen(browser: Browser, sandbox: RunningSandbox, loads: number, which: FirstScreenPage) {
   const embed = which === 'embed' ? await startEmbedPage(sandbox) : null;
   const times: number[] = [];
   const apiCalls: number[] = [];
   const requests: number[] = [];
   const codeBytes: number[] = [];
+  const earlyBytes: number[] = [];
   let firstLoad: string[] = [];
   let later: string[] = [];
   for (let i = 0; i < loads; i++) {
@@ -108,8 +112,15 @@ async function firstScreen(browser: Browser, sandbox: RunningSandbox, loads: num
     const before = seen.filter((r) => r.at <= atEpoch);
     // The bodies of what was asked before the screen, all of them, even those still arriving.
     await page.waitForLoadState('networkidle');
+    // What the first screen waits for, apart from the next screens' chunks (the later steps, the whole catalog), which
+    // are fetched early on purpose (issue 31: a quick tap finds its next screen) and never waited for.
     let bytes = 0;
-    for (const r of before) bytes += (await bodies.get(r.url)) ?? 0;
+    let early = 0;
+    for (const r of before) {
+      const size = (await bodies.get(r.url)) ?? 0;
+      if (isNextScreens(r.url)) early += size;
+      else bytes += size;
+    }
     const shorten = (url: string) => url.replace(sandbox.url, '').replace(/^http:\/\/localhost:\d+/, '(merchant)').replace(/^data:.*/, 'data: URL');
     if (i === 0) {
       firstLoad = before.map((r) => shorten(r.url));
@@ -118,6 +129,7 @@ async function firstScreen(browser: Browser, sandbox: RunningSandbox, loads: num
     times.push(at);
     requests.push(before.length);
     codeBytes.push(bytes);
+    earlyBytes.push(early);
     apiCalls.push(before.filter((r) => r.url.includes('/v1/')).length);
     await context.close();
   }
@@ -129,6 +141,7 @@ async function firstScreen(browser: Browser, sandbox: RunningSandbox, loads: num
     apiCalls: Math.max(...apiCalls),
     requests: median(requests),
     codeBytes: Math.max(...codeBytes),
+    earlyBytes: Math.max(...earlyBytes),
     firstLoad,
     later,
   };
@@ -221,11 +234,13 @@ export async function benchTiming(options: TimingOptions = {}): Promise<boolean>
     const profile = `${mobileProfile.latencyMs} ms RTT, ${mobileProfile.downloadBps / 1e6} Mbps, ${mobileProfile.cpuRate}x CPU`;
     const rows: [string, string, string, boolean][] = [
       [`hosted page: first interactive screen, median of ${loads} cold loads, ${profile}`, `${ms(screen.median)} (min ${ms(screen.min)}, max ${ms(screen.max)})`, '— (none in §7)', true],
-      ['hosted page: script and style requested before it, gzip', kB(screen.codeBytes), `${kB(firstInteractiveBudgetGzip)} (20 kB the goal)`, screen.codeBytes <= firstInteractiveBudgetGzip],
+      ['hosted page: script and style it waits for, gzip', kB(screen.codeBytes), `${kB(firstInteractiveBudgetGzip)} (20 kB the goal)`, screen.codeBytes <= firstInteractiveBudgetGzip],
+      ['hosted page: the next screens’ chunks, fetched before it but not waited for, gzip', kB(screen.earlyBytes), '— (issue 31: preloaded from the top of the body)', true],
       ['hosted page: API calls before it', String(screen.apiCalls), '1 (GET /checkout/links/{hash})', screen.apiCalls <= 1],
       ['hosted page: all requests before it (page, script, style, API), median', String(screen.requests), '—', true],
       [`script-tag embed: first interactive screen, median of ${embedLoads} cold loads, same profile`, `${ms(embed.median)} (min ${ms(embed.min)}, max ${ms(embed.max)})`, '—', true],
-      ['script-tag embed: script and style requested before it, gzip', kB(embed.codeBytes), `${kB(firstInteractiveBudgetGzip)} (20 kB the goal)`, embed.codeBytes <= firstInteractiveBudgetGzip],
+      ['script-tag embed: script and style it waits for, gzip', kB(embed.codeBytes), `${kB(firstInteractiveBudgetGzip)} (20 kB the goal)`, embed.codeBytes <= firstInteractiveBudgetGzip],
+      ['script-tag embed: the next screens’ chunks, fetched before it but not waited for, gzip', kB(embed.earlyBytes), '— (issue 31: after its first paint)', true],
       ['script-tag embed: API calls before it', String(embed.apiCalls), '1', embed.apiCalls <= 1],
     ];
     if (rates && receipt) {

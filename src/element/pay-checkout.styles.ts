@@ -21,6 +21,9 @@ export const payCheckoutStyles = css`
     --pay-max-width: 32rem;
     --pay-focus-ring: 3px solid #2563eb;
     display: block;
+    /* The room the first screen takes (a link with a description and four methods, 320 px wide and up), held from the
+       loading screen on, so the page below does not move as screens come; a page's own min-block-size overrides it. */
+    min-block-size: 38rem;
     max-width: var(--pay-max-width);
     color: var(--pay-color-text);
     font-family: var(--pay-font);
@@ -88,7 +91,10 @@ export const payCheckoutStyles = css`
     display: flex;
     flex-wrap: wrap;
     justify-content: space-between;
-    align-items: baseline;
+    /* Centred in the big amount's line box, not on its baseline: a server-drawn screen may paint half-parsed, and the
+       label then moved down when the amount arrived (a layout shift). */
+    align-items: center;
+    min-block-size: 2.25rem;
     gap: 1rem;
     margin-top: 0.5rem;
   }

@@ -28,6 +28,7 @@ import type { StepElement } from './internal/step-element.js';
 import { dropServerShell } from './internal/server-shell.js';
 import { shownLink } from './internal/page-choices.js';
 import type { ShopperPrefill } from './internal/prefill-of.js';
+import { markFirstScreen } from './internal/user-timing.js';
 import { keepsOrderOrReceipt } from './saved-keys.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
 
@@ -281,9 +282,11 @@ export class PayCheckout extends LitElement {
   private _pageLinkTaken = false;
   /** A server-rendered first screen (declarative shadow DOM), kept on screen until the client has its own. */
   private _serverScreen: ChildNode[] | undefined;
+  /** Whether the server drew the first screen; unset once the first screen past loading is marked (user-timing.ts). */
+  private _firstScreen: boolean | undefined = false;
   /**
-   * Resolves when the later steps and the whole catalog are wanted: a frame after the first screen past loading is
-   * painted (nothing it does not need competes with it), or at once when a step past it needs them (a resumed order).
+   * Resolves when the later steps and the whole catalog are wanted: a frame after the element's first paint (its
+   * loading screen, or the server's first screen), or at once when a step past it needs them (a resumed order).
    */
   private _laterWanted = new Promise<void>((resolve) => (this._wantLater = resolve));
 
@@ -336,12 +339,16 @@ export class PayCheckout extends LitElement {
   }
 
   protected override updated(): void {
-    // Past the paint, not in the same task: nothing competes with the first interactive screen for the network.
+    // Past the first paint, not in the same task: the next screens are here by the time a quick buyer taps (issue 31).
     const wantLater = this._wantLater;
-    if (wantLater && this._shown().step !== 'loading') {
+    if (wantLater) {
       this._wantLater = undefined;
       requestAnimationFrame(() => setTimeout(wantLater));
       setTimeout(wantLater, 250); // a hidden tab runs no frames
+    }
+    if (this._firstScreen !== undefined && this._shown().step !== 'loading') {
+      markFirstScreen(this._firstScreen);
+      this._firstScreen = undefined;
     }
     // Focus waits until the step is on screen (not the loading screen a lazy chunk may hold it on).
     if (!this._focusPending || this._shown() !== this.flow) return;
@@ -365,6 +372,7 @@ export class PayCheckout extends LitElement {
     const root = isServer ? null : this.shadowRoot;
     if (root && this.querySelector(':scope > script[type="application/json"]')) {
       this._serverScreen = [...root.childNodes];
+      this._firstScreen = true;
       adoptStyles(root, PayCheckout.elementStyles);
       return root;
     }
@@ -383,12 +391,13 @@ export class PayCheckout extends LitElement {
   override render() {
     if (this._serverScreen) return nothing;
     const m = this.messages;
+    const header = this._header();
     return html`<section class="base" part="base" aria-label=${m.checkoutLabel} lang=${m.locale === 'es' ? 'es-CO' : 'en'}>
       ${this.keyRefused && isWholeCatalog(m) ? html`<p class="config-error" part="config-error">${m.merchantKeyRefused}</p>` : nothing}
-      ${this._header()}
-      <div part="step" @pay-step=${this._onStep} @pay-announce=${this._onAnnounce} @pay-handoff=${this._onHandoff}>
-        ${this._step()}
-      </div>
+      ${header === nothing
+        ? html`<div part="step" @pay-step=${this._onStep} @pay-announce=${this._onAnnounce} @pay-handoff=${this._onHandoff}>${this._step()}</div>`
+        : // Another template: the screens under a header are drawn anew, not moved down when it arrives (no layout shift).
+          [header, html`<div part="step" @pay-step=${this._onStep} @pay-announce=${this._onAnnounce} @pay-handoff=${this._onHandoff}>${this._step()}</div>`]}
       <div class="sr-only" part="live-region" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
     </section>`;
   }

@@ -1,6 +1,6 @@
 /**
  * The hosted page: `{checkout_url}/HASH` → the link hash, the api-base, and a built index.html that a strict CSP
- * allows (no inline script or style anywhere) with its files named absolutely under /checkout/ (scripts import each
+ * allows (no inline script; one inline style, the page's own, by its hash) with its files named absolutely under /checkout/ (scripts import each
  * other relatively), so one rewrite rule serves it at any path below, trailing slash included.
  */
 import assert from 'node:assert/strict';
@@ -10,6 +10,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { apiBaseFrom, linkFromPath, localeFrom } from '../../hosted/link-from-path.js';
 import { hostedPagePlugin, isHostedPagePath, rewriteHostedHtml } from '../../scripts/vite-hosted.js';
+import { pageStyleHash } from '../../scripts/hosted-page-style.js';
+import { pageCss } from '../../hosted/page-styles.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { buildWith, repoRoot, scratchDir, type BuiltFile } from './build-helpers.js';
 
@@ -111,19 +113,21 @@ describe('built hosted page (vite.hosted.config.ts)', () => {
     const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name = '', ...values]) => [name, values.join(' ')]));
     assert.equal(directives.get('default-src'), "'self'");
     assert.equal(directives.get('script-src'), "'self'");
-    assert.equal(directives.get('style-src'), "'self'");
+    // The page's own styles are inline, allowed by their hash alone (scripts/hosted-page-style.ts): laid out at first paint.
+    assert.equal(directives.get('style-src'), `'self' ${pageStyleHash}`);
     assert.equal(directives.get('img-src'), "'self' data:");
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
   });
 
-  it('has no inline script, style, style attribute or event handler', () => {
+  it('has no inline script, style attribute or event handler, and one inline style: the page’s own', () => {
     const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
     assert.ok(scripts.length > 0, 'no script at all');
     for (const [, attributes = '', body = ''] of scripts) {
       assert.match(attributes, /\bsrc="/, 'a script without src');
       assert.equal(body.trim(), '', 'a script with a body');
     }
-    assert.doesNotMatch(html, /<style\b/i);
+    // One style element, the page's own, whose text is exactly what its hash allows.
+    assert.deepEqual([...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map((m) => m[1]), [pageCss]);
     assert.doesNotMatch(html, /\sstyle="/i);
     assert.doesNotMatch(html, /\son[a-z]+="/i);
   });
@@ -131,7 +135,7 @@ describe('built hosted page (vite.hosted.config.ts)', () => {
   it('names its files absolutely under /checkout/, they exist, and the scripts load each other relatively', () => {
     const urls = [...html.matchAll(/\s(?:src|href)="([^"]+)"/g)].map((match) => match[1] ?? '');
     const local = urls.filter((url) => !url.startsWith('data:'));
-    assert.ok(local.length >= 1, 'expected the script (the page styles ride in it)');
+    assert.ok(local.length >= 1, 'expected the script');
     for (const url of local) {
       assert.match(url, /^\/checkout\/assets\//, `${url} is not under /checkout/`);
       assert.ok(existsSync(path.join(scratch.dir, url.slice('/checkout/'.length))), `${url} was not emitted`);
@@ -198,7 +202,11 @@ describe('built hosted page (vite.hosted.config.ts)', () => {
         assert.deepEqual(hints, [], `no 103 for a page that carries its script${query}`);
         assert.equal(link, '', `no Link header${query}`);
         assert.doesNotMatch(body, new RegExp(entry.replace('.', '\\.')), `the entry is not named${query}`);
-        const inline = /<script type="module">([\s\S]*?)<\/script>\s*<\/body>/.exec(body)?.[1] ?? '';
+        const inline = /<script type="module">([\s\S]*?)<\/script>(?:\s*<link rel="modulepreload" href="[^"]+" \/>)*\s*<\/body>/.exec(body)?.[1] ?? '';
+        // After it, the next screens' chunks (issue 31): the later steps and the page's language's catalog, as built.
+        const preloaded = [...body.matchAll(/<link rel="modulepreload" href="\/checkout\/(assets\/[^"]+)"/g)].map((m) => m[1] ?? '');
+        const catalog = chunkOf(query ? /[\\/]src[\\/]i18n[\\/]en\.ts$/ : /[\\/]src[\\/]i18n[\\/]es\.ts$/);
+        assert.deepEqual(preloaded, [catalog, chunkOf(/[\\/]later-steps\.ts$/)], `the next screens preloaded${query}`);
         const file = readFileSync(path.join(scratch.dir, entry), 'utf8').replace(/\bimport\(`\.\//g, 'import(`/checkout/assets/');
         // The entry, in the page, after a first statement that waits for the first paint (hosted-page-render.test.ts).
         assert.equal(inline.replace(/^(\/\/# allFunctionsCalledOnLoad\n)performance[^|]*\|\|await new Promise\(\(go\)=>\{[^}]*\}\);/, '$1'), file, `the entry, in the page${query}`);

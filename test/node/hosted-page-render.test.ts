@@ -89,7 +89,8 @@ describe('renderHostedPage with the entry’s text: the script in the page', () 
   it('carries the entry last in the body, its imports under the entry’s folder, allowed by its hash alone', async () => {
     const html = await renderHostedPage(built, { hash: 'abc123', link, now, entryScript: entry });
     assert.doesNotMatch(html, /main-x\.js/, 'no request for the entry');
-    const inline = /<script type="module">([\s\S]*?)<\/script>\s*<\/body>/.exec(html)?.[1];
+    // Only the next screens' preloads follow it (issue 31).
+    const inline = /<script type="module">([\s\S]*?)<\/script>(?:\s*<link rel="modulepreload" href="[^"]+" \/>)*\s*<\/body>/.exec(html)?.[1];
     assert.ok(inline, 'a module script ends the body');
     assert.ok(html.indexOf('Elige cómo pagar') < html.indexOf(inline), 'the first screen comes before the script');
     // The compile hint stays first; then the entry waits for the first paint, so the drawn screen shows before it runs.
@@ -103,6 +104,21 @@ describe('renderHostedPage with the entry’s text: the script in the page', () 
     const scriptSrc = /script-src ([^;]*)/.exec(policyOf(html))?.[1] ?? '';
     assert.deepEqual(scriptSrc.split(' '), ["'self'", hash]);
     assert.doesNotMatch(policyOf(html), /unsafe-inline|unsafe-eval/);
+  });
+
+  it('preloads the next screens’ chunks (the later steps, its language’s catalog) from the top of the body, not the head', async () => {
+    const next = "const es=()=>import(`./es-x.js`),en=()=>import(`./en-y.js`),later=()=>import('./later-steps-z.js'),qr=()=>import('./qrcode-q.js');";
+    const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
+    const spanish = await renderHostedPage(built, { hash: 'abc123', link, now, entryScript: next });
+    assert.deepEqual(preloads(spanish), ['/pay/assets/es-x.js', '/pay/assets/later-steps-z.js']);
+    // Found with the page's first bytes; out of the head, so no Early Hints or Link header names them as the first screen's.
+    assert.ok(spanish.indexOf('<link rel="modulepreload"') > spanish.indexOf('<body>'), 'in the body');
+    assert.ok(spanish.indexOf('<link rel="modulepreload"') < spanish.indexOf('<main'), 'before the first screen');
+    assert.deepEqual(hostedPageLinks(spanish, 'es', { entryInline: true }), []);
+    const english = await renderHostedPage(built, { hash: 'abc123', link, now, entryScript: next, locale: 'en' });
+    assert.deepEqual(preloads(english), ['/pay/assets/en-y.js', '/pay/assets/later-steps-z.js']);
+    // A page that goes out as built names nothing more.
+    assert.deepEqual(preloads(await renderHostedPage(built, { hash: 'abc123', link, now })), []);
   });
 
   it('names the entry as built where its text could end the script element, or the page cannot be drawn', async () => {

@@ -1,9 +1,11 @@
 // The sandbox serves a built hosted page: assets as themselves, any other /checkout/* path as index.html.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { findHostedDir } from '../../src/sandbox/routes/pages.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 
@@ -70,6 +72,26 @@ describe('the script-tag build beside the hosted page', () => {
       assert.match(res.headers.get('content-type') ?? '', /javascript/);
       assert.equal(res.headers.get('access-control-allow-origin'), '*');
     }
+  });
+
+  test('compressed where the browser takes it, as a CDN sends them (issue 31: a phone on 1.6 Mbps)', async () => {
+    const script = `${'export const a = "the same line, again and again";\n'.repeat(60)}`;
+    writeFileSync(path.join(dist, 'pay-checkout.later-steps-Zz_1.js'), script);
+    const zipped = await new Promise<{ encoding: string | undefined; cors: string | undefined; body: Buffer }>((resolve, reject) => {
+      // node:http, not fetch: fetch would undo the gzip and hide it.
+      get(`${sandbox.url}/pay-checkout.later-steps-Zz_1.js`, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (part: Buffer) => parts.push(part));
+        res.on('end', () => resolve({ encoding: res.headers['content-encoding'], cors: res.headers['access-control-allow-origin'] as string | undefined, body: Buffer.concat(parts) }));
+      }).on('error', reject);
+    });
+    assert.equal(zipped.encoding, 'gzip');
+    assert.equal(zipped.cors, '*');
+    assert.equal(gunzipSync(zipped.body).toString('utf8'), script);
+    // Without gzip in Accept-Encoding, as it is.
+    const plain = await fetch(`${sandbox.url}/pay-checkout.later-steps-Zz_1.js`, { headers: { 'Accept-Encoding': 'identity' } });
+    assert.equal(plain.headers.get('content-encoding'), null);
+    assert.equal(await plain.text(), script);
   });
 
   test('other names are not served', async () => {

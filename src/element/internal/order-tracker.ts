@@ -16,6 +16,8 @@ import { payFailedEvent } from '../events/pay-failed.js';
 import type { PayFailedDetail } from '../events/pay-failed.js';
 import { payOrderCreatedEvent } from '../events/pay-order-created.js';
 import { payPaidEvent } from '../events/pay-paid.js';
+import { markOrderCreated, markPaid } from './paid-timing.js';
+import { holdHeight } from './hold-height.js';
 import { payStatusChangeEvent } from '../events/pay-status-change.js';
 import { readSavedOrder } from '../session.js';
 import { clearSavedOrder, saveOrder } from './keep-order.js';
@@ -47,7 +49,7 @@ export interface OrderTrackerHooks {
  */
 export class OrderTracker {
   /** Where the events go and the controllers live: the `<pay-checkout>` element. */
-  readonly #element: ReactiveControllerHost & EventTarget;
+  readonly #element: ReactiveControllerHost & HTMLElement;
   readonly #host: OrderTrackerHooks;
   #client: CheckoutClient;
   /** Bumped on each restart, so answers for an older link are dropped. */
@@ -61,7 +63,7 @@ export class OrderTracker {
   readonly #status: StatusController;
   readonly #countdown: CountdownController;
 
-  constructor(element: ReactiveControllerHost & EventTarget, host: OrderTrackerHooks, client: ClientOptions) {
+  constructor(element: ReactiveControllerHost & HTMLElement, host: OrderTrackerHooks, client: ClientOptions) {
     this.#element = element;
     this.#host = host;
     this.#client = new CheckoutClient(client);
@@ -141,6 +143,7 @@ export class OrderTracker {
 
   /** After each step of the flow: events about the order, the saved order, the countdown and the status checks. */
   after(next: FlowState, event: FlowEvent): void {
+    holdHeight(this.#element, event);
     this.#report(next, event);
     const m = this.#host.catalog();
     // The resuming screen's words, said too: the buyer waits on it for a while.
@@ -201,6 +204,7 @@ export class OrderTracker {
     if (next.step === 'paid' && next.restored) return;
     if (event.type === 'order_created') {
       host.dispatchEvent(payOrderCreatedEvent({ id_order: event.order.id_order, gateway: event.order.gateway }));
+      markOrderCreated(event.order.gateway.kind);
     }
     const order = orderOf(next);
     if (order) {
@@ -212,6 +216,7 @@ export class OrderTracker {
     }
     if (isResult(next) && !this.#reported.has(next.order.id_order)) {
       this.#reported.add(next.order.id_order);
+      if (next.step === 'paid') markPaid(next.order.gateway.kind);
       host.dispatchEvent(outcomeEvent(next));
     }
   }

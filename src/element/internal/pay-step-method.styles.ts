@@ -19,8 +19,13 @@ export const stepMethodStyles = css`
     border-color: var(--pay-color-border-strong);
     text-align: start;
   }
-  .method:hover:not(:disabled) {
+  .method:hover:not(:disabled),
+  .method[aria-busy='true'] {
     border-color: var(--pay-color-primary);
+  }
+  .method[aria-busy='true'] {
+    box-shadow: inset 0 0 0 1px var(--pay-color-primary);
+    cursor: progress;
   }
   .method img {
     width: 32px;

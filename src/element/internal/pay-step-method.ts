@@ -14,6 +14,16 @@ export class PayStepMethod extends StepElement<MethodState, FirstMessages> {
   /** The bundled first screens' strings are enough here. */
   declare messages: FirstMessages;
 
+  /**
+   * The tap shows at once: the button is busy until the next screen replaces this one (at once when the later steps are
+   * here; a quick buyer may be a moment ahead of them on a slow network).
+   */
+  #choose(e: Event): void {
+    const button = e.currentTarget as HTMLButtonElement;
+    button.setAttribute('aria-busy', 'true');
+    this.send({ type: 'method_chosen', id_payment_gateway: Number(button.dataset.gateway) });
+  }
+
   override render() {
     const m = this.messages;
     const s = this.state;
@@ -39,7 +49,7 @@ export class PayStepMethod extends StepElement<MethodState, FirstMessages> {
               data-gateway=${gateway.id_payment_gateway}
               aria-describedby=${id}
               ?disabled=${!available}
-              @click=${() => this.send({ type: 'method_chosen', id_payment_gateway: gateway.id_payment_gateway })}
+              @click=${this.#choose}
             >
               ${gateway.icon
                 ? // Drawn on a server, the logo's tile comes empty: an SVG logo is a document of its own for the phone to
