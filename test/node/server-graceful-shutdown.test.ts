@@ -60,6 +60,8 @@ interface ProxyCounts {
   /** Requests the proxy had not answered 10 s after they came (diagnostics). */
   slow: string[];
   tried: WeakMap<object, string>;
+  /** Waiting status requests forwarded to each instance and not answered yet. */
+  waiting: number[];
 }
 
 /**
@@ -68,7 +70,7 @@ interface ProxyCounts {
  * Answers carry `x-upstream: N`, the instance that answered.
  */
 async function failoverProxy(targets: readonly string[]) {
-  const counts: ProxyCounts = { refused: 0, resets: [], slow: [], tried: new WeakMap() };
+  const counts: ProxyCounts = { refused: 0, resets: [], slow: [], tried: new WeakMap(), waiting: targets.map(() => 0) };
   let next = 0;
   const ready = targets.map(() => true);
   const probe = (index: number) =>
@@ -107,7 +109,11 @@ async function failoverProxy(targets: readonly string[]) {
       for (let i = 0; i < targets.length; i++) {
         const index = (first + i) % targets.length;
         counts.tried.set(req, `${counts.tried.get(req) ?? ''}${index}@${Date.now() - startedAt} `);
-        const result = await forward(targets[index]!, req, body);
+        const waits = req.url?.includes('wait=') === true;
+        if (waits) counts.waiting[index]! += 1;
+        const result = await forward(targets[index]!, req, body).finally(() => {
+          if (waits) counts.waiting[index]! -= 1;
+        });
         if ('code' in result) {
           if (result.code === 'ECONNREFUSED') {
             counts.refused += 1;
@@ -208,7 +214,10 @@ describe('SIGTERM to one of two instances in a storm', () => {
         return { status: 0, upstream: null, at: Date.now() };
       }
     });
-    await sleep(600);
+    // SIGTERM once the stopped instance holds waiting requests (a fixed pause is too short on a loaded machine, where
+    // the readiness probes of a busy instance time out and the proxy sends the waits to the other one).
+    for (const limit = Date.now() + 10_000; proxy.counts.waiting[0]! < 40 && Date.now() < limit; ) await sleep(20);
+    await sleep(200);
     sigtermAt = Date.now();
     stopped.child.kill('SIGTERM');
     await exited;
