@@ -21,7 +21,8 @@ import { createState, resetState, type SandboxState } from './state.js';
 import { SandboxGuard, type SandboxGuardOptions } from './guard.js';
 import { guardMiddleware } from './guard-middleware.js';
 import { createDeliverer, type Deliverer } from './webhooks/delivery.js';
-import { liveAnswers, type SandboxDialect } from './live-dialect.js';
+import type { SandboxDialect } from './dialect.js';
+import { liveAnswers } from './live-dialect.js';
 
 export interface SandboxOptions {
   /** Injectable clock; default real time (advanced by POST /sandbox/clock). */

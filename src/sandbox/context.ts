@@ -3,7 +3,7 @@ import type { SandboxClock } from './clock.js';
 import type { SandboxState } from './state.js';
 import type { Deliverer } from './webhooks/delivery.js';
 import type { SandboxGuard } from './guard.js';
-import type { SandboxDialect } from './live-dialect.js';
+import type { SandboxDialect } from './dialect.js';
 
 export interface SandboxTimings {
   /** Per webhook attempt (contract: 5 s). */

@@ -1,6 +1,6 @@
 /** `pay-checkout/sandbox` (Node only): the local service, on a socket, inside Vite, or as a bare fetch handler. */
 export { createSandbox, type Sandbox, type SandboxOptions } from './app.js';
-export { sandboxDialects, type SandboxDialect } from './live-dialect.js';
+export { sandboxDialects, type SandboxDialect } from './dialect.js';
 export { startSandbox, type RunningSandbox, type StartSandboxOptions } from './server.js';
 export { paySandbox, sandboxPrefixes } from './vite-plugin.js';
 export { sandboxBanner } from './banner.js';

@@ -9,9 +9,6 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { liveWebhookHeaders, liveWebhookUserAgent } from '../contract/index.js';
 import { validationError } from './http.js';
 
-/** `contract` (default): the contract's shapes. `live`: the live service's. */
-export type SandboxDialect = 'contract' | 'live';
-export const sandboxDialects: readonly SandboxDialect[] = ['contract', 'live'];
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);

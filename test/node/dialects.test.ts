@@ -10,7 +10,7 @@ import { CheckoutClient, MerchantClient, ServiceError, type DialectReport } from
 import type { CheckoutOrderInput } from '../../src/contract/index.js';
 import { memoryClaimStore, type CheckoutLinkInfo } from '../../src/server/index.js';
 import { orderKeyFor, serverSecrets } from '../../src/server/secrets.js';
-import type { SandboxDialect } from '../../src/sandbox/live-dialect.js';
+import type { SandboxDialect } from '../../src/sandbox/dialect.js';
 import type { WebhookDelivery } from '../../src/webhooks/index.js';
 import { sign } from '../../src/webhooks/index.js';
 import { until } from './claim-store-contract.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createClock, type SandboxClock } from '../../src/sandbox/clock.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import type { SandboxTimings } from '../../src/sandbox/context.js';
-import type { SandboxDialect } from '../../src/sandbox/live-dialect.js';
+import type { SandboxDialect } from '../../src/sandbox/dialect.js';
 
 export const merchant = { 'merchant-key': 'mk_test_demo' } as const;
 export const partner = { 'X-API-Key': 'pk_test_demo', 'X-API-Secret': 'sk_test_demo' } as const;

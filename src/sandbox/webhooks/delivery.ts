@@ -16,7 +16,8 @@ import {
 } from '../../contract/index.js';
 import { sign } from '../../webhooks/signature.js';
 import { attemptDelivery } from './attempt.js';
-import { liveWebhookBody, liveWebhookRequestHeaders, type SandboxDialect } from '../live-dialect.js';
+import type { SandboxDialect } from '../dialect.js';
+import { liveWebhookBody, liveWebhookRequestHeaders } from '../live-dialect.js';
 
 export type { DeliveryAttempt, DeliveryRecord } from '../../contract/index.js';
 
