@@ -29,7 +29,8 @@ export interface InstanceSettings {
   /** The built package (`dist/server.js`, `dist/server-redis.js`, `dist/server-postgres.js`; `npm run build` first) instead of the source. */
   built?: boolean;
   /**
-   * Served by `serve()` (behind the proxy: no per-address cap), SIGTERM a graceful `close()`, and every event printed
+   * Served by `serve()` (behind the proxy: no per-address cap, and room for the storm's ~700 connections an instance
+   * holds at its peak: past `maxConnections`, 512 by default, Node resets a new connection), SIGTERM a graceful `close()`, and every event printed
    * as `event {json}` on stdout; without it, a bare `http` server that SIGTERM closes at once (the bench's).
    */
   graceful?: boolean;
@@ -61,7 +62,7 @@ const handler = createCheckoutHandler({
   ...(settings.traceDir && !settings.built ? { fetch: traceOrderCalls(nodeFetch() ?? globalThis.fetch, `${settings.traceDir}/${process.pid}-service.jsonl`) } : {}),
 });
 if (settings.graceful) {
-  const running = await serve(handler, { port: 0, host: '127.0.0.1', maxConnectionsPerAddress: Infinity, onEvent: (event) => console.log(`event ${JSON.stringify(event)}`) });
+  const running = await serve(handler, { port: 0, host: '127.0.0.1', maxConnectionsPerAddress: Infinity, maxConnections: 4_096, onEvent: (event) => console.log(`event ${JSON.stringify(event)}`) });
   console.log(`listening ${running.url}`);
   process.once('SIGTERM', () => {
     const started = Date.now();
