@@ -16,10 +16,13 @@ export type ContactAsked = Pick<CheckoutLink, 'collect_shopper_data' | 'collect_
 export function neededFields(gateway: CheckoutGateway, contact: ContactAsked): DetailsField[] {
   const asks = (field: DetailsField) => contact.collect_shopper_data && (contact.collect_shopper_fields ?? [field]).includes(field as never);
   const fields: DetailsField[] = ['id_type', 'id_number'];
-  if (gateway.kind === 'push' || gateway.required_fields.includes('phone_number') || asks('phone_number')) fields.push('phone_number');
+  if (methodTakesPhone(gateway) || asks('phone_number')) fields.push('phone_number');
   for (const field of ['first_name', 'last_name', 'email'] as const) if (asks(field)) fields.push(field);
   return fields;
 }
+
+/** Whether the method itself pays from a phone (a push goes to it); else a phone asked is the buyer's contact. */
+export const methodTakesPhone = (gateway: CheckoutGateway) => gateway.kind === 'push' || gateway.required_fields.includes('phone_number');
 
 /**
  * The document types a method accepts: the gateway's `id_types` (all of them
