@@ -113,6 +113,23 @@ describe(`the element through the handler, against the live dialect, in ${engine
     return page.fields();
   }
 
+  /** The document as the buyer types it: a cédula. */
+  async function typeDocument(): Promise<void> {
+    await page.choose('Tipo de documento', 'Cédula de Ciudadanía (CC)');
+    await page.typeInto('Número de documento', '1020304050');
+  }
+
+  /** From Daviplata's details, filled: Pagar, then the SMS code the sandbox sent; answers the order. */
+  async function payWithCode(): Promise<ControlOrder> {
+    await page.clickButton('Pagar');
+    await page.waitForStep('otp');
+    const order = await theOrder();
+    assert.ok(order.otp);
+    await page.typeInto('Código de 6 dígitos', order.otp);
+    await page.clickButton('Confirmar pago');
+    return order;
+  }
+
   async function assertPaid(order: ControlOrder): Promise<void> {
     await page.waitForStep('paid');
     assert.match(await page.text(), new RegExp(`Número de orden ${order.id_order}\\b`));
@@ -129,15 +146,8 @@ describe(`the element through the handler, against the live dialect, in ${engine
 
   it('Daviplata: the record knows the whole contact, so the details ask only the document; the SMS code pays the order', async () => {
     assert.deepEqual(await detailsOf('tienda-live', gateways.otp), documentFields);
-    await page.choose('Tipo de documento', 'Cédula de Ciudadanía (CC)');
-    await page.typeInto('Número de documento', '1020304050');
-    await page.clickButton('Pagar');
-    await page.waitForStep('otp');
-    const order = await theOrder();
-    assert.ok(order.otp);
-    await page.typeInto('Código de 6 dígitos', order.otp);
-    await page.clickButton('Confirmar pago');
-    await assertPaid(order);
+    await typeDocument();
+    await assertPaid(await payWithCode());
   });
 
   it('Bre-B: the transfer key on screen, paid from the bank', async () => {
@@ -165,8 +175,7 @@ describe(`the element through the handler, against the live dialect, in ${engine
       { role: 'textbox', name: 'Apellido', description: '' },
       { role: 'textbox', name: 'Correo electrónico', description: '' },
     ]);
-    await page.choose('Tipo de documento', 'Cédula de Ciudadanía (CC)');
-    await page.typeInto('Número de documento', '1020304050');
+    await typeDocument();
     await page.typeInto('Número de celular', '310 987 6543');
     await page.typeInto('Nombre', 'Beatriz');
     await page.typeInto('Apellido', 'Gómez');
@@ -182,20 +191,14 @@ describe(`the element through the handler, against the live dialect, in ${engine
 
   it('a link whose record lacks only the phone: the element asks for the phone alone, and the paid order carries every field', async () => {
     assert.deepEqual(await detailsOf('sin-telefono', gateways.otp), [...documentFields, contactPhone]);
-    await page.choose('Tipo de documento', 'Cédula de Ciudadanía (CC)');
-    await page.typeInto('Número de documento', '1020304050');
+    await typeDocument();
     // Pay without the phone: the element refuses before any order, naming the one field it asked for.
     await page.clickButton('Pagar');
     await page.waitForText('Revisa 1 dato');
     assert.deepEqual(await page.fields(), [...documentFields, { ...contactPhone, description: `Error: Escribe tu número de celular ${contactPhone.description}` }]);
     assert.equal((await world.orders()).length, 0, 'no order without the phone');
     await page.typeInto('Número de celular', '310 987 6543');
-    await page.clickButton('Pagar');
-    await page.waitForStep('otp');
-    const order = await theOrder();
-    assert.ok(order.otp);
-    await page.typeInto('Código de 6 dígitos', order.otp);
-    await page.clickButton('Confirmar pago');
+    const order = await payWithCode();
     await page.waitForStep('paid');
     // The name and email from the store's record, the phone from the buyer, the country from the handler.
     const shopper = world.sandbox.sandbox.state.orders.get(order.id_order)?.shopper;
