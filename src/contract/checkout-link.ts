@@ -21,6 +21,10 @@ export const CheckoutGatewaySchema = z.looseObject({
 });
 export type CheckoutGateway = z.infer<typeof CheckoutGatewaySchema>;
 
+/** The buyer's contact fields a checkout may ask for (`collect_shopper_data`), which the live service requires. */
+export const shopperContactFields = ['first_name', 'last_name', 'email', 'phone_number'] as const;
+export type ShopperContactField = (typeof shopperContactFields)[number];
+
 /** `GET /checkout/links/{hash}` `data`: everything the first screen needs. No `amount` = dynamic. */
 export const CheckoutLinkSchema = z.looseObject({
   hash: z.string(),
@@ -31,6 +35,11 @@ export const CheckoutLinkSchema = z.looseObject({
   status: LinkStatusSchema,
   expires_at: z.nullable(Timestamp),
   collect_shopper_data: z.boolean(),
+  /**
+   * Which contact fields `collect_shopper_data` asks for: those the merchant's link record does not know (the server
+   * handler sends it). Absent, as from the service or the sandbox, it asks for all four.
+   */
+  collect_shopper_fields: z.optional(z.array(z.enum(shopperContactFields))),
   gateways: z.array(CheckoutGatewaySchema),
   document_types: z.array(DocumentTypeSchema),
   /** The merchant's page for after the payment, when the link has one: the receipt's way back to the store. */

@@ -22,7 +22,7 @@ export function detailsStep(state: DetailsState, event: FlowEvent): FlowState | 
       return { ...state, consented: event.checked, errors, formError: null, focus: null };
     }
     case 'details_submitted': {
-      const checked = validateDetails(state.gateway, state.link.document_types, state.fields, state.link.collect_shopper_data);
+      const checked = validateDetails(state.gateway, state.link.document_types, state.fields, state.link);
       // Ley 1581: without the buyer's express consent (when the page asks for it) no order is made.
       const unconsented = event.consentRequired === true && state.consented !== true;
       if (!checked.ok || unconsented) {

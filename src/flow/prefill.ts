@@ -39,7 +39,7 @@ export function openDetails(state: DetailsState, typed: DetailsFields, prefill?:
   const fields = { ...state.fields };
   for (const f of Object.keys(fields) as DetailsField[]) fields[f] = typed[f] || prefill?.[f] || state.fields[f];
   fields.id_type = documentTypeId(fields.id_type, state.link.document_types);
-  const checked = validateDetails(state.gateway, state.link.document_types, fields, state.link.collect_shopper_data);
+  const checked = validateDetails(state.gateway, state.link.document_types, fields, state.link);
   const given = (f: DetailsField) => fields[f].trim() !== '';
   const errors: FieldErrors = {};
   if (!checked.ok) for (const f of state.needed) if (given(f) && checked.errors[f]) errors[f] = checked.errors[f];

@@ -1,6 +1,6 @@
 import type { CheckoutGateway } from '../contract/checkout-link.js';
 import type { DocumentType } from '../contract/gateways.js';
-import { idTypeChoices, neededFields } from './method-fields.js';
+import { idTypeChoices, neededFields, type ContactAsked } from './method-fields.js';
 import { fail, ok } from './types.js';
 import type { DetailsField, DetailsFields, FieldErrors, RuleResult } from './types.js';
 
@@ -104,9 +104,9 @@ export function validateDetails(
   gateway: CheckoutGateway,
   documentTypes: readonly DocumentType[],
   fields: DetailsFields,
-  collectShopperData: boolean,
+  contact: ContactAsked,
 ): DetailsResult {
-  const needed = neededFields(gateway, collectShopperData);
+  const needed = neededFields(gateway, contact);
   const errors: FieldErrors = {};
   const value: Partial<ShopperDetails> = {};
 

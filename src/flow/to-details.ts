@@ -33,7 +33,7 @@ export function toDetails(link: CheckoutLink, amount: number, fields: DetailsFie
     amount,
     gateway,
     fields: { ...fields, id_type },
-    needed: neededFields(gateway, link.collect_shopper_data),
+    needed: neededFields(gateway, link),
     idTypes,
     errors: {},
     formError: null,

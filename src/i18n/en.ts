@@ -26,6 +26,7 @@ export const en: Messages = {
     idNumberHint: 'With or without dots',
     phone: 'Mobile number',
     phoneHint: (wallet) => `The mobile number registered with ${wallet}, 10 digits`,
+    contactPhoneHint: 'Your contact mobile number, 10 digits',
     errorSummary: (count) => (count === 1 ? 'Check 1 field' : `Check ${count} fields`),
     firstName: 'First name',
     lastName: 'Last name',

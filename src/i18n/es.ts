@@ -41,6 +41,7 @@ export const es: Messages = {
     idNumberHint: 'Puedes escribirlo con o sin puntos',
     phone: 'Número de celular',
     phoneHint: (wallet) => `El celular registrado en ${wallet}, 10 dígitos`,
+    contactPhoneHint: 'Tu celular de contacto, 10 dígitos',
     errorSummary: (count) => (count === 1 ? 'Revisa 1 dato' : `Revisa ${count} datos`),
     firstName: 'Nombre',
     lastName: 'Apellido',

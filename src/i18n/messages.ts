@@ -92,6 +92,8 @@ export interface Messages extends FirstMessages {
     phone: string;
     /** Names the wallet (the gateway's name): the phone registered in it. */
     phoneHint: (wallet: string) => string;
+    /** The phone asked as the buyer's contact, on a method that does not pay from it. */
+    contactPhoneHint: string;
     errorSummary: (count: number) => string;
     firstName: string;
     lastName: string;

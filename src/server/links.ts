@@ -1,6 +1,6 @@
 /** The merchant's own payment links, as `resolveLink` describes them, turned into the buyer API's CheckoutLink. */
 import type { CheckoutGateway, CheckoutLink, DocumentType, LinkStatus } from '../contract/index.js';
-import { asksForContact, type KnownShopper } from './shopper.js';
+import { contactToCollect, type KnownShopper } from './shopper.js';
 
 /** What `resolveLink(hash)` returns: the merchant's record of a link. */
 export interface CheckoutLinkInfo {
@@ -10,7 +10,7 @@ export interface CheckoutLinkInfo {
   /** Default `COP`. */
   currency?: string | undefined;
   storeName: string;
-  /** Ask for first name, last name, email and phone (dynamic links). */
+  /** Ask the buyer for the contact (first name, last name, email, phone) that `shopper` does not know. */
   collectShopperData?: boolean | undefined;
   expiresAt?: Date | string | null | undefined;
   /** Default `active`, or `expired` once `expiresAt` has passed. */
@@ -64,7 +64,7 @@ export function toCheckoutLink(
     currency: linkCurrency(info),
     status: linkStatus(info, now),
     expires_at: info.expiresAt ? toIso(info.expiresAt) : null,
-    collect_shopper_data: asksForContact(info),
+    ...contactToCollect(info),
     gateways,
     document_types: documentTypes,
     ...(info.redirectLink ? { redirect_link: info.redirectLink } : {}),

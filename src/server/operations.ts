@@ -9,6 +9,7 @@ import {
   OtpBodySchema,
   parseWith,
   readStatusWait,
+  shopperContactFields,
   statusWaitHeader,
   summarizeProblems,
   type CheckoutGateway,
@@ -35,8 +36,6 @@ import { noteGatewayKind } from './observe.js';
 import { bodyDigest, isOrderToken, orderKeyFor, orderTokenFor, type ServerSecrets } from './secrets.js';
 
 const maxIdempotencyKeyLength = 255;
-/** Contact fields the checkout asks for when a link sets `collect_shopper_data`. */
-const collectedShopperFields = ['first_name', 'last_name', 'email', 'phone_number'] as const;
 
 export interface Operations {
   getLink(request: Incoming, hash: string): Promise<Reply>;
@@ -125,7 +124,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     if (amount === undefined) throw CheckoutHttpError.invalid([{ field: 'amount', message: 'is required on a dynamic link' }]);
     const shopper = shopperForOrder(body.shopper, info, deps.countryCode);
     if (info.collectShopperData) {
-      const missing = collectedShopperFields.filter((f) => !shopper[f]);
+      const missing = shopperContactFields.filter((f) => !shopper[f]);
       if (missing.length) throw CheckoutHttpError.invalid(missing.map((f) => ({ field: `shopper.${f}`, message: 'is required' })));
     }
     const currency = linkCurrency(info);

@@ -3,8 +3,9 @@
  * (first_name, last_name, email, phone_number, country besides the document), never a made-up value. Each comes from
  * the buyer's request (what the page prefilled or the buyer typed), else the merchant's link record (`resolveLink`'s
  * `shopper`), and `country` from the handler's `countryCode`. When the record leaves a contact field unknown, the
- * link answer asks the element to collect the contact fields (`collect_shopper_data`), which it already shows.
+ * link answer asks the element to collect just those (`collect_shopper_data` with `collect_shopper_fields`).
  */
+import { shopperContactFields, type CheckoutLink } from '../contract/index.js';
 
 /** The buyer's contact details as the merchant's link record has them (`resolveLink`'s `shopper`). */
 export interface KnownShopper {
@@ -20,14 +21,16 @@ interface LinkShopper {
   shopper?: KnownShopper | null | undefined;
 }
 
-/** The contact fields the live service requires and the element collects on `collect_shopper_data` links. */
-export const contactFields = ['first_name', 'last_name', 'email', 'phone_number'] as const;
+type ShopperContact = { [F in (typeof shopperContactFields)[number] | 'country']?: string | undefined };
 
-type ShopperContact = { [F in (typeof contactFields)[number] | 'country']?: string | undefined };
-
-/** Whether the element must ask the buyer: the merchant asked for it, or the record lacks a contact field. */
-export function asksForContact(info: LinkShopper): boolean {
-  return info.collectShopperData === true || contactFields.some((field) => !known(info.shopper?.[field]));
+/**
+ * What the element asks the buyer: the contact fields the record does not know, when there are any or the merchant
+ * asked for the contact (`collectShopperData`). A field the record knows is never asked again, flag or not.
+ */
+export function contactToCollect(info: LinkShopper): Pick<CheckoutLink, 'collect_shopper_data' | 'collect_shopper_fields'> {
+  const missing = shopperContactFields.filter((field) => !known(info.shopper?.[field]));
+  if (info.collectShopperData !== true && missing.length === 0) return { collect_shopper_data: false };
+  return { collect_shopper_data: true, collect_shopper_fields: missing };
 }
 
 const known = (value: string | null | undefined): value is string => typeof value === 'string' && value.trim() !== '';
@@ -35,7 +38,7 @@ const known = (value: string | null | undefined): value is string => typeof valu
 /** The request's shopper, completed from the link record and the country; the request's own values win. */
 export function shopperForOrder<S extends ShopperContact>(requested: S, info: LinkShopper, countryCode: string): S {
   const shopper: S = { ...requested };
-  for (const field of contactFields) {
+  for (const field of shopperContactFields) {
     const fromRecord = info.shopper?.[field];
     if (!known(shopper[field]) && known(fromRecord)) shopper[field] = fromRecord.trim();
   }

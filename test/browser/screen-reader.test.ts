@@ -17,6 +17,7 @@ import {
   pressKey,
   resetSandbox,
   sandboxOrder,
+  type SandboxOrder,
   screenRoot,
   settleMs,
   type,
@@ -402,6 +403,29 @@ describe('<pay-checkout> heard with a screen reader', () => {
     await waitForStep(el, 'push');
     await newScreen(el, 'Acepta el pago en la app Nequi');
     expect(log.all.filter((m) => m.startsWith('Revisa')), 'the consent error said more than once').to.have.length(1);
+  });
+
+  it('a link that asks only the phone as contact (the handler\'s answer when its record knows the rest): that one field, read as contact', async () => {
+    // The link answer as createCheckoutHandler() gives it for a record that knows the name and email (handed to the
+    // element as a server-rendered page would); the handler-served path itself is test/e2e/live-dialect.e2e.ts.
+    const answer = (await (await fetch('/v1/checkout/links/demo-fixed', { cache: 'no-store' })).json()) as { data: Record<string, unknown> };
+    const el = await mountWith({}, { linkData: { data: { ...answer.data, collect_shopper_data: true, collect_shopper_fields: ['phone_number'] } } });
+    const log = recordLive(el);
+    await chooseMethod(el, 'Daviplata');
+    const labels = [...screenRoot(el).querySelectorAll('label')].map((l) => saidText(l));
+    expect(labels).to.deep.equal(['Tipo de documento', 'Número de documento', 'Número de celular']);
+    await choose(el, 'Tipo de documento', 'CC');
+    await type(el, 'Número de documento', '1020304050');
+    await enterOn(button(el, 'Pagar'));
+    expect(await said(log, 1)).to.deep.equal(['Revisa 1 dato: Escribe tu número de celular']);
+    // Daviplata does not pay from the phone: the hint says it is the buyer's contact, not "registrado en Daviplata".
+    await expectFocus({ role: 'textbox', name: 'Número de celular', value: '', description: 'Error: Escribe tu número de celular Tu celular de contacto, 10 dígitos' });
+    await expect(el).to.be.accessible();
+    await typeKeys('310 987 6543');
+    await enterOn(button(el, 'Pagar'));
+    await waitForStep(el, 'otp');
+    const order = (await sandboxOrder(await latestOrderId())) as SandboxOrder & { shopper: Record<string, unknown> };
+    expect(order.shopper.phone_number).to.equal('3109876543');
   });
 
   it('amount presets: a radio group, each said in pesos; choosing one fills the amount', async () => {

@@ -13,7 +13,7 @@ import { currentEngine, engineLabel } from '../../scripts/engines.mjs';
 import { createCheckoutHandler, toNodeListener, type CheckoutLinkInfo } from '../../src/server/index.js';
 import type { DialectReport } from '../../src/client/index.js';
 import { listenOnLoopback } from '../node/handler-harness.js';
-import { CheckoutPage } from './support/checkout-page.js';
+import { CheckoutPage, type FieldReading } from './support/checkout-page.js';
 import { openDriver, stopSharedDrivers, type Driver } from './support/driver.js';
 import { completeOutside, distDir, gateways, startSandboxWorld, type ControlOrder, type Gateway, type SandboxWorld } from './support/harness.js';
 
@@ -24,7 +24,16 @@ const links: Record<string, CheckoutLinkInfo> = {
   'tienda-live': { amount: 50_000, description: 'Camiseta talla M', storeName: 'Tienda Demo', shopper: contact },
   // The store knows nothing of the buyer: the element asks for the contact fields.
   'sin-datos': { amount: 20_000, description: 'Gorra', storeName: 'Tienda Demo' },
+  // The store knows the buyer's name and email, not the phone: the element asks for the phone alone.
+  'sin-telefono': { amount: 40_000, description: 'Bufanda', storeName: 'Tienda Demo', shopper: { ...contact, phone_number: null } },
 };
+/** The details screen's document fields, as a screen reader names them: every method asks for them. */
+const documentFields: FieldReading[] = [
+  { role: 'combobox', name: 'Tipo de documento', description: '' },
+  { role: 'textbox', name: 'Número de documento', description: 'Puedes escribirlo con o sin puntos' },
+];
+/** The phone asked as the buyer's contact, on a method (Daviplata) that does not pay from it. */
+const contactPhone: FieldReading = { role: 'textbox', name: 'Número de celular', description: 'Tu celular de contacto, 10 dígitos' };
 
 /** The merchant's server: the page, the built element and the handler under /v1, on one origin. */
 async function merchantServer(world: SandboxWorld, reports: DialectReport[]): Promise<{ url: string; close(): Promise<void> }> {
@@ -95,6 +104,32 @@ describe(`the element through the handler, against the live dialect, in ${engine
     return theOrder();
   }
 
+  /** Opens the link, chooses the method and answers what its details screen shows, field by field. */
+  async function detailsOf(hash: string, gateway: Gateway): Promise<FieldReading[]> {
+    await page.open(`${merchant.url}/pay/${hash}`);
+    await page.waitForStep('method');
+    await page.clickButton(gateway.name);
+    await page.waitForStep('details');
+    return page.fields();
+  }
+
+  /** The document as the buyer types it: a cédula. */
+  async function typeDocument(): Promise<void> {
+    await page.choose('Tipo de documento', 'Cédula de Ciudadanía (CC)');
+    await page.typeInto('Número de documento', '1020304050');
+  }
+
+  /** From Daviplata's details, filled: Pagar, then the SMS code the sandbox sent; answers the order. */
+  async function payWithCode(): Promise<ControlOrder> {
+    await page.clickButton('Pagar');
+    await page.waitForStep('otp');
+    const order = await theOrder();
+    assert.ok(order.otp);
+    await page.typeInto('Código de 6 dígitos', order.otp);
+    await page.clickButton('Confirmar pago');
+    return order;
+  }
+
   async function assertPaid(order: ControlOrder): Promise<void> {
     await page.waitForStep('paid');
     assert.match(await page.text(), new RegExp(`Número de orden ${order.id_order}\\b`));
@@ -109,12 +144,10 @@ describe(`the element through the handler, against the live dialect, in ${engine
     assert.ok(reports.some((r) => r.variant === 'result_envelope'), 'the handler said which dialect the service speaks');
   });
 
-  it('Daviplata: the SMS code pays the order', async () => {
-    const order = await payWith('tienda-live', gateways.otp);
-    assert.ok(order.otp);
-    await page.typeInto('Código de 6 dígitos', order.otp);
-    await page.clickButton('Confirmar pago');
-    await assertPaid(order);
+  it('Daviplata: the record knows the whole contact, so the details ask only the document; the SMS code pays the order', async () => {
+    assert.deepEqual(await detailsOf('tienda-live', gateways.otp), documentFields);
+    await typeDocument();
+    await assertPaid(await payWithCode());
   });
 
   it('Bre-B: the transfer key on screen, paid from the bank', async () => {
@@ -135,12 +168,14 @@ describe(`the element through the handler, against the live dialect, in ${engine
   });
 
   it('a link whose record lacks the contact: the element asks for it, and the order carries what the buyer typed', async () => {
-    await page.open(`${merchant.url}/pay/sin-datos`);
-    await page.waitForStep('method');
-    await page.clickButton(gateways.otp.name);
-    await page.waitForStep('details');
-    await page.choose('Tipo de documento', 'Cédula de Ciudadanía (CC)');
-    await page.typeInto('Número de documento', '1020304050');
+    assert.deepEqual(await detailsOf('sin-datos', gateways.otp), [
+      ...documentFields,
+      contactPhone,
+      { role: 'textbox', name: 'Nombre', description: '' },
+      { role: 'textbox', name: 'Apellido', description: '' },
+      { role: 'textbox', name: 'Correo electrónico', description: '' },
+    ]);
+    await typeDocument();
     await page.typeInto('Número de celular', '310 987 6543');
     await page.typeInto('Nombre', 'Beatriz');
     await page.typeInto('Apellido', 'Gómez');
@@ -152,5 +187,21 @@ describe(`the element through the handler, against the live dialect, in ${engine
     assert.equal(shopper?.first_name, 'Beatriz');
     assert.equal(shopper?.email, 'bea@example.co');
     assert.equal(shopper?.country, 'CO');
+  });
+
+  it('a link whose record lacks only the phone: the element asks for the phone alone, and the paid order carries every field', async () => {
+    assert.deepEqual(await detailsOf('sin-telefono', gateways.otp), [...documentFields, contactPhone]);
+    await typeDocument();
+    // Pay without the phone: the element refuses before any order, naming the one field it asked for.
+    await page.clickButton('Pagar');
+    await page.waitForText('Revisa 1 dato');
+    assert.deepEqual(await page.fields(), [...documentFields, { ...contactPhone, description: `Error: Escribe tu número de celular ${contactPhone.description}` }]);
+    assert.equal((await world.orders()).length, 0, 'no order without the phone');
+    await page.typeInto('Número de celular', '310 987 6543');
+    const order = await payWithCode();
+    await page.waitForStep('paid');
+    // The name and email from the store's record, the phone from the buyer, the country from the handler.
+    const shopper = world.sandbox.sandbox.state.orders.get(order.id_order)?.shopper;
+    assert.deepEqual(shopper, { id_number: '1020304050', id_type: 1, ...contact, phone_number: '3109876543', country: 'CO' });
   });
 });

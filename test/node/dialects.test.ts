@@ -24,6 +24,8 @@ const links: Record<string, CheckoutLinkInfo> = {
   // The store knows its buyer (the live plugin sends its customer with every link).
   'con-cliente': { amount: 50_000, description: 'Camiseta talla M', storeName: 'Tienda Demo', shopper: contact },
   'sin-cliente': { amount: 30_000, description: 'Gorra', storeName: 'Tienda Demo' },
+  // The store knows the name and email, not the phone: only the phone is asked.
+  'sin-telefono': { amount: 40_000, description: 'Bufanda', storeName: 'Tienda Demo', shopper: { ...contact, phone_number: null } },
 };
 const resolveLink = (hash: string) => links[hash] ?? null;
 const idOnly = { id_number: '1020304050', id_type: 1 };
@@ -135,6 +137,33 @@ for (const dialect of ['contract', 'live'] as const satisfies readonly SandboxDi
       }
       const full = await postOrder(handler.url, `full-${dialect}`, { ...nequi, shopper: { ...nequi.shopper, ...contact } }, 'sin-cliente');
       assert.equal(full.status, 201, JSON.stringify(full.body));
+    });
+
+    it('the link asks only for the contact its record lacks; each order carries every field, from the record and the buyer', async () => {
+      const typedByBea = { first_name: 'Beatriz', last_name: 'Gómez', email: 'bea@example.co', phone_number: '+573109876543' };
+      const cases = [
+        { hash: 'con-cliente', asked: undefined, typed: {}, sent: contact },
+        { hash: 'sin-telefono', asked: ['phone_number'], typed: { phone_number: typedByBea.phone_number }, sent: { ...contact, phone_number: typedByBea.phone_number } },
+        { hash: 'sin-cliente', asked: ['first_name', 'last_name', 'email', 'phone_number'], typed: typedByBea, sent: typedByBea },
+      ];
+      for (const { hash, asked, typed, sent } of cases) {
+        const link = await buyer.getLink(hash);
+        assert.equal(link.collect_shopper_data, asked !== undefined, hash);
+        assert.deepEqual(link.collect_shopper_fields, asked, hash);
+        // What the element sends: the document (Daviplata asks no phone of its own) and the fields it asked for.
+        const created = await create(hash, { ...daviplata, shopper: { ...idOnly, ...typed } }, `${hash}-${dialect}`);
+        assert.deepEqual(sentShopper(created.id_order), { ...idOnly, ...sent, country: 'CO' }, hash);
+      }
+      // The phone left out: the live service refuses naming only it; the contract takes the order, nothing made up.
+      const noPhone = await postOrder(handler.url, `no-phone-${dialect}`, daviplata, 'sin-telefono');
+      if (dialect === 'contract') {
+        assert.equal(noPhone.status, 201, JSON.stringify(noPhone.body));
+        const { phone_number: _unknown, ...named } = contact;
+        assert.deepEqual(sentShopper(noPhone.body.data.id_order), { ...idOnly, ...named, country: 'CO' });
+      } else {
+        assert.equal(noPhone.status, 400, JSON.stringify(noPhone.body));
+        assert.deepEqual(noPhone.body.validation_errors.map((e: { field: string }) => e.field), ['shopper.phone_number']);
+      }
     });
 
     it('the webhook as the dialect sends it wakes a waiting status request', async () => {

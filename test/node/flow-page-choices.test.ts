@@ -61,6 +61,19 @@ describe('prefill', () => {
     assert.equal(details.fields.id_type, '1');
   });
 
+  it('a link whose record lacks only the phone: the prefill fills it, the screen asks nothing else, focus on pay', () => {
+    const onlyPhone = makeLink({ collect_shopper_data: true, collect_shopper_fields: ['phone_number'] });
+    const details = expectStep(runWith(known, loaded(known, onlyPhone), { type: 'method_chosen', id_payment_gateway: 2 }), 'details');
+    assert.deepEqual(details.needed, ['id_type', 'id_number', 'phone_number']);
+    assert.equal(details.focus, 'pay');
+    const submitted = expectStep(runWith(known, details, submit()), 'details');
+    assert.deepEqual(submitted.request?.body.shopper, { id_type: 1, id_number: '1020304050', phone_number: '3001234567' });
+    // Without the prefill the phone is the one field left to fill.
+    const empty = expectStep(runWith(undefined, loaded(undefined, onlyPhone), { type: 'method_chosen', id_payment_gateway: 2 }, ...[['id_type', '1'], ['id_number', '1020304050']].map(([field, value]) => ({ type: 'field_changed', field, value }) as FlowEvent), submit()), 'details');
+    assert.deepEqual(empty.errors, { phone_number: 'phone_number.required' });
+    assert.equal(empty.focus, 'phone_number');
+  });
+
   it('without a prefill, opening the details is as before', () => {
     const details = expectStep(runWith(undefined, loaded(undefined), { type: 'method_chosen', id_payment_gateway: 1 }), 'details');
     assert.deepEqual(details.fields, emptyFields);

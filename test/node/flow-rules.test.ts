@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CheckoutGateway, DocumentType } from '../../src/contract/index.js';
+import type { CheckoutGateway, DocumentType, ShopperContactField } from '../../src/contract/index.js';
 import {
   amountRange,
   formatAmountInput,
@@ -28,6 +28,9 @@ const gateway = (over: Partial<CheckoutGateway>): CheckoutGateway => ({
   ...over,
 });
 const push = gateway({});
+/** A link that collects no contact, and one whose answer (as the service's or the sandbox's) asks for all four. */
+const noContact = { collect_shopper_data: false };
+const allContact = { collect_shopper_data: true };
 const otp = gateway({ id_payment_gateway: 2, name: 'Daviplata', kind: 'otp', required_fields: ['document_type', 'document_number'] });
 const transfer = gateway({ id_payment_gateway: 9, name: 'Bre-B', kind: 'transfer', required_fields: [], id_types: [] });
 const docs: DocumentType[] = [
@@ -216,9 +219,18 @@ describe('per-gateway rules', () => {
     });
   });
   it('neededFields: document always, phone for push, contact fields when collected', () => {
-    assert.deepEqual(neededFields(push, false), ['id_type', 'id_number', 'phone_number']);
-    assert.deepEqual(neededFields(otp, false), ['id_type', 'id_number']);
-    assert.deepEqual(neededFields(otp, true), ['id_type', 'id_number', 'phone_number', 'first_name', 'last_name', 'email']);
+    assert.deepEqual(neededFields(push, noContact), ['id_type', 'id_number', 'phone_number']);
+    assert.deepEqual(neededFields(otp, noContact), ['id_type', 'id_number']);
+    assert.deepEqual(neededFields(otp, allContact), ['id_type', 'id_number', 'phone_number', 'first_name', 'last_name', 'email']);
+  });
+  it('neededFields: only the contact fields the link lists (what the merchant\'s record lacks)', () => {
+    const asking = (...fields: ShopperContactField[]) => ({ collect_shopper_data: true, collect_shopper_fields: fields });
+    assert.deepEqual(neededFields(otp, asking('phone_number')), ['id_type', 'id_number', 'phone_number']);
+    assert.deepEqual(neededFields(otp, asking('email', 'first_name')), ['id_type', 'id_number', 'first_name', 'email']);
+    assert.deepEqual(neededFields(otp, asking()), ['id_type', 'id_number']);
+    // Nequi's push goes to a phone: the method asks for it even when the record knows the buyer's.
+    assert.deepEqual(neededFields(push, asking('last_name')), ['id_type', 'id_number', 'phone_number', 'last_name']);
+    assert.deepEqual(neededFields(otp, { collect_shopper_data: false, collect_shopper_fields: ['email'] }), ['id_type', 'id_number']);
   });
   it('idTypeChoices: the gateway id_types, and CC/CE/TI only for wallet and transfer', () => {
     assert.deepEqual(idTypeChoices(push, docs).map((d) => d.type), ['CC', 'CE', 'TI', 'PA']);
@@ -231,14 +243,14 @@ describe('per-gateway rules', () => {
 describe('validateDetails', () => {
   it('returns the normalized shopper for a push payment', () => {
     const fields = { ...emptyFields, id_type: '1', id_number: '1.020.304.050', phone_number: '+57 300 123 4567' };
-    assert.deepEqual(validateDetails(push, docs, fields, false), {
+    assert.deepEqual(validateDetails(push, docs, fields, noContact), {
       ok: true,
       value: { id_type: 1, id_number: '1020304050', phone_number: '3001234567' },
     });
   });
   it('reports every field at once, with its key', () => {
     const fields = { ...emptyFields, id_type: '', id_number: '', phone_number: '6012345678', email: 'x' };
-    assert.deepEqual(validateDetails(push, docs, fields, true), {
+    assert.deepEqual(validateDetails(push, docs, fields, allContact), {
       ok: false,
       errors: {
         id_type: 'id_type.required',
@@ -252,25 +264,36 @@ describe('validateDetails', () => {
   });
   it('refuses a document type the method does not accept', () => {
     const fields = { ...emptyFields, id_type: '4', id_number: 'XY123456' };
-    assert.deepEqual(validateDetails(otp, docs, fields, false), { ok: false, errors: { id_type: 'id_type.not_accepted' } });
+    assert.deepEqual(validateDetails(otp, docs, fields, noContact), { ok: false, errors: { id_type: 'id_type.not_accepted' } });
   });
   it('applies the chosen type to the number: CE takes letters, CC does not', () => {
-    assert.deepEqual(validateDetails(otp, docs, { ...emptyFields, id_type: '2', id_number: 'e-98765' }, false), {
+    assert.deepEqual(validateDetails(otp, docs, { ...emptyFields, id_type: '2', id_number: 'e-98765' }, noContact), {
       ok: true,
       value: { id_type: 2, id_number: 'E98765' },
     });
-    assert.deepEqual(validateDetails(otp, docs, { ...emptyFields, id_type: '1', id_number: 'E98765' }, false), {
+    assert.deepEqual(validateDetails(otp, docs, { ...emptyFields, id_type: '1', id_number: 'E98765' }, noContact), {
       ok: false,
       errors: { id_number: 'id_number.digits_only' },
     });
   });
   it('ignores fields the method does not need', () => {
     const fields = { ...emptyFields, id_type: '1', id_number: '12345678', phone_number: 'nonsense', email: 'nonsense' };
-    assert.deepEqual(validateDetails(otp, docs, fields, false), { ok: true, value: { id_type: 1, id_number: '12345678' } });
+    assert.deepEqual(validateDetails(otp, docs, fields, noContact), { ok: true, value: { id_type: 1, id_number: '12345678' } });
+  });
+  it('checks only the contact fields the link lists', () => {
+    const fields = { ...emptyFields, id_type: '1', id_number: '12345678', phone_number: '', first_name: '', email: 'x' };
+    assert.deepEqual(validateDetails(otp, docs, fields, { collect_shopper_data: true, collect_shopper_fields: ['phone_number'] }), {
+      ok: false,
+      errors: { phone_number: 'phone_number.required' },
+    });
+    assert.deepEqual(validateDetails(otp, docs, { ...fields, phone_number: '310 987 6543' }, { collect_shopper_data: true, collect_shopper_fields: ['phone_number'] }), {
+      ok: true,
+      value: { id_type: 1, id_number: '12345678', phone_number: '3109876543' },
+    });
   });
   it('collects and trims contact fields', () => {
     const fields = { id_type: '3', id_number: '1001234567', phone_number: '3101234567', first_name: ' Ana  María ', last_name: 'Pérez', email: 'ana@example.co' };
-    assert.deepEqual(validateDetails(transfer, docs, fields, true), {
+    assert.deepEqual(validateDetails(transfer, docs, fields, allContact), {
       ok: true,
       value: { id_type: 3, id_number: '1001234567', phone_number: '3101234567', first_name: 'Ana María', last_name: 'Pérez', email: 'ana@example.co' },
     });

@@ -22,6 +22,13 @@ const links: Record<string, CheckoutLinkInfo> = {
   'camiseta-m': { amount: 50_000, description: 'Camiseta talla M', storeName: 'Tienda Demo' },
   aporte: { description: 'Aporte voluntario', storeName: 'Tienda Demo' },
   contacto: { description: 'Aporte con datos', storeName: 'Tienda Demo', collectShopperData: true },
+  // The merchant asks for the contact, but the record already knows it: nothing is left to ask.
+  'contacto-conocido': {
+    description: 'Aporte de cliente',
+    storeName: 'Tienda Demo',
+    collectShopperData: true,
+    shopper: { first_name: 'Ana', last_name: 'Pérez', email: 'ana@example.co', phone_number: '+573001234567' },
+  },
   pagado: { amount: 10_000, description: 'Ya pagado', storeName: 'Tienda Demo', status: 'paid' },
   vencido: { amount: 10_000, description: 'Vencido', storeName: 'Tienda Demo', expiresAt: '2020-01-01T00:00:00Z' },
 };
@@ -107,6 +114,19 @@ describe('createCheckoutHandler against the sandbox', () => {
       const link = await client.getLink('aporte');
       assert.equal(link.amount, undefined);
       assert.equal(CheckoutLinkSchema.safeParse(link).success, true);
+    });
+
+    it('collectShopperData asks for the contact the record lacks: all four without a record, none with a full one', async () => {
+      const asked = async (hash: string) => {
+        const link = await client.getLink(hash);
+        return [link.collect_shopper_data, link.collect_shopper_fields];
+      };
+      assert.deepEqual(await asked('contacto'), [true, ['first_name', 'last_name', 'email', 'phone_number']]);
+      assert.deepEqual(await asked('contacto-conocido'), [true, []]);
+      assert.deepEqual(await asked('aporte'), [true, ['first_name', 'last_name', 'email', 'phone_number']]);
+      // With nothing asked, the create takes the record's contact and passes the handler's own check.
+      const created = await client.createOrder('contacto-conocido', { ...otpBody, amount: 5_000 }, 'k-known');
+      assert.equal(sandbox.sandbox.state.orders.get(created.id_order)?.shopper.email, 'ana@example.co');
     });
 
     it('answers an unknown hash with 404 LINK_NOT_FOUND', async () => {

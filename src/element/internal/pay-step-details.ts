@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import type { ConsentField, DetailsField, DetailsState } from '../../flow/types.js';
+import { methodTakesPhone } from '../../flow/method-fields.js';
 import { consentRequired, dataConsentTemplate } from './data-consent.js';
 import type { DataConsent } from './data-consent.js';
 import { spoken, withMoney } from './spoken.js';
@@ -155,7 +156,8 @@ export class PayStepDetails extends StepElement<DetailsState> {
     const s = this.state;
     const labels: Record<typeof field, [string, string | null]> = {
       id_number: [m.details.idNumber, m.details.idNumberHint],
-      phone_number: [m.details.phone, m.details.phoneHint(s.gateway.name)],
+      // A phone the method does not pay from is the buyer's contact: "registered with Bre-B" would be untrue there.
+      phone_number: [m.details.phone, methodTakesPhone(s.gateway) ? m.details.phoneHint(s.gateway.name) : m.details.contactPhoneHint],
       first_name: [m.details.firstName, null],
       last_name: [m.details.lastName, null],
       email: [m.details.email, null],

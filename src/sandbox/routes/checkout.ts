@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
-import { CheckoutOrderBodySchema, idempotencyKeyHeader, orderTokenHeader, OtpBodySchema, readStatusWait, statusWaitHeader } from '../../contract/index.js';
+import { CheckoutOrderBodySchema, idempotencyKeyHeader, shopperContactFields, orderTokenHeader, OtpBodySchema, readStatusWait, statusWaitHeader } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { ensureQrPng } from '../gateways/simulators.js';
 import { ApiError, canonicalJson, fieldError, orderIdFrom, parseOrThrow, readJson, validationError } from '../http.js';
@@ -14,8 +14,6 @@ import { checkoutLinkView, checkoutOrderView, linkStatusOf } from '../views.js';
 import { originOf } from './origin.js';
 
 const maxIdempotencyKeyLength = 255;
-/** Contact fields the checkout asks for when a link sets `collect_shopper_data`. */
-const collectedShopperFields = ['first_name', 'last_name', 'email', 'phone_number'] as const;
 
 /**
  * `order_key` of a checkout order: `chk_` + a SHA-256 of link and Idempotency-Key. createCheckoutHandler() derives its
@@ -90,7 +88,7 @@ export function checkoutRoutes(ctx: SandboxContext): Hono {
       throw new ApiError('GATEWAY_NOT_SUPPORTED', { validation_errors: [{ field: 'payment_gateway.id_payment_gateway', message: 'is not a payment method of this link' }] });
     }
     if (link.collect_shopper_data) {
-      const missing = collectedShopperFields.filter((f) => !body.shopper[f]);
+      const missing = shopperContactFields.filter((f) => !body.shopper[f]);
       if (missing.length) throw validationError(missing.map((f) => ({ field: `shopper.${f}`, message: 'is required' })));
     }
     // The card page returns only where the developer's pages are, never to an origin the buyer (or an attacker) names.

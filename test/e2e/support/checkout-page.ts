@@ -28,6 +28,13 @@ const renderedStep = query(`(() => {
   return el && heading && heading.textContent.trim() ? el.step : '';
 })()`);
 
+/** A field as a screen reader announces it on focus. */
+export interface FieldReading {
+  role: 'textbox' | 'combobox' | 'checkbox';
+  name: string;
+  description: string;
+}
+
 export class CheckoutPage {
   constructor(readonly driver: Driver) {}
 
@@ -88,6 +95,24 @@ export class CheckoutPage {
       })()`),
     );
     if (!chosen) throw new Error(`no option "${optionText}" in "${label}"`);
+  }
+
+  /**
+   * Each field the current screen shows, as a screen reader names it: its role, its label, and what it is described
+   * by (the hint, an error), read from the DOM the same way in every engine.
+   */
+  fields(): Promise<FieldReading[]> {
+    return this.driver.evaluate<FieldReading[]>(`(() => {
+      const screen = document.querySelector('pay-checkout')?.shadowRoot?.querySelector('[data-step]')?.shadowRoot;
+      if (!screen) return [];
+      const said = (node) => (node?.textContent || '').replace(/\\s+/g, ' ').trim();
+      const describedBy = (c) => (c.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean).map((id) => said(screen.getElementById(id))).join(' ');
+      return [...screen.querySelectorAll('input, select')].filter((c) => c.checkVisibility()).map((c) => ({
+        role: c.localName === 'select' ? 'combobox' : c.type === 'checkbox' ? 'checkbox' : 'textbox',
+        name: said(c.labels && c.labels[0]),
+        description: describedBy(c),
+      }));
+    })()`);
   }
 
   /** The page's current address. */
