@@ -37,9 +37,10 @@ export const CheckoutLinkSchema = z.looseObject({
   collect_shopper_data: z.boolean(),
   /**
    * Which contact fields `collect_shopper_data` asks for: those the merchant's link record does not know (the server
-   * handler sends it). Absent, as from the service or the sandbox, it asks for all four.
+   * handler sends it). Absent, as from the service or the sandbox, it asks for all four. A name this element does not
+   * know is passed over (a newer server's field), never a reason to refuse the whole link.
    */
-  collect_shopper_fields: z.optional(z.array(z.enum(shopperContactFields))),
+  collect_shopper_fields: z.optional(z.array(z.string())),
   gateways: z.array(CheckoutGatewaySchema),
   document_types: z.array(DocumentTypeSchema),
   /** The merchant's page for after the payment, when the link has one: the receipt's way back to the store. */

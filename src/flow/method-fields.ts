@@ -14,7 +14,7 @@ export type ContactAsked = Pick<CheckoutLink, 'collect_shopper_data' | 'collect_
  * ones the merchant's record lacks), else all four.
  */
 export function neededFields(gateway: CheckoutGateway, contact: ContactAsked): DetailsField[] {
-  const asks = (field: DetailsField) => contact.collect_shopper_data && (contact.collect_shopper_fields ?? [field]).includes(field as never);
+  const asks = (field: DetailsField) => contact.collect_shopper_data && (contact.collect_shopper_fields ?? [field]).includes(field);
   const fields: DetailsField[] = ['id_type', 'id_number'];
   if (methodTakesPhone(gateway) || asks('phone_number')) fields.push('phone_number');
   for (const field of ['first_name', 'last_name', 'email'] as const) if (asks(field)) fields.push(field);

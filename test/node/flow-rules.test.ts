@@ -231,6 +231,8 @@ describe('per-gateway rules', () => {
     // Nequi's push goes to a phone: the method asks for it even when the record knows the buyer's.
     assert.deepEqual(neededFields(push, asking('last_name')), ['id_type', 'id_number', 'phone_number', 'last_name']);
     assert.deepEqual(neededFields(otp, { collect_shopper_data: false, collect_shopper_fields: ['email'] }), ['id_type', 'id_number']);
+    // A name this element does not know (a newer server's) is passed over; the known ones are still asked.
+    assert.deepEqual(neededFields(otp, { collect_shopper_data: true, collect_shopper_fields: ['fax', 'email'] }), ['id_type', 'id_number', 'email']);
   });
   it('idTypeChoices: the gateway id_types, and CC/CE/TI only for wallet and transfer', () => {
     assert.deepEqual(idTypeChoices(push, docs).map((d) => d.type), ['CC', 'CE', 'TI', 'PA']);

@@ -66,7 +66,7 @@ const values = fc.oneof(
   fc.boolean(),
   fc.constant(null),
   fc.constant(undefined),
-  fc.constantFrom(['phone_number'], ['email', 'first_name'], ['telefono'], []),
+  fc.constantFrom(['phone_number'], ['email', 'first_name'], ['telefono'], ['phone_number', 'fax'], []),
   fc.constantFrom('push', 'cash', 'active', 'paid', 'COP', 'cop', '2025-02-29T12:00:00Z', '2024-02-29T12:00:00Z', '2025-06-01T12:00:00+05:00'),
   fc.array(fc.oneof(fc.integer({ min: 0, max: 3 }), fc.string()), { maxLength: 2 }),
   fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }),
