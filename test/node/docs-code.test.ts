@@ -9,6 +9,7 @@
  * - A block that is deliberately partial says so in its info string: ```ts partial. It may use names it does not
  *   define (`db`, `resolveLink`, `logger`…); everything else (imports, option names, types) is still checked, and a
  *   block marked partial that defines all it uses fails, so the marker stays true.
+ * - A JavaScript block is checked as JavaScript (checkJs): a parameter with no contextual type is `any`, not an error.
  * - Every block is a module of its own, all in one ts.Program; a `declare module` in one (react.md's JSX typing)
  *   holds for all, as it would once in a project.
  * - Frameworks the repository does not install (Next.js, React Router, Angular, Nuxt, SvelteKit, the Vue plugin,
@@ -28,6 +29,9 @@ import { repoRoot, scratchDir } from './build-helpers.js';
 const checked: Record<string, string> = { ts: 'ts', typescript: 'ts', tsx: 'tsx', jsx: 'jsx', js: 'js', javascript: 'js', mjs: 'mjs' };
 /** What a partial block may leave to its page: names it does not define (plain, "did you mean", shorthand property). */
 const undefinedName = new Set([2304, 2552, 18004]);
+/** JavaScript has no annotations to give: a parameter with no contextual type is `any` there, not an error. */
+const implicitAny = new Set([7005, 7006, 7008, 7031, 7034]);
+const isJavaScript = (block: Block) => ['js', 'mjs', 'jsx'].includes(checked[block.lang] ?? '');
 
 interface Block {
   page: string;
@@ -166,6 +170,7 @@ function checkBlocks(): void {
       tolerated.set(block, (tolerated.get(block) ?? 0) + 1);
       continue;
     }
+    if (isJavaScript(block) && implicitAny.has(diagnostic.code)) continue;
     const at = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
     failures.push(`${block.page}:${block.line + 1 + at.line}:${at.character + 1} (the \`\`\`${block.lang} block at line ${block.line}): TS${diagnostic.code} ${message}`);
   }
