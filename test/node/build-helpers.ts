@@ -32,6 +32,18 @@ export function emitDeclarations(outDir: string): readonly ts.Diagnostic[] {
   return [...ts.getPreEmitDiagnostics(program), ...result.diagnostics];
 }
 
+/** How a merchant's TypeScript project compiles against the package: strict, ES2022 modules, a bundler, DOM types. */
+export const consumerCompilerOptions: ts.CompilerOptions = {
+  strict: true,
+  noEmit: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+  skipLibCheck: true,
+  experimentalDecorators: true,
+};
+
 export interface BuiltFile {
   fileName: string;
   /** Source modules bundled into a chunk (none for assets). */

@@ -23,7 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import ts from 'typescript';
-import { emitDeclarations, repoRoot, scratchDir } from './build-helpers.js';
+import { consumerCompilerOptions, emitDeclarations, repoRoot, scratchDir } from './build-helpers.js';
 
 /** Info-string language → the file extension the block is compiled as. */
 const checked: Record<string, string> = { ts: 'ts', typescript: 'ts', tsx: 'tsx', jsx: 'jsx', js: 'js', javascript: 'js', mjs: 'mjs' };
@@ -139,19 +139,12 @@ function checkBlocks(): void {
   });
   const started = performance.now();
   const program = ts.createProgram([...byFile.keys(), path.join(blocksDir, 'frameworks.d.ts')], {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+    ...consumerCompilerOptions,
     types: ['node'],
     typeRoots: [path.join(repoRoot, 'node_modules', '@types')],
     jsx: ts.JsxEmit.ReactJSX,
     allowJs: true,
     checkJs: true,
-    skipLibCheck: true,
-    experimentalDecorators: true,
   });
   const diagnostics = ts.getPreEmitDiagnostics(program);
   checkMs = performance.now() - started;
