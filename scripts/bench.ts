@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: prints measured figures against design.md §7's budgets. A script, not a test:
+ * `npm run bench`: prints measured figures against the budgets of docs/site/contributing/architecture.md. A script, not a test:
  * each section lives in `scripts/bench/*.ts` and returns whether it met its budget.
  * Options: `--duration SECONDS` (per measured run, default 5), `--concurrency N` (default 32), `--only NAME`
  * (sandbox, handler, size, timing, first-paint, first-screen, vitals, package, confirm, abuse).

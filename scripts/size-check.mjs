@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The size budget of design.md §7, as a check `npm test` runs, for both builds a buyer's browser loads: the script-tag
+// The size budget (docs/site/contributing/architecture.md), as a check `npm test` runs, for both builds a buyer's browser loads: the script-tag
 // file (vite.script.config.ts) and the hosted page (vite.hosted.config.ts). Each is built into a scratch directory (so a
 // test run never races `npm run build` over dist/), then measured: what loads before the first screen (the entry script
 // and everything it imports statically), each lazy chunk, and what the first interactive screen costs: that plus the
@@ -17,7 +17,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** kB as Vite prints them (1000 bytes): the stricter reading of "20 KB". */
 export const initialBudgetGzip = 20_000;
-/** Script requested before the first interactive screen (the first script and the link's reader): design.md's 20 kB. */
+/** Script requested before the first interactive screen (the first script and the link's reader): 20 kB. */
 export const firstInteractiveBudgetGzip = 20_000;
 export const entryFile = 'pay-checkout.js';
 

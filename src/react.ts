@@ -17,7 +17,7 @@ import type {
   PayStatusChangeEvent,
 } from './element/events/index.js';
 
-/** React prop → the element's DOM event (design.md §5). */
+/** React prop → the element's DOM event. */
 export const payCheckoutEvents = {
   onPayReady: 'pay-ready',
   onPayOrderCreated: 'pay-order-created',

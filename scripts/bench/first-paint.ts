@@ -3,7 +3,7 @@
  * hosted page served statically (dist/hosted, one rewrite rule) and server-rendered by the sandbox (Spanish, and
  * English with `?locale=en`), against a plain page of the same HTML bytes with the amount in its HTML and no script
  * (the physical limit; one per language), and against the moment each page's HTML had arrived. Loaded in turn, cold, in Debian's Chromium under the mobile profile (timing.ts).
- * Done when (design.md §7): server-rendered amount within 1.25× the plain page's, interactive ≤ 2 round trips later.
+ * Budget (docs/site/contributing/architecture.md): server-rendered amount within 1.25× the plain page's, interactive ≤ 2 round trips later.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';

@@ -1,6 +1,6 @@
 /**
  * Bench section "handler": order creations per second through createCheckoutHandler() against a sandbox process that
- * does not deduplicate `order_key`, side by side with the sandbox's own merchant API (design.md §7: at least half its
+ * does not deduplicate `order_key`, side by side with the sandbox's own merchant API (the budget: at least half its
  * creates/s, ≤ 2 ms overhead per create at one client), with the CPU each process spent per create. The machine is
  * shared, so the phases are loaded in turn, round after round, and each round's ratio is taken within the round; a
  * bare node:http proxy in front of the sandbox shows what any Node hop costs here. Then 1 and 3 instances sharing

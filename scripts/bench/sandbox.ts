@@ -1,5 +1,5 @@
 /**
- * Bench section "sandbox": order creations per second on loopback, against design.md §7's budget
+ * Bench section "sandbox": order creations per second on loopback, against the budget (docs/site/contributing/architecture.md)
  * of 1,000 or more on 2 cores. The sandbox runs as its own process (as `npm run sandbox` does), so
  * it and the load generator each get a core.
  */

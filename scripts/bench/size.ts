@@ -1,6 +1,6 @@
 /**
  * Bench section "size": for the script-tag embed and the hosted page, the script loaded before the first screen and each lazy chunk,
- * gzip (level 9) and brotli (quality 11), against design.md §7 (initial ≤ 20 kB gzip; qrcode and `en` lazy).
+ * gzip (level 9) and brotli (quality 11), against the budget (initial ≤ 20 kB gzip; qrcode and `en` lazy).
  * The same measurement as `scripts/size-check.mjs`, which `npm test` runs as the check.
  */
 import { checkBudget, firstInteractiveLine, initialBudgetGzip, kB, largestInitialParts, measureScriptSize, sizeTargets } from '../size-check.mjs';

@@ -256,7 +256,7 @@ export async function benchTiming(options: TimingOptions = {}): Promise<boolean>
         ],
       );
     }
-    const head = ['figure', 'measured', 'budget (design.md §7)', 'verdict'];
+    const head = ['figure', 'measured', 'budget', 'verdict'];
     const cells = rows.map(([figure, measured, budget, ok]) => [figure, measured, budget, ok ? 'PASS' : 'OVER']);
     const widths = head.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]?.length ?? 0)));
     const line = (row: string[]) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ');

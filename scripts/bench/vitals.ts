@@ -8,7 +8,7 @@
  * - A tap → the next visible change: from the tap's `pointerdown` to the first frame that shows a change in the
  *   element, and to the first frame that shows the next screen; for a tap on a method right at `pay-ready` and after 3 s
  *   idle, then the pay button (→ "Creando tu pago…", → the waiting screen) and the SMS code's button (→ the receipt).
- * Done when (design.md §7): layout shift 0 (the bare embed ≤ 0.1), a method tap at `pay-ready` ≤ 1.3× the same tap
+ * Budget (docs/site/contributing/architecture.md): layout shift 0 (the bare embed ≤ 0.1), a method tap at `pay-ready` ≤ 1.3× the same tap
  * after idle (median), and no tap over 100 ms to its next visible change (on a quiet machine).
  */
 import { existsSync } from 'node:fs';

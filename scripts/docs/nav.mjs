@@ -16,7 +16,7 @@ export const nav = [
   ['Sandbox', [['The sandbox', 'sandbox/index.md'], ['Live checkouts', 'sandbox/live.md'], ['The control API', 'sandbox/control-api.md'], ['Security', 'sandbox/security.md']]],
   ['Reference', [['The element', 'reference/element.md'], ['The HTTP API', 'reference/http.md']]],
   ['Contributing', [
-    ['Contributing', 'contributing/index.md'], ['What npm test does', 'contributing/testing.md'], ['Decisions', 'contributing/decisions.md'],
+    ['Contributing', 'contributing/index.md'], ['Architecture', 'contributing/architecture.md'], ['What npm test does', 'contributing/testing.md'], ['Decisions', 'contributing/decisions.md'],
     ['Dependencies', 'contributing/dependencies.md'], ['Benchmarks', 'contributing/benchmarks.md'],
   ]],
 ];

@@ -13,7 +13,7 @@ import { checkRequest, pathId, pathText, requireText } from './http.js';
 import type { CallOptions } from './http.js';
 
 /**
- * The buyer API (design.md §3): what the element speaks. It carries no secrets;
+ * The buyer API (docs/site/contributing/architecture.md): what the element speaks. It carries no secrets;
  * an order is reachable only with the `order_token` its creation returned.
  * `getLink` and `baseUrl` come from `CheckoutLinkClient`.
  */

@@ -5,7 +5,7 @@ import { linkSpec } from './checkout-link.js';
 import { linkPath } from './send.js';
 
 /**
- * The buyer API's first call (design.md §3). `CheckoutClient` extends it with the order calls. The element
+ * The buyer API's first call. `CheckoutClient` extends it with the order calls. The element
  * splits it in two: `send()` in its first script, `readLinkAnswer()` in the chunk that brings the schemas.
  */
 export class CheckoutLinkClient {

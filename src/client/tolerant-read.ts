@@ -1,5 +1,5 @@
 /**
- * The one place the merchant and partner clients read the live service tolerantly (design.md §11): any of the
+ * The one place the merchant and partner clients read the live service tolerantly (docs/site/servers/live-service.md): any of the
  * `data` / `result` / bare wrappers, and per answer the other field names the service is documented or observed to
  * use, normalized to the contract's types before the contract's schema reads them. What money depends on (the order
  * id, its status, an amount) is still required: missing or unreadable, it is an InvalidResponseError. The element's

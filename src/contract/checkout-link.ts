@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { CurrencyCode, PositiveId, Timestamp } from './common.js';
 import { DocumentTypeSchema, GatewayKindSchema } from './gateways.js';
 
-/** `GET /checkout/links/{hash}`: the buyer API's first call (design.md §3), everything the first screen needs. */
+/** `GET /checkout/links/{hash}`: the buyer API's first call, everything the first screen needs. */
 
 export const linkStatuses = ['active', 'paid', 'expired'] as const;
 export const LinkStatusSchema = z.enum(linkStatuses);

@@ -5,7 +5,7 @@ import { CancelReasonSchema, OrderStatusSchema, ShopperSchema } from './orders.j
 import { isSafeRedirectUrl } from './redirect-url.js';
 
 /**
- * The buyer API of design.md §3: what the element speaks. No secrets cross it. The link (the first screen's one
+ * The buyer API (docs/site/contributing/architecture.md): what the element speaks. No secrets cross it. The link (the first screen's one
  * call) is in checkout-link.ts, so the browser's first script holds only the schemas that call needs.
  */
 export * from './checkout-link.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { PositiveId } from './common.js';
 
-/** How a gateway asks the buyer to pay (design.md §3). */
+/** How a gateway asks the buyer to pay (`next_action`). */
 export const gatewayKinds = ['push', 'otp', 'transfer', 'card'] as const;
 export const GatewayKindSchema = z.enum(gatewayKinds);
 export type GatewayKind = z.infer<typeof GatewayKindSchema>;

@@ -1,4 +1,4 @@
-/** Limits of the service, from the contract's Limits section and design.md. */
+/** Limits of the service, from the contract's Limits section and the live service's documentation. */
 export const refundWindowMs = 96 * 60 * 60 * 1000;
 /** Partial refunds are unsupported: a refund always returns the whole order total. */
 export const fullRefundsOnly = true;

@@ -1,7 +1,7 @@
 import { fail, ok } from './types.js';
 import type { AmountRange, BeforeOrderMessageKey, RuleResult } from './types.js';
 
-/** The amount a Colombian buyer types (design.md §6): the first screen of a dynamic link needs only these. */
+/** The amount a Colombian buyer types (docs/site/merchants/buyer-details.md): the first screen of a dynamic link needs only these. */
 
 /** Whole pesos: the most digits an amount input keeps (a trillion pesos is plenty). */
 const maxAmountDigits = 13;

@@ -4,7 +4,7 @@ import type { ShopperDetails } from './rules.js';
 import type { DetailsField, DetailsFields, DetailsState, FieldErrors, FlowState, Prefill, RuleResult } from './types.js';
 
 /**
- * What the page already knows about the buyer (design.md §5: `id-type`, `id-number`, `phone`, `email`, `first-name`,
+ * What the page already knows about the buyer (the element's attributes `id-type`, `id-number`, `phone`, `email`, `first-name`,
  * `last-name`, or `shopper`), met on the details screen: checked by the same rules as typed values, so a value the
  * method cannot take shows its error, and a buyer whose every needed detail is there and valid is taken to pay.
  */

@@ -10,7 +10,7 @@ export { amountRange, gatewayAcceptsAmount } from './gateway-rules.js';
 export { neededFields, idTypeChoices } from './method-fields.js';
 
 /**
- * Buyer input rules for Colombia (design.md §6). Pure: no DOM, no Intl needed to validate. The amount rules
+ * Buyer input rules for Colombia (docs/site/merchants/buyer-details.md). Pure: no DOM, no Intl needed to validate. The amount rules
  * (amount-rules.ts) and the per-method ones (gateway-rules.ts) live apart: the first screen needs only those.
  */
 

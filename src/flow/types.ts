@@ -4,7 +4,7 @@ import type { CheckoutOrder, CheckoutOrderCreated, CheckoutOrderInput, NextActio
 import type { FieldProblem } from '../contract/problems.js';
 
 /**
- * The buyer flow as data (design.md §5). The element renders a `FlowState` and
+ * The buyer flow as data. The element renders a `FlowState` and
  * sends `FlowEvent`s; `transition(state, event)` decides what comes next.
  *
  * Host contract, in four lines:
@@ -82,7 +82,7 @@ export type MessageKey = (typeof messageKeys)[number];
 export type BeforeOrderMessageKey = Extract<MessageKey, `amount.${string}` | `method.${string}` | `error.${string}`>;
 export type ErrorMessageKey = Extract<MessageKey, `error.${string}`>;
 
-/** Result of a buyer-input rule (design.md §6). */
+/** Result of a buyer-input rule. */
 export type RuleResult<T, K extends MessageKey = MessageKey> = { ok: true; value: T } | { ok: false; error: K };
 export const ok = <T>(value: T): { ok: true; value: T } => ({ ok: true, value });
 export const fail = <K extends MessageKey>(error: K): { ok: false; error: K } => ({ ok: false, error });

@@ -191,7 +191,7 @@ export interface Messages extends FirstMessages {
     newAttempt: string;
     otpAttemptsBody: string;
   };
-  /** The flow's messages (design.md §6 rules, notices, errors), by `MessageKey`. */
+  /** The flow's messages (input rules, notices, errors), by `MessageKey`. */
   rules: RuleMessages;
 }
 

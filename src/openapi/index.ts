@@ -1,3 +1,3 @@
-/** The OpenAPI 3.1 document of the service, generated from the contract (design.md §2: a build step, never by hand). */
+/** The OpenAPI 3.1 document of the service, generated from the contract (a build step, never by hand). */
 export { buildOpenApiDocument, type OpenApiOptions } from './document.js';
 export { routes, type Route } from './routes.js';

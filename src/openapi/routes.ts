@@ -1,6 +1,6 @@
 /**
  * The route table the OpenAPI document is generated from: paths, methods, headers and who may call them
- * (design.md §3 and the contract). Every shape is a zod schema of src/contract/; nothing here describes a body.
+ * (the buyer API of docs/site/contributing/architecture.md, and the contract). Every shape is a zod schema of src/contract/; nothing here describes a body.
  */
 import type * as z from 'zod/mini';
 import {

@@ -1,4 +1,4 @@
-/** The fixed sandbox data of design.md §4, printed at start and restored by reset(). */
+/** The fixed sandbox data (docs/site/sandbox/index.md), printed at start and restored by reset(). */
 import type { DocumentType } from '../contract/index.js';
 import type { SandboxGateway, SandboxIntegration, SandboxLink, SandboxPartner, SandboxStore } from './model.js';
 
@@ -9,7 +9,7 @@ export const otherMerchantKey = 'mk_test_other';
 export const otherPartner = { name: 'other-partner', apiKey: 'pk_test_other', apiSecret: 'sk_test_other', signingSecret: 'whsec_test_other' } as const;
 export const demoLinks = { fixed: 'demo-fixed', dynamic: 'demo-dynamic' } as const;
 export const demoFixedAmount = 50_000;
-/** The sandbox card page's test cards (design.md §4). */
+/** The sandbox card page's test cards. */
 export const testCards = { pays: '4242424242424242', declines: '4000000000000002' } as const;
 
 /** Amount limits per gateway, in whole COP; the contract publishes none, these are the sandbox's. */

@@ -1,5 +1,5 @@
 /**
- * `createCheckoutHandler()`: the buyer API of design.md §3 served from the merchant's own server, as a
+ * `createCheckoutHandler()`: the buyer API (docs/site/contributing/architecture.md) served from the merchant's own server, as a
  * web-standard `(Request) => Promise<Response>`. It holds the merchant key, keeps no state, and answers
  * every failure with the contract's ErrorResponse.
  */

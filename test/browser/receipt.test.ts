@@ -45,7 +45,7 @@ async function payByTransfer(el: PayCheckout, amount?: string): Promise<number> 
   return id;
 }
 
-/** What a receipt must say (design.md §5): amount paid, method, order id, the bank's reference, date and time. */
+/** What a receipt must say: amount paid, method, order id, the bank's reference, date and time. */
 async function expectReceipt(el: PayCheckout, id: number, amount: string): Promise<void> {
   expect(heading(el)).to.equal('¡Pago exitoso!');
   const shown = facts(el);

@@ -1,5 +1,5 @@
 /**
- * The package's subpath exports (design.md §2) against a real build: every `exports` entry points at a file the
+ * The package's subpath exports against a real build: every `exports` entry points at a file the
  * build emits, that file exports what its source module exports, and the Node-safe parts work from the bundle.
  */
 import assert from 'node:assert/strict';
@@ -28,7 +28,7 @@ const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')
   peerDependencies: Record<string, string>;
 };
 
-/** Subpath → its source entry (design.md §2). */
+/** Subpath → its source entry. */
 const subpaths: Record<string, string> = {
   '.': 'src/index.ts',
   './define': 'src/define.ts',
@@ -82,7 +82,7 @@ before(async () => {
 after(() => scratch.remove());
 
 describe('package.json exports', () => {
-  it('maps every subpath of design.md §2 to a built file and a declaration of its source', () => {
+  it('maps every subpath to a built file and a declaration of its source', () => {
     for (const [subpath, source] of Object.entries(subpaths)) {
       const target = targetOf(subpath);
       assert.ok(existsSync(built(runtimeFile(target))), `${subpath}: ${runtimeFile(target)} was not built`);

@@ -1,7 +1,7 @@
 /**
  * What the script-tag build puts before the first screen (dist/pay-checkout.js: the loading screen and the link
  * request, no zod), what it fetches in parallel with the link call (the zod-free reader of the link's answer, over
- * shapes generated from the contract's schemas, which checks it before the first interactive screen) and what it leaves to the later steps' chunk (design.md §7). Reads the built
+ * shapes generated from the contract's schemas, which checks it before the first interactive screen) and what it leaves to the later steps' chunk (docs/site/contributing/architecture.md, budgets). Reads the built
  * files, so a regression in the split (a barrel import, a static import of a schema or a later step) shows by name.
  */
 import assert from 'node:assert/strict';

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import ts from 'typescript';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -16,6 +17,32 @@ export function scratchDir(prefix: string): { dir: string; remove: () => void } 
   const dir = mkdtempSync(path.join(parent, `${prefix}-`));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/** Emits the package's declarations into `outDir`, as `tsc -p tsconfig.build.json` does; returns the compiler's complaints. */
+export function emitDeclarations(outDir: string): readonly ts.Diagnostic[] {
+  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(repoRoot, 'tsconfig.build.json'), { outDir, declarationMap: false }, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
+  });
+  if (!parsed) throw new Error('tsconfig.build.json could not be read');
+  const program = ts.createProgram(parsed.fileNames, parsed.options);
+  const result = program.emit(undefined, undefined, undefined, true);
+  return [...ts.getPreEmitDiagnostics(program), ...result.diagnostics];
+}
+
+/** How a merchant's TypeScript project compiles against the package: strict, ES2022 modules, a bundler, DOM types. */
+export const consumerCompilerOptions: ts.CompilerOptions = {
+  strict: true,
+  noEmit: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+  skipLibCheck: true,
+  experimentalDecorators: true,
+};
 
 export interface BuiltFile {
   fileName: string;

@@ -1,5 +1,5 @@
 /**
- * The plugin-author kit: custom-elements.json documents exactly the public `<pay-checkout>` (design.md §5's
+ * The plugin-author kit: custom-elements.json documents exactly the public `<pay-checkout>` (its
  * attributes and events, its custom properties and parts), and the site's element reference is generated from it.
  */
 import assert from 'node:assert/strict';
@@ -53,7 +53,7 @@ describe('custom-elements.json', () => {
     assert.deepEqual(definitions.map((d) => d.name), ['pay-checkout']);
   });
 
-  it('has the attributes and events of design.md §5', () => {
+  it('has the public attributes and events', () => {
     const element = elementOf();
     const attributes = (element.attributes ?? []).map((a) => a.name);
     const prefill = ['id-type', 'id-number', 'phone', 'email', 'first-name', 'last-name'];

@@ -2,7 +2,7 @@ import type { CheckoutGateway, CheckoutLink, CheckoutOrder, CheckoutOrderCreated
 import { CheckoutLinkSchema, CheckoutOrderCreatedSchema, CheckoutOrderSchema } from '../../src/contract/index.js';
 import { initialState, transition, type FlowEvent, type FlowState } from '../../src/flow/index.js';
 
-/** The sandbox's demo gateways and document types (design.md §4), checked against the contract. */
+/** The sandbox's demo gateways and document types, checked against the contract. */
 export const gateways: Record<'push' | 'otp' | 'transfer' | 'card', CheckoutGateway> = {
   push: { id_payment_gateway: 1, name: 'Nequi', kind: 'push', required_fields: ['phone_number'], id_types: [1, 2, 3], min_amount: 1_000, max_amount: 5_000_000, icon: '/icons/nequi.svg' },
   otp: { id_payment_gateway: 2, name: 'Daviplata', kind: 'otp', required_fields: ['document_type', 'document_number'], id_types: [1, 2, 3], min_amount: 1_000, max_amount: 3_000_000, icon: '/icons/daviplata.svg' },

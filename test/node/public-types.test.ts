@@ -6,34 +6,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import ts from 'typescript';
-import { repoRoot, scratchDir } from './build-helpers.js';
+import { consumerCompilerOptions, emitDeclarations, repoRoot, scratchDir } from './build-helpers.js';
 
 const fixture = path.join(repoRoot, 'test/types/fixtures/consumer.ts');
-
-/** Emits the build's declarations into `outDir`, as `tsc -p tsconfig.build.json` does. */
-function emitDeclarations(outDir: string): readonly ts.Diagnostic[] {
-  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(repoRoot, 'tsconfig.build.json'), { outDir, declarationMap: false }, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => assert.fail(ts.flattenDiagnosticMessageText(d.messageText, '\n')),
-  });
-  assert.ok(parsed);
-  const program = ts.createProgram(parsed.fileNames, parsed.options);
-  const result = program.emit(undefined, undefined, undefined, true);
-  return [...ts.getPreEmitDiagnostics(program), ...result.diagnostics];
-}
 
 /** Type-checks the fixture with `pay-checkout` and `pay-checkout/client` mapped to `typesDir` (declarations or sources). */
 function compileFixture(entries: { root: string; client: string }): string[] {
   const program = ts.createProgram([fixture], {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+    ...consumerCompilerOptions,
     types: [],
-    skipLibCheck: true,
-    experimentalDecorators: true,
     useDefineForClassFields: false,
     paths: { 'pay-checkout': [entries.root], 'pay-checkout/client': [entries.client] },
   });

@@ -1,4 +1,4 @@
-// The buyer API (design.md §3): link resolution, idempotent order creation, order tokens, amounts, CORS.
+// The buyer API (docs/site/contributing/architecture.md): link resolution, idempotent order creation, order tokens, amounts, CORS.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { CheckoutLinkSchema, CheckoutOrderCreatedSchema, CheckoutOrderSchema } from '../../src/contract/index.js';

@@ -66,7 +66,7 @@ describe('sandbox control API and webhook routing', () => {
     assert.equal((await call('POST', '/sandbox/forward', { url: receiver.url })).status, 200);
   });
 
-  test('GET /sandbox/fixtures lists the keys, links and gateways of design.md §4', async () => {
+  test('GET /sandbox/fixtures lists the fixed keys, links and gateways', async () => {
     const r = await call('GET', '/sandbox/fixtures');
     const f = r.body.data;
     assert.equal(f.merchant_key, 'mk_test_demo');

@@ -1,4 +1,4 @@
-// Gateway simulators (design.md §4) and the contract's transition table, driven over HTTP with the sandbox clock.
+// Gateway simulators (docs/site/sandbox/index.md) and the contract's transition table, driven over HTTP with the sandbox clock.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { orderTransitions } from '../../src/contract/index.js';

@@ -1,5 +1,5 @@
 /**
- * Every timing of the status checks, in one place (design.md §5). Tests shorten
+ * Every timing of the status checks, in one place. Tests shorten
  * them through `PayCheckout.statusTimings`; production keeps these.
  */
 export interface StatusTimings {

@@ -1,5 +1,5 @@
 /**
- * Gateway simulators (design.md §4): what starting a payment does per kind, and what the buyer
+ * Gateway simulators (docs/site/sandbox/index.md): what starting a payment does per kind, and what the buyer
  * does next. Push waits for an approval, otp for the SMS code, transfer for the bank, card for the card page.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-/** The buyer API of design.md §3 under /v1/checkout: no merchant key; an order is readable only with its token. */
+/** The buyer API (docs/site/contributing/architecture.md) under /v1/checkout: no merchant key; an order is readable only with its token. */
 import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
