@@ -6,11 +6,11 @@ import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { paySandbox } from './src/sandbox/vite-plugin.js';
-import { examplePagesPlugin, hostedPagePlugin } from './scripts/vite-hosted.js';
-import { docsSitePlugin } from './scripts/vite-docs.js';
-import { minifyTemplates } from './scripts/minify-templates.js';
-import { pureSchemas } from './scripts/pure-schemas.js';
-import { browserTarget } from './scripts/browser-target.js';
+import { examplePagesPlugin, hostedPagePlugin } from './build/vite-hosted.js';
+import { docsSitePlugin } from './docs/tooling/vite-docs.js';
+import { minifyTemplates } from './build/minify-templates.js';
+import { pureSchemas } from './build/pure-schemas.js';
+import { browserTarget } from './build/browser-target.js';
 
 const fromRoot = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 

@@ -7,13 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
-import { minifyTemplates } from './scripts/minify-templates.js';
-import { ownOrderSchemas } from './scripts/own-order-schemas.js';
-import { liteLinkCheck } from './scripts/lite-link-check.js';
-import { pureSchemas } from './scripts/pure-schemas.js';
-import { browserTarget } from './scripts/browser-target.js';
-import { entryByGlobal } from './scripts/entry-by-global.js';
-import { withPageStyle } from './scripts/hosted-page-style.js';
+import { minifyTemplates } from './build/minify-templates.js';
+import { ownOrderSchemas } from './build/own-order-schemas.js';
+import { liteLinkCheck } from './build/lite-link-check.js';
+import { pureSchemas } from './build/pure-schemas.js';
+import { browserTarget } from './build/browser-target.js';
+import { entryByGlobal } from './build/entry-by-global.js';
+import { withPageStyle } from './build/hosted-page-style.js';
 import { hostedBuildBase } from './src/sandbox/hosted-page.js';
 
 const hosted = (file: string) => fileURLToPath(new URL(`./hosted/${file}`, import.meta.url));

@@ -4,11 +4,11 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
-import { minifyTemplates } from './scripts/minify-templates.js';
-import { ownOrderSchemas } from './scripts/own-order-schemas.js';
-import { liteLinkCheck } from './scripts/lite-link-check.js';
-import { pureSchemas } from './scripts/pure-schemas.js';
-import { browserTarget } from './scripts/browser-target.js';
+import { minifyTemplates } from './build/minify-templates.js';
+import { ownOrderSchemas } from './build/own-order-schemas.js';
+import { liteLinkCheck } from './build/lite-link-check.js';
+import { pureSchemas } from './build/pure-schemas.js';
+import { browserTarget } from './build/browser-target.js';
 
 const dist = fileURLToPath(new URL('./dist/', import.meta.url));
 export const scriptFamily = /^pay-checkout(\.[\w-]+)?\.js(\.map)?$/;

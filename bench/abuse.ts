@@ -12,16 +12,16 @@ import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createCheckoutHandler, toNodeListener } from '../../src/server/index.js';
+import { createCheckoutHandler, toNodeListener } from '../src/server/index.js';
 // @ts-expect-error plain ESM test infrastructure shared with web-test-runner; typed by its JSDoc only
-import { startSandbox as startSandboxProcess } from '../sandbox-process.mjs';
+import { startSandbox as startSandboxProcess } from '../test/harness/sandbox-process.mjs';
 import { runLoad, type LoadRequest } from './load.js';
 
 export interface AbuseBenchOptions {
   durationMs: number;
 }
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const ordersCount = 100;
 const perOrder = 100;
 const pollMs = 2_000;

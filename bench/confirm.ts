@@ -10,9 +10,9 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { createCheckoutHandler, memoryClaimStore, toNodeListener } from '../../src/server/index.js';
-import { chromiumLaunchOptions } from '../chromium.mjs';
+import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
+import { createCheckoutHandler, memoryClaimStore, toNodeListener } from '../src/server/index.js';
+import { chromiumLaunchOptions } from '../test/harness/chromium.mjs';
 import { hostedDir, median, waitingPush } from './timing.js';
 
 const listen = async (server: Server) => {

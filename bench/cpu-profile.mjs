@@ -1,9 +1,9 @@
 // Summarizes a `node --cpu-prof` profile: share of samples by file (module), then the top functions by self time
-// with their two main callers. `node scripts/cpu-profile.mjs FILE.cpuprofile [TOP]` (docs/site/servers/performance.md).
+// with their two main callers. `node bench/cpu-profile.mjs FILE.cpuprofile [TOP]` (docs/site/servers/performance.md).
 import { readFileSync } from 'node:fs';
 
 const [file, top = '30'] = process.argv.slice(2);
-if (!file) throw new Error('usage: node scripts/cpu-profile.mjs FILE.cpuprofile [TOP]');
+if (!file) throw new Error('usage: node bench/cpu-profile.mjs FILE.cpuprofile [TOP]');
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
 const parents = new Map(profile.nodes.flatMap((node) => (node.children ?? []).map((child) => [child, node])));

@@ -2,14 +2,14 @@
  * One cold load of a hosted page under the mobile profile (timing.ts), traced, to see what happens between the HTML
  * and the first interactive screen: each request's start and end (resource timing), long tasks, when each element is
  * defined, the element's step frame by frame, and the bench's amount and interactive moments. Not part of `npm run
- * bench`. Usage: `npx tsx scripts/bench/first-paint-trace.ts [/checkout/demo-fixed?locale=en]`; PROFILE=1 writes a
+ * bench`. Usage: `npx tsx bench/first-paint-trace.ts [/checkout/demo-fixed?locale=en]`; PROFILE=1 writes a
  * CPU profile to /tmp/first-paint.cpuprofile, TRACE=1 a Chromium trace to /tmp/first-paint-trace.json; HOSTED_DIR=…
  * serves another build of the page (an A/B against dist/hosted).
  */
 import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { startSandbox } from '../../src/sandbox/server.js';
-import { chromiumLaunchOptions } from '../chromium.mjs';
+import { startSandbox } from '../src/sandbox/server.js';
+import { chromiumLaunchOptions } from '../test/harness/chromium.mjs';
 import { firstScreenMoments, watchFirstScreen } from './first-paint.js';
 import { emulateMobile, hostedDir } from './timing.js';
 

@@ -11,9 +11,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { configureHostedPage } from '../../src/sandbox/hosted-page.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { chromiumLaunchOptions } from '../chromium.mjs';
+import { configureHostedPage } from '../src/sandbox/hosted-page.js';
+import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
+import { chromiumLaunchOptions } from '../test/harness/chromium.mjs';
 import { emulateMobile, hostedDir, median, mobileProfile } from './timing.js';
 
 type Kind = 'plain' | 'static' | 'server-rendered' | 'plain (en)' | 'server-rendered (en)';

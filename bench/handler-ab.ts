@@ -1,18 +1,18 @@
 /**
  * Handler CPU per create, A/B, back to back: one handler instance from each given checkout (a directory holding this
- * repository's scripts/handler-instance.ts, e.g. an exported older commit) in front of one sandbox, loaded in turn.
- * `node --import tsx scripts/bench/handler-ab.ts [--rounds 3] [--seconds 5] [--prof DIR] [--redis] DIR_A DIR_B ...`
- * `--prof DIR` runs the instances under `node --cpu-prof` (profiles written on exit; `scripts/cpu-profile.mjs` reads them).
+ * repository's test/harness/handler-instance.ts, e.g. an exported older commit) in front of one sandbox, loaded in turn.
+ * `node --import tsx bench/handler-ab.ts [--rounds 3] [--seconds 5] [--prof DIR] [--redis] DIR_A DIR_B ...`
+ * `--prof DIR` runs the instances under `node --cpu-prof` (profiles written on exit; `bench/cpu-profile.mjs` reads them).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { idempotencyKeyHeader } from '../../src/contract/index.js';
-import { startRedis } from '../../test/node/redis-harness.js';
-import { stormLink } from '../buyer-storm.js';
+import { idempotencyKeyHeader } from '../src/contract/index.js';
+import { startRedis } from '../test/node/redis-harness.js';
+import { stormLink } from '../test/harness/buyer-storm.js';
 // @ts-expect-error plain ESM test infrastructure shared with web-test-runner; typed by its JSDoc only
-import { startSandbox } from '../sandbox-process.mjs';
+import { startSandbox } from '../test/harness/sandbox-process.mjs';
 import { runLoad, type LoadRequest } from './load.js';
 
 const { values, positionals } = parseArgs({
@@ -34,7 +34,7 @@ const cpuMs = (pid: number) => {
 
 function startInstance(dir: string, settings: object): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const prof = values.prof ? ['--cpu-prof', `--cpu-prof-dir=${values.prof}`] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'scripts/handler-instance.ts'], {
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'test/harness/handler-instance.ts'], {
     cwd: dir,
     env: { ...process.env, PAY_HANDLER_INSTANCE: JSON.stringify(settings) },
     stdio: ['ignore', 'pipe', 'inherit'],

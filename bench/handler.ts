@@ -8,12 +8,12 @@
  * creates) on each, counting duplicate orders and stuck claims, which must both be 0.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { idempotencyKeyHeader } from '../../src/contract/index.js';
-import { startRedis } from '../../test/node/redis-harness.js';
-import { buyerStorm, stormLink } from '../buyer-storm.js';
-import { startCluster, startProxyProcess, type Cluster } from '../handler-cluster.js';
+import { idempotencyKeyHeader } from '../src/contract/index.js';
+import { startRedis } from '../test/node/redis-harness.js';
+import { buyerStorm, stormLink } from '../test/harness/buyer-storm.js';
+import { startCluster, startProxyProcess, type Cluster } from '../test/harness/handler-cluster.js';
 // @ts-expect-error plain ESM test infrastructure shared with web-test-runner; typed by its JSDoc only
-import { startSandbox as startSandboxProcess } from '../sandbox-process.mjs';
+import { startSandbox as startSandboxProcess } from '../test/harness/sandbox-process.mjs';
 import { childrenCpuMs } from './cpu.js';
 import { runLoad, type LoadRequest, type LoadResult } from './load.js';
 import { print } from './sandbox.js';

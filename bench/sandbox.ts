@@ -4,9 +4,9 @@
  * it and the load generator each get a core.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { idempotencyKeyHeader, merchantKeyHeader } from '../../src/contract/index.js';
+import { idempotencyKeyHeader, merchantKeyHeader } from '../src/contract/index.js';
 // @ts-expect-error plain ESM test infrastructure shared with web-test-runner; typed by its JSDoc only
-import { startSandbox as startSandboxProcess } from '../sandbox-process.mjs';
+import { startSandbox as startSandboxProcess } from '../test/harness/sandbox-process.mjs';
 import { runLoad, type LoadRequest, type LoadResult } from './load.js';
 
 export const ordersPerSecondBudget = 1_000;

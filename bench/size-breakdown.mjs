@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Where the bytes of the initial script come from: builds vite.script.config.ts into a scratch directory and
 // attributes every minified byte of dist/pay-checkout.js to its source module through the sourcemap's mappings.
-// `node scripts/size-breakdown.mjs [--file NAME] [--top N] [--by module|part] [--show PART]`: NAME a file or the start
+// `node bench/size-breakdown.mjs [--file NAME] [--top N] [--by module|part] [--show PART]`: NAME a file or the start
 // of a lazy chunk's name (`pay-checkout.later-steps`); --show prints one part's minified text. A measuring aid;
 // size-check.mjs is the gate.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { gzipSize, kB } from './size-check.mjs';
+import { gzipSize, kB } from '../test/size/size-check.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);

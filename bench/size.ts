@@ -1,9 +1,9 @@
 /**
  * Bench section "size": for the script-tag embed and the hosted page, the script loaded before the first screen and each lazy chunk,
  * gzip (level 9) and brotli (quality 11), against design.md §7 (initial ≤ 20 kB gzip; qrcode and `en` lazy).
- * The same measurement as `scripts/size-check.mjs`, which `npm test` runs as the check.
+ * The same measurement as `test/size/size-check.mjs`, which `npm test` runs as the check.
  */
-import { checkBudget, firstInteractiveLine, initialBudgetGzip, kB, largestInitialParts, measureScriptSize, sizeTargets } from '../size-check.mjs';
+import { checkBudget, firstInteractiveLine, initialBudgetGzip, kB, largestInitialParts, measureScriptSize, sizeTargets } from '../test/size/size-check.mjs';
 
 export async function benchSize(): Promise<boolean> {
   let ok = true;

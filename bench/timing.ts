@@ -10,11 +10,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { chromiumLaunchOptions } from '../chromium.mjs';
-import { firstInteractiveBudgetGzip, gzipSize, kB } from '../size-check.mjs';
+import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
+import { chromiumLaunchOptions } from '../test/harness/chromium.mjs';
+import { firstInteractiveBudgetGzip, gzipSize, kB } from '../test/size/size-check.mjs';
 
-export const hostedDir = fileURLToPath(new URL('../../dist/hosted/', import.meta.url)).replace(/\/$/, '');
+export const hostedDir = fileURLToPath(new URL('../dist/hosted/', import.meta.url)).replace(/\/$/, '');
 
 export interface TimingOptions {
   /** Cold loads of the first screen (default 20). */

@@ -17,9 +17,9 @@ import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { demoMerchantKey } from '../../src/sandbox/fixtures.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { chromiumLaunchOptions } from '../chromium.mjs';
+import { demoMerchantKey } from '../src/sandbox/fixtures.js';
+import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
+import { chromiumLaunchOptions } from '../test/harness/chromium.mjs';
 import { emulateMobile, hostedDir, median, mobileProfile } from './timing.js';
 
 type PageKind = 'hosted' | 'embed' | 'embed + reserve';

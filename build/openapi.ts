@@ -5,7 +5,7 @@ import { buildOpenApiDocument } from '../src/openapi/index.js';
 
 import path from 'node:path';
 
-// `tsx scripts/openapi.ts [OUT]`: the test writes to a scratch file, never to dist/.
+// `tsx build/openapi.ts [OUT]`: the test writes to a scratch file, never to dist/.
 const out = process.argv[2] ?? fileURLToPath(new URL('../dist/openapi.json', import.meta.url));
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`);

@@ -4,14 +4,14 @@
 // is always `N passed, N failed` over all steps. Exit code 1 if anything failed.
 // `npm test -- node browser` runs only the named steps: typecheck, lint, lit, node, browser, e2e, size, pack, docs.
 // The browser and e2e steps run once per engine (Chromium, Firefox, WebKit), one engine after another, each its own
-// row; `npm test -- browser --engine=firefox` (or ENGINE=firefox) picks engines (scripts/engines.mjs).
+// row; `npm test -- browser --engine=firefox` (or ENGINE=firefox) picks engines (test/harness/engines.mjs).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chooseEngines, engineLabel, isExecutable, missingFor } from './engines.mjs';
-import { preflight, systemBinary } from './system-packages.mjs';
+import { chooseEngines, engineLabel, isExecutable, missingFor } from './harness/engines.mjs';
+import { preflight, systemBinary } from './harness/system-packages.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -23,8 +23,8 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'pay-checkout-test-'));
  * as one test, passed when it exits 0. To add a suite, add its file and a line here.
  */
 const EXTRA_STEPS = [
-  { key: 'size', name: 'Bundle size', file: 'scripts/size-check.mjs' },
-  { key: 'pack', name: 'Packaging (publint, attw, the tarball in throwaway projects)', file: 'scripts/pack-check.mjs' },
+  { key: 'size', name: 'Bundle size', file: 'test/size/size-check.mjs' },
+  { key: 'pack', name: 'Packaging (publint, attw, the tarball in throwaway projects)', file: 'test/pack/pack-check.mjs' },
   { key: 'docs', name: 'Documentation site (Chromium: pages, links, axe, live checkouts, npm start /docs/; a live checkout in Firefox and WebKit)', file: 'test/docs/run.mjs' },
 ];
 
@@ -263,7 +263,7 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const selected = STEPS.filter((step) => only.length === 0 || only.includes(step.key));
-header('System packages (scripts/system-packages.mjs)');
+header('System packages (test/harness/system-packages.mjs)');
 if (!(await preflight([...new Set(selected.map((step) => step.key))], engines))) {
   // Nothing runs without them: one clear command beats hundreds of tests failing one by one.
   rmSync(scratch, { recursive: true, force: true });

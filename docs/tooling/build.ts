@@ -21,7 +21,7 @@ writeFileSync(`${out}/openapi.json`, `${JSON.stringify(buildOpenApiDocument(), n
 step('openapi.json');
 
 process.chdir(root);
-const eleventy = new Eleventy('docs/site', 'dist-docs', { configPath: 'scripts/docs/eleventy.config.mjs', quietMode: true });
+const eleventy = new Eleventy('docs/site', 'dist-docs', { configPath: 'docs/tooling/eleventy.config.mjs', quietMode: true });
 await eleventy.write();
 step('pages');
 

@@ -1,6 +1,6 @@
 // The element's API tables (attributes, events, custom properties, parts, slots) from custom-elements.json, so the
 // site's element reference can't drift from the element's JSDoc; the site's generated pages share its table helpers.
-// `node scripts/docs/element-api.mjs` prints the Markdown.
+// `node docs/tooling/element-api.mjs` prints the Markdown.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -56,7 +56,7 @@ export function apiMarkdown(element) {
     .filter(([, markdown]) => markdown)
     .map(([title, markdown]) => `#### ${title}\n\n${markdown}`)
     .join('\n\n');
-  return `<!-- Generated from custom-elements.json by scripts/docs/element-api.mjs when the site is built; edit the element's JSDoc instead. -->\n\n${body}\n`;
+  return `<!-- Generated from custom-elements.json by docs/tooling/element-api.mjs when the site is built; edit the element's JSDoc instead. -->\n\n${body}\n`;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { build, type InlineConfig } from 'vite';
-import { browserTarget } from '../browser-target.js';
+import { browserTarget } from '../../build/browser-target.js';
 
 const fromRoot = (file: string) => fileURLToPath(new URL(`../../${file}`, import.meta.url));
 const misc = fromRoot('docs/live/shims/node-misc.ts');

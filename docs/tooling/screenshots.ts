@@ -11,12 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { build } from 'vite';
-import { merchantKeyHeader } from '../src/contract/index.js';
-import type { SandboxClock } from '../src/sandbox/clock.js';
-import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
-import { chromiumLaunchOptions } from './chromium.mjs';
+import { merchantKeyHeader } from '../../src/contract/index.js';
+import type { SandboxClock } from '../../src/sandbox/clock.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { chromiumLaunchOptions } from '../../test/harness/chromium.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const shotsDir = path.join(root, 'docs/screenshots');
 const galleryFile = path.join(root, 'docs/screenshots.md');
 
@@ -447,7 +447,7 @@ function gallery(): string {
     '',
     'Every screen of `<pay-checkout>` on the hosted page, in Spanish (the default), light and dark, on a 375 px phone and a',
     '1280 px desktop. Each is reached like a buyer would against the sandbox, with its control API deciding outcomes.',
-    'Made by `npm run screenshots` (`scripts/screenshots.ts`, playwright-core and Chromium); re-run it after a UI change.',
+    'Made by `npm run screenshots` (`docs/tooling/screenshots.ts`, playwright-core and Chromium); re-run it after a UI change.',
     '',
     ...screens.map((s) => `- [${s.title}](#${s.name})`),
     '',

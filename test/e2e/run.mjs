@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The end-to-end suite: the built hosted page (dist/hosted) served by the sandbox, driven in the engine $ENGINE names
-// (scripts/engines.mjs; Chromium when unset). Builds first when dist/ is missing or older than the sources the browser
+// (test/harness/engines.mjs; Chromium when unset). Builds first when dist/ is missing or older than the sources the browser
 // loads. In Chromium: every test/e2e/*.e2e.ts (Playwright). In Firefox and WebKit: the files in EVERY_ENGINE, which
 // drive the page through support/driver.ts (Playwright cannot drive Debian's Firefox or WebKit; the other files use
 // its Chromium-only routing, CDP offline mode and request events). One file at a time (node:test), spec output
@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { currentEngine, engineLabel } from '../../scripts/engines.mjs';
+import { currentEngine, engineLabel } from '../harness/engines.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const engine = currentEngine();

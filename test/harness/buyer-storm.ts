@@ -4,7 +4,7 @@
  * origin. Orders are counted in the sandbox. In-doubt creates are settled the way a buyer would: by approving the
  * push on the phone (`/sandbox/orders/{id}/approve`), whose order_payment webhook reaches the handler.
  */
-import { orderKeyFor, serverSecrets } from '../src/server/secrets.js';
+import { orderKeyFor, serverSecrets } from '../../src/server/secrets.js';
 
 /** The one payment link every buyer pays. */
 export const stormLink = 'camiseta-m';

@@ -1,2 +1,2 @@
-/** Types of scripts/chromium.mjs. */
+/** Types of test/harness/chromium.mjs. */
 export declare function chromiumLaunchOptions(): { executablePath: string; args: string[] };

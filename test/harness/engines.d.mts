@@ -1,4 +1,4 @@
-/** Types of scripts/engines.mjs. */
+/** Types of test/harness/engines.mjs. */
 export type Engine = 'chromium' | 'firefox' | 'webkit';
 export declare const ENGINES: readonly Engine[];
 export declare const engineLabel: Record<Engine, string>;

@@ -1,5 +1,5 @@
 /**
- * N handler instances in separate processes (scripts/handler-instance.ts) behind a round-robin HTTP proxy on
+ * N handler instances in separate processes (test/harness/handler-instance.ts) behind a round-robin HTTP proxy on
  * loopback, as a load balancer would spread a merchant's traffic. Used by the multi-instance test and the bench.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { InstanceSettings } from './handler-instance.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const entry = fileURLToPath(new URL('./handler-instance.ts', import.meta.url));
 const proxyEntry = fileURLToPath(new URL('./round-robin-proxy.ts', import.meta.url));
 
@@ -53,7 +53,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * The proxy in a process of its own (scripts/round-robin-proxy.ts): the bench counts its CPU apart, and the load
+ * The proxy in a process of its own (test/harness/round-robin-proxy.ts): the bench counts its CPU apart, and the load
  * generator does not share a thread with it.
  */
 export async function startProxyProcess(targets: readonly string[]): Promise<{ url: string; close(): Promise<void> }> {

@@ -4,8 +4,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { nodeFetch } from '../src/server/node-fetch.js';
-import type { RedisStoreOptions } from '../src/server/redis/index.js';
+import { nodeFetch } from '../../src/server/node-fetch.js';
+import type { RedisStoreOptions } from '../../src/server/redis/index.js';
 import { stormLink } from './buyer-storm.js';
 import { traceClaims, traceOrderCalls } from './claim-trace.js';
 
@@ -39,9 +39,9 @@ export interface InstanceSettings {
 }
 
 const settings = JSON.parse(process.env.PAY_HANDLER_INSTANCE ?? '{}') as InstanceSettings;
-const { createCheckoutHandler, memoryClaimStore, serve, toNodeListener } = (await import(settings.built ? '../dist/server.js' : '../src/server/index.js')) as typeof import('../src/server/index.js');
-const { createPostgresStore } = (await import(settings.built ? '../dist/server-postgres.js' : '../src/server/postgres/index.js')) as typeof import('../src/server/postgres/index.js');
-const { createRedisStore } = (await import(settings.built ? '../dist/server-redis.js' : '../src/server/redis/index.js')) as typeof import('../src/server/redis/index.js');
+const { createCheckoutHandler, memoryClaimStore, serve, toNodeListener } = (await import(settings.built ? '../../dist/server.js' : '../../src/server/index.js')) as typeof import('../../src/server/index.js');
+const { createPostgresStore } = (await import(settings.built ? '../../dist/server-postgres.js' : '../../src/server/postgres/index.js')) as typeof import('../../src/server/postgres/index.js');
+const { createRedisStore } = (await import(settings.built ? '../../dist/server-redis.js' : '../../src/server/redis/index.js')) as typeof import('../../src/server/redis/index.js');
 const redis = settings.redis ?? (settings.redisUrl ? { url: settings.redisUrl } : undefined);
 const opened = redis ? createRedisStore(redis) : settings.postgresUrl ? createPostgresStore({ connectionString: settings.postgresUrl }) : memoryClaimStore();
 const store = settings.traceDir ? traceClaims(opened, `${settings.traceDir}/${process.pid}.jsonl`) : opened;

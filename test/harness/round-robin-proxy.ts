@@ -1,6 +1,6 @@
 /**
  * The round-robin proxy of handler-cluster.ts in a process of its own, for the bench:
- * `node --import tsx scripts/round-robin-proxy.ts URL...`; prints `listening http://127.0.0.1:PORT`.
+ * `node --import tsx test/harness/round-robin-proxy.ts URL...`; prints `listening http://127.0.0.1:PORT`.
  */
 import { roundRobinProxy } from './handler-cluster.js';
 

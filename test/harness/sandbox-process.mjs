@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-export const sandboxCli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
+export const sandboxCli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const BASE_URL_LINE = /^\s*base_url:\s*(http:\/\/\S+)[ \t]*\r?\n/m; // a whole line, never a chunk cut mid-URL
 
 /** Runs `stop` when this process exits or gets SIGINT/SIGTERM, so a child it started never outlives it. */

@@ -1,4 +1,4 @@
-// Test-server routes `GET /ssr?markup=…` (the markup server-rendered by Lit SSR, scripts/ssr-render.ts, for the
+// Test-server routes `GET /ssr?markup=…` (the markup server-rendered by Lit SSR, test/harness/ssr-render.ts, for the
 // browser test that hydrates it) and `GET /ssr-hosted?…` (the hosted page's first screen, for the takeover tests).
 // Loaded on first use, so other test files pay nothing for it.
 import { tsImport } from 'tsx/esm/api';

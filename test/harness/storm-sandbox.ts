@@ -5,7 +5,7 @@
  * serves; with PAY_STORM_ARRIVALS (a file), writes `order_key at` for each create as it arrives.
  */
 import { appendFileSync } from 'node:fs';
-import { startSandbox } from '../src/sandbox/server.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 
 const arrivals = process.env.PAY_STORM_ARRIVALS;
 // Each storm forwards webhooks to its own handler cluster: more than the one target the sandbox allows by default.

@@ -1,4 +1,4 @@
-/** Types of scripts/system-packages.mjs. */
+/** Types of test/harness/system-packages.mjs. */
 export interface SystemPackage {
   name: string;
   why: string;

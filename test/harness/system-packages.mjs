@@ -36,7 +36,7 @@ export function postgresBinDir() {
 const at = (file) => (file && isExecutable(file) ? file : null);
 
 /**
- * Each package: what it is for, the steps of `npm test` (scripts/test.mjs keys) and the engines that need it, and the
+ * Each package: what it is for, the steps of `npm test` (test/run.mjs keys) and the engines that need it, and the
  * programs it brings, each with how to find it here (an environment override first where one exists).
  * @type {{ name: string, why: string, steps: string[], engine?: string, programs: Record<string, () => string | null> }[]}
  */
@@ -127,7 +127,7 @@ export const BASE_PROGRAMS = ['node', 'npm', 'npx', 'git', 'id', 'apt-get'];
  */
 export function systemBinary(program) {
   const owner = SYSTEM_PACKAGES.find((pkg) => Object.hasOwn(pkg.programs, program));
-  if (!owner) throw new Error(`${program} is not declared in scripts/system-packages.mjs: add its Debian package there`);
+  if (!owner) throw new Error(`${program} is not declared in test/harness/system-packages.mjs: add its Debian package there`);
   return owner.programs[program]() ?? program;
 }
 

@@ -1,5 +1,5 @@
 // A web-test-runner reporter that writes {passed, failed, skipped} as JSON to $WTR_COUNT_FILE,
-// so scripts/test.mjs reads real counts instead of scraping the default reporter's output.
+// so test/run.mjs reads real counts instead of scraping the default reporter's output.
 import { writeFileSync } from 'node:fs';
 
 /** @param {import('@web/test-runner-core').TestSuiteResult | undefined} suite */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 // @ts-expect-error plain ESM script, typed by its JSDoc only
-import { apiMarkdown, publicElement } from '../../scripts/docs/element-api.mjs';
+import { apiMarkdown, publicElement } from '../../docs/tooling/element-api.mjs';
 import { repoRoot, scratchDir } from './build-helpers.js';
 
 interface Declaration {
@@ -106,7 +106,7 @@ describe('custom-elements.json', () => {
   });
 });
 
-describe('the element reference tables (scripts/docs/element-api.mjs)', () => {
+describe('the element reference tables (docs/tooling/element-api.mjs)', () => {
   it('lists every attribute, event, custom property and part', () => {
     const element = elementOf();
     const markdown = apiMarkdown(publicElement(manifest)) as string;

@@ -4,18 +4,18 @@
 // type-check and run as a user would: vanilla Vite + TypeScript, React + Vite, Vue + Vite, Svelte + Vite, a Node server with
 // pay-checkout/server and pay-checkout/webhooks, the `bin`, and the script tag on a page from another origin in
 // Debian's Chromium. Last line: `N passed, N failed`; exit 1 on any failure.
-// `node scripts/pack-check.mjs --no-build` packs dist/ as it is; `--keep` leaves the temp dir for a look;
-// `--frameworks=nextjs,nuxt` runs only those framework apps (scripts/pack-frameworks.mjs), `--frameworks=` none.
+// `node test/pack/pack-check.mjs --no-build` packs dist/ as it is; `--keep` leaves the temp dir for a look;
+// `--frameworks=nextjs,nuxt` runs only those framework apps (test/pack/pack-frameworks.mjs), `--frameworks=` none.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromiumLaunchOptions } from './chromium.mjs';
+import { chromiumLaunchOptions } from '../harness/chromium.mjs';
 import { frameworkChecks } from './pack-frameworks.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = new Set(process.argv.slice(2));
 const work = mkdtempSync(path.join(tmpdir(), 'pay-checkout-pack-'));
 const app = path.join(work, 'app');

@@ -1,4 +1,4 @@
-// The frameworks step of the packaging check (scripts/pack-check.mjs): each app in test/pack/projects/FRAMEWORK/ gets
+// The frameworks step of the packaging check (test/pack/pack-check.mjs): each app in test/pack/projects/FRAMEWORK/ gets
 // the packed tarball in its own install (one per framework, npm's shared cache), builds as its users build it, is
 // served, and is opened in Debian's Chromium, where a buyer pays with Nequi (push) through the app's own page against
 // the sandbox (approved through the control API) up to the receipt, and the events the page listens to arrive.
@@ -7,7 +7,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { chromiumLaunchOptions } from './chromium.mjs';
+import { chromiumLaunchOptions } from '../harness/chromium.mjs';
 
 /** The frameworks, in the order they run; each has test/pack/projects/NAME/ and a `frameworks` entry below. */
 export const frameworkNames = ['nextjs', 'nuxt', 'sveltekit', 'astro', 'angular', 'react-router'];

@@ -1,4 +1,4 @@
-/** Types of scripts/size-check.mjs, for the bench section (scripts/bench/size.ts). */
+/** Types of test/size/size-check.mjs, for the bench section (bench/size.ts). */
 export interface MeasuredFile {
   file: string;
   initial: boolean;

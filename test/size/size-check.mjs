@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build, parseSync } from 'vite';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** kB as Vite prints them (1000 bytes): the stricter reading of "20 KB". */
 export const initialBudgetGzip = 20_000;
@@ -31,7 +31,7 @@ export const mustBeLazy = [
 
 /**
  * The chunks the first script fetches in parallel with `GET /checkout/links/{hash}` because the first interactive
- * screen waits for them (the link reader: zod-free in the browser builds, scripts/lite-link-check.ts), recognised by a source module.
+ * screen waits for them (the link reader: zod-free in the browser builds, build/lite-link-check.ts), recognised by a source module.
  * The later steps and the `es` catalog are fetched after them, while the buyer reads the first screen.
  */
 export const withTheLinkCall = [{ name: 'link schemas', test: (id) => /[\\/]src[\\/]client[\\/](checkout-link|link-reader-lite)\.ts$/.test(id) }];
