@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: every check the project has, in order, with real counts. Plain ESM, no dependencies.
+// `npm test`: the one entry point, every check the project has, in order, with real counts. Plain ESM, no dependencies.
+// The end-to-end, size, packaging and docs suites are parts (test/harness/parts.mjs) that also run alone.
 // Each step prints a header and streams its output; a summary table follows, and the very last line
 // is always `N passed, N failed` over all steps. Exit code 1 if anything failed.
 // `npm test -- node browser` runs only the named steps: typecheck, lint, lit, node, browser, e2e, size, pack, docs.
@@ -11,22 +12,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chooseEngines, engineLabel, isExecutable, missingFor } from './harness/engines.mjs';
+import { E2E_PART, PARTS } from './harness/parts.mjs';
 import { preflight, systemBinary } from './harness/system-packages.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const scratch = mkdtempSync(path.join(tmpdir(), 'pay-checkout-test-'));
 
-/**
- * Suites that other parts of the project add later: each runs (`node FILE`) only when its file exists.
- * A step whose last output line is `N passed, N failed` contributes those counts; any other step counts
- * as one test, passed when it exits 0. To add a suite, add its file and a line here.
- */
-const EXTRA_STEPS = [
-  { key: 'size', name: 'Bundle size', file: 'test/size/size-check.mjs' },
-  { key: 'pack', name: 'Packaging (publint, attw, the tarball in throwaway projects)', file: 'test/pack/pack-check.mjs' },
-  { key: 'docs', name: 'Documentation site (Chromium: pages, links, axe, live checkouts, npm start /docs/; a live checkout in Firefox and WebKit)', file: 'test/docs/run.mjs' },
-];
 
 /** @type {{ name: string, passed: number, failed: number, skipped: number, note: string, ms: number }[]} */
 const results = [];
@@ -179,23 +171,24 @@ async function browserTests(engine, chrome) {
 }
 
 async function e2eTests(engine, chrome) {
-  const title = `End-to-end: ${engineLabel[engine]}`;
+  const title = `${E2E_PART.name}: ${engineLabel[engine]}`;
   const missing = engineMissing(engine, chrome);
   if (missing) {
     header(title);
     console.log(`not run: ${missing}`);
     return record(title, Date.now(), { failed: 1, note: missing });
   }
-  await extraStep({ name: title, file: 'test/e2e/run.mjs', env: { ...process.env, ENGINE: engine } });
+  await runPart({ name: title, file: E2E_PART.file, env: { ...process.env, ENGINE: engine } });
 }
 
-// ── 5. Suites added later ─────────────────────────────────────────────────────────────────────────
-async function extraStep({ name, file, env = process.env }) {
+// ── 5. Parts that run alone too ───────────────────────────────────────────────────────────────────
+async function runPart({ name, file, env = process.env }) {
   header(name);
   const started = Date.now();
   if (!existsSync(path.join(root, file))) {
-    console.log(`skipped: ${file} does not exist yet`);
-    return record(name, started, { note: 'skipped' });
+    // A part the entry names is part of the suite: its file missing is a failure, never a skip.
+    console.log(`failed: ${file} is missing`);
+    return record(name, started, { failed: 1, note: `${file} is missing` });
   }
   const { code, output } = await run(process.execPath, [file], { mode: 'tee', env });
   const lastLine = stripAnsi(output).trimEnd().split('\n').at(-1) ?? '';
@@ -252,8 +245,8 @@ const STEPS = [
   },
   { key: 'node', run: nodeTests },
   ...engines.map((engine) => ({ key: 'browser', run: () => browserTests(engine, chrome) })),
-  ...engines.map((engine) => ({ key: 'e2e', run: () => e2eTests(engine, chrome) })),
-  ...EXTRA_STEPS.map((step) => ({ key: step.key, run: () => extraStep(step) })),
+  ...engines.map((engine) => ({ key: E2E_PART.key, run: () => e2eTests(engine, chrome) })),
+  ...PARTS.map((part) => ({ key: part.key, run: () => runPart(part) })),
 ];
 
 const unknown = only.filter((key) => !STEPS.some((step) => step.key === key));
