@@ -38,6 +38,16 @@ before(async () => {
 });
 after(() => scratch.remove());
 
+/** Where two texts first differ, as a few numbered lines of each: enough to see what changed in the source. */
+function firstDifference(committed: string, generated: string): string {
+  const was = committed.split('\n');
+  const now = generated.split('\n');
+  const at = was.findIndex((line, index) => line !== now[index]);
+  const line = at === -1 ? was.length : at;
+  const around = (lines: string[]) => lines.slice(Math.max(0, line - 2), line + 3).map((text, index) => `  ${Math.max(0, line - 2) + index + 1}: ${text}`).join('\n');
+  return `first difference at line ${line + 1}\ncommitted:\n${around(was)}\ngenerated from the source:\n${around(now)}`;
+}
+
 const elementOf = () => {
   const elements = manifest.modules.flatMap((module) => module.declarations ?? []).filter((d) => d.customElement);
   assert.equal(elements.length, 1, `documents ${elements.map((e) => e.tagName ?? e.name).join(', ')}`);
@@ -103,6 +113,12 @@ describe('custom-elements.json', () => {
       assert.ok(!member.static && member.privacy !== 'private' && member.privacy !== 'protected', member.name);
       assert.doesNotMatch(member.name, /^[#_]/);
     }
+  });
+
+  it('is the committed custom-elements.json, so the published manifest never drifts from the source', () => {
+    const generated = readFileSync(path.join(scratch.dir, 'custom-elements.json'), 'utf8');
+    const committed = readFileSync(path.join(repoRoot, 'custom-elements.json'), 'utf8');
+    assert.ok(generated === committed, `custom-elements.json is out of date: run \`npm run analyze\` and commit it.\n${firstDifference(committed, generated)}`);
   });
 });
 

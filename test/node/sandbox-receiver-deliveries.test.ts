@@ -1,13 +1,12 @@
-// The sandbox's built-in webhook receiver and default forwarding, the light order list, link_paid after
-// order_payment at each receiver, and the Vite plugin keeping its sandbox across dev-server restarts.
+// What each webhook receiver is delivered: the sandbox's built-in receiver and default forwarding, and link_paid only
+// after order_payment at each receiver.
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import * as z from 'zod/mini';
-import { dataOf, DeliveryRecordSchema, SandboxOrderListSchema, SandboxOrderSchema, SandboxReceivedWebhookListSchema } from '../../src/contract/index.js';
+import { dataOf, DeliveryRecordSchema, SandboxReceivedWebhookListSchema } from '../../src/contract/index.js';
 import { sign } from '../../src/webhooks/signature.js';
 import { sandboxBanner } from '../../src/sandbox/banner.js';
-import { checkoutOrder, directOrderBody, gateways, merchant, startTestSandbox, type TestSandbox } from './sandbox-harness.js';
+import { checkoutOrder, gateways, startTestSandbox, type TestSandbox } from './sandbox-harness.js';
 import { startReceiver } from './sandbox-webhooks-receiver.js';
 
 const received = async (sb: TestSandbox) => dataOf(SandboxReceivedWebhookListSchema).parse((await sb.api('GET', '/sandbox/receiver')).body).data;
@@ -95,30 +94,6 @@ describe('built-in webhook receiver', () => {
   });
 });
 
-describe('GET /sandbox/orders is light', () => {
-  let sb: TestSandbox;
-  before(async () => {
-    sb = await startTestSandbox();
-  });
-  after(() => sb.close());
-
-  test('the list leaves out the transfer QR PNG; the order itself keeps it', async () => {
-    const made = await sb.api('POST', '/v1/orders', directOrderBody(gateways.transfer), merchant);
-    assert.equal(made.status, 200, made.text);
-    const id: number = made.body.data.id_order;
-    const [listed] = dataOf(SandboxOrderListSchema).parse((await sb.api('GET', '/sandbox/orders')).body).data;
-    const one = dataOf(SandboxOrderSchema).parse((await sb.api('GET', `/sandbox/orders/${id}`)).body).data;
-    assert.equal(listed?.id_order, id);
-    assert.equal(listed?.next_action?.type, 'transfer');
-    assert.ok(one.next_action?.type === 'transfer' && one.next_action.qr_png && one.payment_gateway?.breb?.qr_code, 'the single order has the PNG');
-    assert.ok(listed.next_action?.type === 'transfer' && !('qr_png' in listed.next_action), 'no PNG in next_action');
-    assert.equal(listed.payment_gateway?.breb && 'qr_code' in listed.payment_gateway.breb, false, 'no PNG in payment_gateway.breb');
-    assert.equal(listed.next_action.qr_data, one.next_action.qr_data, 'the payload to render stays');
-    assert.equal(listed.transfer_key, one.transfer_key);
-    assert.ok(!(await sb.api('GET', '/sandbox/orders')).text.includes(one.next_action.qr_png));
-  });
-});
-
 describe('link_paid follows order_payment at each receiver', () => {
   test('link_paid is sent only once order_payment was answered, its retry included', async () => {
     // The first attempt (order_payment) is refused with 503, so order_payment is retried before link_paid may go.
@@ -167,50 +142,6 @@ describe('link_paid follows order_payment at each receiver', () => {
     } finally {
       await sb.close();
       await hooks.close();
-    }
-  });
-});
-
-describe('Vite plugin', () => {
-  test('keeps its sandbox across dev-server restarts and a re-imported plugin module, at the new address', async () => {
-    const { createServer } = await import('vite');
-    const root = fileURLToPath(new URL('../../demo/', import.meta.url));
-    const startVite = async (copy: string) => {
-      // A query makes a second copy of the module, as Vite's re-bundled config would.
-      const { paySandbox } = (await import(`../../src/sandbox/vite-plugin.ts?${copy}`)) as typeof import('../../src/sandbox/vite-plugin.js');
-      const server = await createServer({
-        configFile: false,
-        root,
-        logLevel: 'silent',
-        server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
-        optimizeDeps: { noDiscovery: true, include: [] },
-        plugins: [paySandbox()],
-      });
-      await server.listen();
-      return { server, origin: new URL(server.resolvedUrls?.local[0] ?? '').origin };
-    };
-    const first = await startVite('first');
-    let second: Awaited<ReturnType<typeof startVite>> | undefined;
-    try {
-      const made = await fetch(`${first.origin}/v1/orders`, { method: 'POST', headers: { ...merchant, 'content-type': 'application/json' }, body: JSON.stringify(directOrderBody(gateways.otp)) });
-      assert.equal(made.status, 200);
-      const id = ((await made.json()) as { data: { id_order: number } }).data.id_order;
-      assert.deepEqual(((await (await fetch(`${first.origin}/sandbox/forward`)).json()) as { data: { urls: string[] } }).data.urls, [`${first.origin}/sandbox/receiver`]);
-
-      await first.server.restart();
-      const restarted = new URL(first.server.resolvedUrls?.local[0] ?? '').origin;
-      assert.equal((await fetch(`${restarted}/sandbox/orders/${id}`)).status, 200, 'the order survived server.restart()');
-
-      await first.server.close();
-      second = await startVite('second');
-      const kept = await fetch(`${second.origin}/sandbox/orders/${id}`);
-      assert.equal(kept.status, 200, 'the order survived a fresh copy of the plugin module');
-      const link = (await (await fetch(`${second.origin}/v1/links`, { method: 'POST', headers: { ...merchant, 'content-type': 'application/json' }, body: JSON.stringify({ description: 'Vite', amount: 5_000 }) })).json()) as { data: { payment_url: string } };
-      assert.ok(link.data.payment_url.startsWith(`${second.origin}/checkout/`), 'publicUrl follows the new server');
-      assert.deepEqual(((await (await fetch(`${second.origin}/sandbox/forward`)).json()) as { data: { urls: string[] } }).data.urls, [`${second.origin}/sandbox/receiver`], 'the receiver moved with it');
-    } finally {
-      await first.server.close();
-      await second?.server.close();
     }
   });
 });
