@@ -65,7 +65,7 @@ describe('OpenAPI document', () => {
     }
     const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
     assert.equal(pkg.exports['./openapi.json'], './dist/openapi.json');
-    assert.match(pkg.scripts.build, /scripts\/openapi\.ts/);
+    assert.match(pkg.scripts.build, /build\/openapi\.ts/);
   });
 });
 
