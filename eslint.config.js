@@ -8,7 +8,7 @@ import wc from 'eslint-plugin-wc';
 const elementFiles = ['src/element/**/*.{ts,js}', 'demo/**/*.{ts,js}'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'custom-elements.json', '.wtr-cache/**', 'test-results/**', 'test/pack/projects/**'] },
+  { ignores: ['dist/**', 'dist-docs/**', 'node_modules/**', 'coverage/**', 'custom-elements.json', '.wtr-cache/**', 'test-results/**', 'test/pack/projects/**'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -6,11 +6,9 @@ import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { paySandbox } from './src/sandbox/vite-plugin.js';
-import { examplePagesPlugin, hostedPagePlugin } from './scripts/vite-hosted.js';
-import { docsSitePlugin } from './scripts/vite-docs.js';
-import { minifyTemplates } from './scripts/minify-templates.js';
-import { pureSchemas } from './scripts/pure-schemas.js';
-import { browserTarget } from './scripts/browser-target.js';
+import { examplePagesPlugin, hostedPagePlugin } from './build/vite-hosted.js';
+import { docsSitePlugin } from './docs/tooling/vite-docs.js';
+import { libraryBuild } from './build/vite-base.js';
 
 const fromRoot = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -42,7 +40,7 @@ const isExternal = (id: string) =>
   builtinModules.includes(id) ||
   externalPackages.some((name) => id === name || id.startsWith(`${name}/`));
 
-export default defineConfig({
+export default defineConfig(libraryBuild({
   root: 'demo',
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
@@ -55,9 +53,7 @@ export default defineConfig({
     examplePagesPlugin(),
     // The documentation site (dist-docs/, built on the first request if missing) at /docs/.
     docsSitePlugin(),
-    // `vite build` only: whitespace out of the elements' `css`/`html` templates, unused contract schemas dropped.
-    minifyTemplates(),
-    pureSchemas(),
+    // build/vite-base.ts adds the template and schema transforms every build runs.
   ],
   // `vite build`: the ESM library for bundlers (dist/*.js, one file per subpath export). The script-tag file and the
   // hosted page are vite.script.config.ts and vite.hosted.config.ts; `npm run build` runs all three.
@@ -65,9 +61,6 @@ export default defineConfig({
   build: {
     outDir: fromRoot('dist'),
     emptyOutDir: true,
-    target: browserTarget,
-    // No maps in the package: they pointed at TypeScript sources it does not ship (design decision in README).
-    sourcemap: false,
     lib: {
       // An entry whose source is not written yet is skipped, so the rest still builds (build-exports test catches it).
       entry: Object.fromEntries(
@@ -80,8 +73,6 @@ export default defineConfig({
     rolldownOptions: {
       external: isExternal,
       output: {
-        // Library mode keeps whitespace unless asked.
-        minify: true,
         entryFileNames: '[name].js',
         // pay-checkout/react is a client boundary for React Server Components (Next.js App Router): the directive
         // must open the file, after minification, which would drop it as an unused string.
@@ -90,4 +81,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

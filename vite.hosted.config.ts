@@ -7,13 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
-import { minifyTemplates } from './scripts/minify-templates.js';
-import { ownOrderSchemas } from './scripts/own-order-schemas.js';
-import { liteLinkCheck } from './scripts/lite-link-check.js';
-import { pureSchemas } from './scripts/pure-schemas.js';
-import { browserTarget } from './scripts/browser-target.js';
-import { entryByGlobal } from './scripts/entry-by-global.js';
-import { withPageStyle } from './scripts/hosted-page-style.js';
+import { browserBuild } from './build/vite-base.js';
+import { entryByGlobal } from './build/entry-by-global.js';
+import { withPageStyle } from './build/hosted-page-style.js';
 import { hostedBuildBase } from './src/sandbox/hosted-page.js';
 
 const hosted = (file: string) => fileURLToPath(new URL(`./hosted/${file}`, import.meta.url));
@@ -56,27 +52,19 @@ function linkReaderInEntry(): Plugin {
   };
 }
 
-export default defineConfig({
+// Target, minification, production Lit and the first screen's plugins come from build/vite-base.ts, as for the script tag.
+export default defineConfig(browserBuild({
   root: fileURLToPath(new URL('.', import.meta.url)),
   publicDir: false,
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  plugins: [linkReaderInEntry(), liteLinkCheck(), minifyTemplates(), pureSchemas(), ownOrderSchemas(), entryByGlobal(), hostedPage()],
+  plugins: [linkReaderInEntry(), entryByGlobal(), hostedPage()],
   build: {
     outDir: fileURLToPath(new URL('./dist/hosted/', import.meta.url)),
     emptyOutDir: true,
-    target: browserTarget,
     // Inlined assets would become data: URLs in CSS or scripts; keep every file a file the CSP allows as 'self'.
     assetsInlineLimit: 0,
-    copyPublicDir: false,
     lib: { entry: { main: hosted('main.ts') }, formats: ['es'] },
     rolldownOptions: {
-      // As in the script build: shared code stays in the entry instead of a third file fetched before the first screen.
-      preserveEntrySignatures: 'allow-extension',
       output: {
-        minify: true,
-        // The last build these files go through: no pure annotations (no later bundler reads them); licences are in
-        // the third-party notices, as before.
-        comments: false,
         // V8's explicit compile hint: the entry's functions all run before the first interactive screen, so Chromium
         // compiles them on the thread that streams the file instead of lazily on the main thread, one by one.
         postBanner: (chunk) => (chunk.isEntry ? '//# allFunctionsCalledOnLoad' : ''),
@@ -88,4 +76,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

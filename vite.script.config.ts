@@ -4,11 +4,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
-import { minifyTemplates } from './scripts/minify-templates.js';
-import { ownOrderSchemas } from './scripts/own-order-schemas.js';
-import { liteLinkCheck } from './scripts/lite-link-check.js';
-import { pureSchemas } from './scripts/pure-schemas.js';
-import { browserTarget } from './scripts/browser-target.js';
+import { browserBuild } from './build/vite-base.js';
 
 const dist = fileURLToPath(new URL('./dist/', import.meta.url));
 export const scriptFamily = /^pay-checkout(\.[\w-]+)?\.js(\.map)?$/;
@@ -34,31 +30,20 @@ function dropOldScriptChunks(): Plugin {
   };
 }
 
-export default defineConfig({
+// Target, minification, production Lit and the first screen's plugins come from build/vite-base.ts.
+export default defineConfig(browserBuild({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  // Lit and the libraries read the production condition; nothing here reads NODE_ENV at runtime after this.
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  plugins: [liteLinkCheck(), dropOldScriptChunks(), minifyTemplates(), pureSchemas(), ownOrderSchemas()],
+  plugins: [dropOldScriptChunks()],
   build: {
     outDir: dist,
     // The library build (vite.config.ts) shares dist/ and runs first.
     emptyOutDir: false,
-    target: browserTarget,
-    sourcemap: false,
-    copyPublicDir: false,
     lib: {
       entry: { 'pay-checkout': fileURLToPath(new URL('./src/define.ts', import.meta.url)) },
       formats: ['es'],
     },
     rolldownOptions: {
-      // Library mode keeps the entry's exports strict, which forces code shared with lazy chunks into a third file
-      // (one more request before the first screen); let the entry export it to them instead.
-      preserveEntrySignatures: 'allow-extension',
       output: {
-        minify: true,
-        // The last build these files go through: no pure annotations (no later bundler reads them); licences are in
-        // the third-party notices, as before.
-        comments: false,
         entryFileNames: '[name].js',
         // qrcode's entry is lib/browser.js; name its chunk after the package so the family reads at a glance.
         chunkFileNames: (chunk) =>
@@ -66,4 +51,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

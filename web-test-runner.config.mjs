@@ -1,5 +1,5 @@
 // Browser tests in one real engine per run, chosen by $ENGINE (chromium when unset; firefox, webkit): Debian's
-// browsers, never downloaded (scripts/engines.mjs); `npm test` runs the engines one after another. TypeScript through
+// browsers, never downloaded (test/harness/engines.mjs); `npm test` runs the engines one after another. TypeScript through
 // esbuild with this repo's tsconfig (Lit's experimental decorators), and the real sandbox behind the dev server,
 // so tests `fetch('/v1/...')` and `fetch('/sandbox/...')` same-origin.
 import { fileURLToPath } from 'node:url';
@@ -11,12 +11,12 @@ import { webdriverLauncher } from '@web/test-runner-webdriver';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { fromRollup } from '@web/dev-server-rollup';
 import rollupCommonjs from '@rollup/plugin-commonjs';
-import { chromiumLaunchOptions } from './scripts/chromium.mjs';
-import { countReporter } from './scripts/wtr-count-reporter.mjs';
-import { currentEngine, firefoxLaunchOptions, startWebKitDriver, webkitCapabilities } from './scripts/engines.mjs';
-import { startSandbox, proxyMiddleware } from './scripts/sandbox-process.mjs';
-import { ssrMiddleware } from './scripts/ssr-middleware.mjs';
-import { axTreePlugin } from './scripts/ax-tree-plugin.mjs';
+import { chromiumLaunchOptions } from './test/harness/chromium.mjs';
+import { countReporter } from './test/harness/wtr-count-reporter.mjs';
+import { currentEngine, firefoxLaunchOptions, startWebKitDriver, webkitCapabilities } from './test/harness/engines.mjs';
+import { startSandbox, proxyMiddleware } from './test/harness/sandbox-process.mjs';
+import { ssrMiddleware } from './test/harness/ssr-middleware.mjs';
+import { axTreePlugin } from './test/harness/ax-tree-plugin.mjs';
 
 const commonjs = fromRollup(rollupCommonjs);
 
@@ -53,7 +53,7 @@ export default {
   browsers: [await launcher()],
   middleware: [...(sandbox ? [proxyMiddleware(sandbox.origin, ['/v1', '/sandbox'])] : []), ssrMiddleware()],
   plugins: [
-    // The screen-reader tests read Chromium's accessibility tree through CDP (scripts/ax-tree-plugin.mjs).
+    // The screen-reader tests read Chromium's accessibility tree through CDP (test/harness/ax-tree-plugin.mjs).
     axTreePlugin(),
     esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)), target: 'es2022' }),
     // qrcode 1.5 ships CommonJS only (its browser build needs dijkstrajs, also CommonJS).

@@ -1,6 +1,6 @@
 /**
  * The page around the element: centred, phone first; the element themes itself (light and dark). A `<style>` in the
- * page's head, allowed by its hash (scripts/hosted-page-style.ts), so the first paint is laid out as it stays.
+ * page's head, allowed by its hash (build/hosted-page-style.ts), so the first paint is laid out as it stays.
  */
 // Written tight (no build step minifies a string): every byte rides in every page.
 export const pageCss =

@@ -1,6 +1,6 @@
 /**
  * The link answer read against the contract without zod, for the browser's first interactive screen: the browser
- * builds (scripts/lite-link-check.ts) hand this reader the link's and the error's schemas as compact shapes generated
+ * builds (build/lite-link-check.ts) hand this reader the link's and the error's schemas as compact shapes generated
  * from the zod schemas at build time, so the contract stays one zod schema and the chunk fetched beside the first
  * script drops zod's ~6 kB gzip. Same verdicts and issue codes as zod (test/node/link-reader-lite.test.ts).
  */

@@ -47,7 +47,7 @@ async function expectNoOverflow(el: PayCheckout, frame: HTMLElement, step: FlowS
   await expect(el).to.be.accessible();
 }
 
-describe('<pay-checkout> on a 390 px phone at 200% text (defect 7)', () => {
+describe('<pay-checkout> on a 390 px phone at 200% text', () => {
   beforeEach(resetSandbox);
   afterEach(() => document.documentElement.style.removeProperty('font-size'));
 
@@ -110,7 +110,7 @@ describe('<pay-checkout> on a 390 px phone at 200% text (defect 7)', () => {
   }
 });
 
-describe('<pay-checkout> copy (defect 8)', () => {
+describe('<pay-checkout> copy: each method, wallet and field named as the buyer knows them', () => {
   beforeEach(resetSandbox);
 
   it('describes each method from its kind, with the gateway’s name, in Spanish and English', async () => {
@@ -151,7 +151,7 @@ describe('<pay-checkout> copy (defect 8)', () => {
   });
 });
 
-describe('<pay-checkout> when it cannot go on (defect 9)', () => {
+describe('<pay-checkout> when it cannot go on', () => {
   beforeEach(resetSandbox);
 
   it('says so when no method takes the link’s amount', async () => {
@@ -220,7 +220,7 @@ describe('<pay-checkout> when it cannot go on (defect 9)', () => {
   });
 });
 
-describe('<pay-checkout> small things (defect 10)', () => {
+describe('<pay-checkout> target sizes, contrast, widths and where hints sit', () => {
   beforeEach(resetSandbox);
 
   it('error-summary links are at least 24 px tall', async () => {

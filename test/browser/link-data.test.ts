@@ -15,7 +15,7 @@ async function answerOf(hash: string): Promise<{ data: Record<string, unknown> }
   return (await (await fetch(linkUrl(hash), { cache: 'no-store' })).json()) as { data: Record<string, unknown> };
 }
 
-describe('<pay-checkout> with the link answer from the page (issue 22)', () => {
+describe('<pay-checkout> with the link answer from the page', () => {
   beforeEach(async () => {
     // The page loads its test modules one by one: WebKit's timing buffer (150 entries) is full long before these.
     performance.clearResourceTimings();

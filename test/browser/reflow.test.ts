@@ -33,7 +33,7 @@ async function expectReflow(el: PayCheckout, phone: HTMLElement, step: FlowStep,
   expect(phone.scrollWidth, `${step} at ${width} px: the page scrolls sideways`).to.be.at.most(phone.clientWidth);
 }
 
-describe('the hosted page at 200% text (issue 22)', () => {
+describe('the hosted page at 200% text', () => {
   before(() => {
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, pageSheet];
   });

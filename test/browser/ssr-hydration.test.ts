@@ -1,4 +1,4 @@
-// <pay-checkout> server-rendered by Lit SSR (the test server renders it: scripts/ssr-middleware.mjs), put on the page
+// <pay-checkout> server-rendered by Lit SSR (the test server renders it: test/harness/ssr-middleware.mjs), put on the page
 // before the element's code, then hydrated by @lit-labs/ssr-client: one shell, no theme written, and a Nequi payment
 // through to the receipt with every event reaching a listener the page added before hydration.
 // Lit's hydrate support must load before Lit itself: first import.

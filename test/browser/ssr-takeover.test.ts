@@ -1,4 +1,4 @@
-// <pay-checkout> server-rendered by Lit SSR (scripts/ssr-middleware.mjs) on a page WITHOUT Lit's hydrate support: the
+// <pay-checkout> server-rendered by Lit SSR (test/harness/ssr-middleware.mjs) on a page WITHOUT Lit's hydrate support: the
 // element and its first step start from their empty shadow roots instead of rendering beside the server's copy.
 // (With the hydrate support: ssr-hydration.test.ts; each test file runs in its own page.)
 import { expect } from '@open-wc/testing';

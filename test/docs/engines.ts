@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CheckoutPage } from '../e2e/support/checkout-page.js';
 import { openDriver, stopSharedDrivers, waitFor } from '../e2e/support/driver.js';
-import { currentEngine } from '../../scripts/engines.mjs';
+import { currentEngine } from '../harness/engines.mjs';
 import { serveStatic } from './static-server.mjs';
 
 const site = await serveStatic(path.join(fileURLToPath(new URL('../../', import.meta.url)), 'dist-docs'), '/');

@@ -13,8 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
-import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
-import { engineLabel, missingFor } from '../../scripts/engines.mjs';
+import { chromiumLaunchOptions } from '../harness/chromium.mjs';
+import { engineLabel, missingFor } from '../harness/engines.mjs';
 import { serveStatic } from './static-server.mjs';
 import { payThroughPhone } from './live-flows.mjs';
 

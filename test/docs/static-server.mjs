@@ -1,7 +1,7 @@
 // A plain static file server, as any host would serve dist-docs/: files only, no rewrites, at a base path.
 import { createServer } from 'node:http';
 import path from 'node:path';
-import { siteFile } from '../../scripts/docs/static-files.mjs';
+import { siteFile } from '../../docs/tooling/static-files.mjs';
 
 /** Serves `dir` under `base` (`/` or `/docs/`) on 127.0.0.1; resolves with its origin and a close function. */
 export async function serveStatic(dir, base = '/') {

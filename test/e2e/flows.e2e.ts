@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import { currentEngine, engineLabel } from '../../scripts/engines.mjs';
+import { currentEngine, engineLabel } from '../harness/engines.mjs';
 import { CheckoutPage } from './support/checkout-page.js';
 import { openDriver, stopSharedDrivers, type Driver } from './support/driver.js';
 import { completeOutside, gateways, onlyOrder, startSandboxWorld, type Gateway, type SandboxWorld } from './support/harness.js';

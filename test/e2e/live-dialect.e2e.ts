@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import { currentEngine, engineLabel } from '../../scripts/engines.mjs';
+import { currentEngine, engineLabel } from '../harness/engines.mjs';
 import { createCheckoutHandler, toNodeListener, type CheckoutLinkInfo } from '../../src/server/index.js';
 import type { DialectReport } from '../../src/client/index.js';
 import { listenOnLoopback } from '../node/handler-harness.js';

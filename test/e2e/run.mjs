@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The end-to-end suite: the built hosted page (dist/hosted) served by the sandbox, driven in the engine $ENGINE names
-// (scripts/engines.mjs; Chromium when unset). Builds first when dist/ is missing or older than the sources the browser
+// (test/harness/engines.mjs; Chromium when unset). Builds first when dist/ is missing or older than the sources the browser
 // loads. In Chromium: every test/e2e/*.e2e.ts (Playwright). In Firefox and WebKit: the files in EVERY_ENGINE, which
 // drive the page through support/driver.ts (Playwright cannot drive Debian's Firefox or WebKit; the other files use
 // its Chromium-only routing, CDP offline mode and request events). One file at a time (node:test), spec output
@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { currentEngine, engineLabel } from '../../scripts/engines.mjs';
+import { currentEngine, engineLabel } from '../harness/engines.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const engine = currentEngine();
@@ -19,7 +19,7 @@ const EVERY_ENGINE = ['flows.e2e.ts', 'live-dialect.e2e.ts'];
 const here = path.join(root, 'test', 'e2e');
 
 /** What the hosted page and dist/pay-checkout.js are built from; the sandbox and the server handler run from source. */
-const browserSources = ['hosted', 'vite.hosted.config.ts', 'src/sandbox/hosted-page.ts', 'src/element', 'src/flow', 'src/i18n', 'src/client', 'src/contract', 'src/define.ts', 'src/index.ts'];
+const browserSources = ['hosted', 'vite.hosted.config.ts', 'build', 'src/sandbox/hosted-page.ts', 'src/element', 'src/flow', 'src/i18n', 'src/client', 'src/contract', 'src/define.ts', 'src/index.ts'];
 const builtFiles = ['dist/hosted/index.html', 'dist/pay-checkout.js'];
 
 function newestMtime(entry) {

@@ -77,7 +77,7 @@ before(async () => {
   // The hosted page next to the library, as in dist/, for the sandbox bundle to serve.
   await buildWith('vite.hosted.config.ts', path.join(dist, 'hosted'));
   // The build step that writes pay-checkout/openapi.json (npm run build).
-  execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts/openapi.ts'), built(String(pkg.exports['./openapi.json']))], { cwd: repoRoot, stdio: 'pipe' });
+  execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'build/openapi.ts'), built(String(pkg.exports['./openapi.json']))], { cwd: repoRoot, stdio: 'pipe' });
 });
 after(() => scratch.remove());
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildWith, scratchDir, type BuiltFile } from './build-helpers.js';
-import { withoutMark } from '../../scripts/own-order-schemas.js';
+import { withoutMark } from '../../build/own-order-schemas.js';
 
 describe('the script-tag build: first screen and later steps', () => {
   const scratch = scratchDir('first-screen');

@@ -9,8 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { apiBaseFrom, linkFromPath, localeFrom } from '../../hosted/link-from-path.js';
-import { hostedPagePlugin, isHostedPagePath, rewriteHostedHtml } from '../../scripts/vite-hosted.js';
-import { pageStyleHash } from '../../scripts/hosted-page-style.js';
+import { hostedPagePlugin, isHostedPagePath, rewriteHostedHtml } from '../../build/vite-hosted.js';
+import { pageStyleHash } from '../../build/hosted-page-style.js';
 import { pageCss } from '../../hosted/page-styles.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { buildWith, repoRoot, scratchDir, type BuiltFile } from './build-helpers.js';
@@ -113,7 +113,7 @@ describe('built hosted page (vite.hosted.config.ts)', () => {
     const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name = '', ...values]) => [name, values.join(' ')]));
     assert.equal(directives.get('default-src'), "'self'");
     assert.equal(directives.get('script-src'), "'self'");
-    // The page's own styles are inline, allowed by their hash alone (scripts/hosted-page-style.ts): laid out at first paint.
+    // The page's own styles are inline, allowed by their hash alone (build/hosted-page-style.ts): laid out at first paint.
     assert.equal(directives.get('style-src'), `'self' ${pageStyleHash}`);
     assert.equal(directives.get('img-src'), "'self' data:");
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);

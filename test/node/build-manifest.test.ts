@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 // @ts-expect-error plain ESM script, typed by its JSDoc only
-import { apiMarkdown, publicElement } from '../../scripts/docs/element-api.mjs';
+import { apiMarkdown, publicElement } from '../../docs/tooling/element-api.mjs';
 import { repoRoot, scratchDir } from './build-helpers.js';
 
 interface Declaration {
@@ -37,6 +37,16 @@ before(async () => {
   manifest = JSON.parse(readFileSync(path.join(scratch.dir, 'custom-elements.json'), 'utf8')) as Manifest;
 });
 after(() => scratch.remove());
+
+/** Where two texts first differ, as a few numbered lines of each: enough to see what changed in the source. */
+function firstDifference(committed: string, generated: string): string {
+  const was = committed.split('\n');
+  const now = generated.split('\n');
+  const at = was.findIndex((line, index) => line !== now[index]);
+  const line = at === -1 ? was.length : at;
+  const around = (lines: string[]) => lines.slice(Math.max(0, line - 2), line + 3).map((text, index) => `  ${Math.max(0, line - 2) + index + 1}: ${text}`).join('\n');
+  return `first difference at line ${line + 1}\ncommitted:\n${around(was)}\ngenerated from the source:\n${around(now)}`;
+}
 
 const elementOf = () => {
   const elements = manifest.modules.flatMap((module) => module.declarations ?? []).filter((d) => d.customElement);
@@ -104,9 +114,15 @@ describe('custom-elements.json', () => {
       assert.doesNotMatch(member.name, /^[#_]/);
     }
   });
+
+  it('is the committed custom-elements.json, so the published manifest never drifts from the source', () => {
+    const generated = readFileSync(path.join(scratch.dir, 'custom-elements.json'), 'utf8');
+    const committed = readFileSync(path.join(repoRoot, 'custom-elements.json'), 'utf8');
+    assert.ok(generated === committed, `custom-elements.json is out of date: run \`npm run analyze\` and commit it.\n${firstDifference(committed, generated)}`);
+  });
 });
 
-describe('the element reference tables (scripts/docs/element-api.mjs)', () => {
+describe('the element reference tables (docs/tooling/element-api.mjs)', () => {
   it('lists every attribute, event, custom property and part', () => {
     const element = elementOf();
     const markdown = apiMarkdown(publicElement(manifest)) as string;

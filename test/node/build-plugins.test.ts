@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseSync } from 'vite';
-import { minifyQuasi, minifyTemplatesIn } from '../../scripts/minify-templates.js';
-import { markPureSchemas } from '../../scripts/pure-schemas.js';
+import { minifyQuasi, minifyTemplatesIn } from '../../build/minify-templates.js';
+import { markPureSchemas } from '../../build/pure-schemas.js';
 
 describe('minifyTemplates', () => {
   it('css: drops comments and indentation, keeps quoted strings, combinators and calc() spacing', () => {

@@ -49,14 +49,14 @@ function importGraph(): Map<string, Set<string>> {
 describe('the architecture page', () => {
   it('no file cites a design document the repository does not have', () => {
     const missing = ['design', 'md'].join('.'); // spelled apart so this file does not cite it
-    const places = ['src', 'test', 'docs', 'scripts', 'examples'].flatMap(filesUnder).concat('README.md');
+    const places = ['src', 'test', 'docs', 'build', 'bench', 'hosted', 'demo', 'examples'].flatMap(filesUnder).concat('README.md');
     const citing = places.filter((file) => !/\.(png|jpe?g|webp|ico|woff2?)$/.test(file) && read(file).includes(missing));
     assert.deepEqual(citing, [], `cite ${missing}; point them at ${architecture} or the page that holds the fact`);
   });
 
   it('is in the site navigation, first on the contributing page, and reached from the README', async () => {
-    const navFile = ['scripts', 'docs'].flatMap(filesUnder).find((file) => path.posix.basename(file) === 'nav.mjs');
-    assert.ok(navFile, 'no nav.mjs under scripts/ or docs/');
+    const navFile = ['docs'].flatMap(filesUnder).find((file) => path.posix.basename(file) === 'nav.mjs');
+    assert.ok(navFile, 'no nav.mjs under docs/');
     const { nav } = (await import(pathToFileURL(path.join(repoRoot, navFile)).href)) as { nav: [string, [string, string][]][] };
     assert.ok(nav.some(([, pages]) => pages.some(([, source]) => source === 'contributing/architecture.md')), `${navFile} does not list it`);
     const firstLink = /\]\(([^)]+)\)/.exec(read('docs/site/contributing/index.md'))?.[1];

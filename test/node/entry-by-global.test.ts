@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { assertNeverReassigned } from '../../scripts/entry-by-global.js';
+import { assertNeverReassigned } from '../../build/entry-by-global.js';
 
 describe('the hosted entry’s shared bindings', () => {
   it('passes bindings set once, however inner scopes reuse their names', () => {

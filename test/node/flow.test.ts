@@ -209,7 +209,7 @@ describe('dynamic links', () => {
     const body = run(method, { type: 'method_chosen', id_payment_gateway: 2 }, ...buyer.document, { type: 'details_submitted', idempotencyKey: 'k' });
     assert.equal(expectStep(body, 'details').request?.body.amount, 75_000);
   });
-  it('never reads decimals as more pesos: zeros are dropped, cents refused (issue 10, defect 1)', () => {
+  it('never reads decimals as more pesos: zeros are dropped, cents refused', () => {
     const amount = expectStep(run(initialState(), { type: 'link_loaded', link: dynamicLink }), 'amount');
     const typed = (text: string) => run(amount, { type: 'amount_changed', text }, { type: 'amount_submitted' });
     assert.equal(expectStep(typed('50.000,00'), 'method').amount, 50_000);
@@ -445,7 +445,7 @@ describe('order status mapping', () => {
 });
 
 describe('countdown', () => {
-  it('time_up asks a final check; still open → cancel on the service first, expired only once it is cancelled (defect 6)', () => {
+  it('time_up asks a final check; still open → cancel on the service first, expired only once it is cancelled', () => {
     const push = toOrderOf('push');
     const checking = expectStep(run(push, { type: 'time_up' }), 'push');
     assert.deepEqual(checking.request, { kind: 'check_status', id_order: 101, order_token: 'tok_0123456789abcdef', final: true });

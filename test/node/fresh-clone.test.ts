@@ -21,7 +21,7 @@ const commandLines = (script: string) =>
 
 test('.ci/run is exactly the README commands: no package installed, no variable exported', () => {
   const lines = commandLines(read('.ci/run'));
-  // What a newcomer types after cloning; `npm test` brings its own system packages (scripts/system-packages.mjs).
+  // What a newcomer types after cloning; `npm test` brings its own system packages (test/harness/system-packages.mjs).
   const commands = lines.filter((line) => !/^set\s/.test(line) && !/^cd\s/.test(line));
   assert.deepEqual(commands, ['npm install', 'npm test'], 'CI must meet what a newcomer meets');
 });

@@ -150,7 +150,7 @@ describe('npm start (Vite): the hosted page at /checkout/{hash}', () => {
   it('is server-rendered from its own sandbox, in Spanish and in English', async () => {
     const { createServer } = await import('vite');
     const { paySandbox } = await import('../../src/sandbox/vite-plugin.js');
-    const { hostedPagePlugin } = await import('../../scripts/vite-hosted.js');
+    const { hostedPagePlugin } = await import('../../build/vite-hosted.js');
     const server = await createServer({
       configFile: false,
       root: new URL('../../demo/', import.meta.url).pathname,

@@ -12,8 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { defaultLimits, memoryClaimStore, type CheckoutHandlerOptions } from '../../src/server/index.js';
-import { startCluster, type Cluster } from '../../scripts/handler-cluster.js';
-import { stormLink } from '../../scripts/buyer-storm.js';
+import { startCluster, type Cluster } from '../harness/handler-cluster.js';
+import { stormLink } from '../harness/buyer-storm.js';
 import { resolveHandlerLink, serveHandler, type RunningHandler } from './handler-harness.js';
 import { startRedis, type TestRedis } from './redis-harness.js';
 

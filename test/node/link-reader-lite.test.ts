@@ -1,5 +1,5 @@
 // Issue 22, item 3: the browser builds read the link answer with client/link-reader-lite.ts over shapes generated from
-// the zod schemas (scripts/lite-link-check.ts). It must say exactly what zod says: the same link, the same ServiceError,
+// the zod schemas (build/lite-link-check.ts). It must say exactly what zod says: the same link, the same ServiceError,
 // the same problems, for valid answers and for thousands of broken ones.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { pageLink, readLinkAnswer } from '../../src/client/checkout-link.js';
 import { linkReader } from '../../src/client/link-reader-lite.js';
 import { CheckoutLinkSchema, ErrorResponseSchema } from '../../src/contract/index.js';
-import { liteShape } from '../../scripts/lite-link-check.js';
+import { liteShape } from '../../build/lite-link-check.js';
 
 const lite = linkReader(liteShape(CheckoutLinkSchema), liteShape(ErrorResponseSchema));
 

@@ -54,18 +54,18 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('the build step writes the same document (scripts/openapi.ts → dist/openapi.json, exported as pay-checkout/openapi.json)', () => {
+  it('the build step writes the same document (build/openapi.ts → dist/openapi.json, exported as pay-checkout/openapi.json)', () => {
     const scratch = scratchDir('openapi');
     try {
       const out = path.join(scratch.dir, 'openapi.json');
-      execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts/openapi.ts'), out], { cwd: repoRoot, stdio: 'pipe' });
+      execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'build/openapi.ts'), out], { cwd: repoRoot, stdio: 'pipe' });
       assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), buildOpenApiDocument());
     } finally {
       scratch.remove();
     }
     const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
     assert.equal(pkg.exports['./openapi.json'], './dist/openapi.json');
-    assert.match(pkg.scripts.build, /scripts\/openapi\.ts/);
+    assert.match(pkg.scripts.build, /build\/openapi\.ts/);
   });
 });
 

@@ -8,10 +8,10 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
-import { postgresBinDir } from '../../scripts/system-packages.mjs';
+import { postgresBinDir } from '../harness/system-packages.mjs';
 import { freePort, stopChild } from './redis-harness.js';
 
-/** The newest Debian PostgreSQL's bin directory, or undefined when none is installed (scripts/system-packages.mjs). */
+/** The newest Debian PostgreSQL's bin directory, or undefined when none is installed (test/harness/system-packages.mjs). */
 export const postgresBin = (): string | undefined => postgresBinDir() ?? undefined;
 
 /** The user the server runs as: ourselves, or (as root) one that exists on Debian. */

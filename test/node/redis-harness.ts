@@ -1,11 +1,11 @@
 /**
  * A real `redis-server` for a test file: started on a free loopback port with no persistence, stopped after.
- * Debian's `redis-server` package provides the binary (declared in scripts/system-packages.mjs; `npm test` installs it).
+ * Debian's `redis-server` package provides the binary (declared in test/harness/system-packages.mjs; `npm test` installs it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { systemBinary } from '../../scripts/system-packages.mjs';
+import { systemBinary } from '../harness/system-packages.mjs';
 
 export interface TestRedis {
   url: string;

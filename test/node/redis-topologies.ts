@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { systemBinary } from '../../scripts/system-packages.mjs';
+import { systemBinary } from '../harness/system-packages.mjs';
 import { freePort, launch, stopChild } from './redis-harness.js';
 
 const run = promisify(execFile);

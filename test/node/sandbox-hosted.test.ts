@@ -74,7 +74,7 @@ describe('the script-tag build beside the hosted page', () => {
     }
   });
 
-  test('compressed where the browser takes it, as a CDN sends them (issue 31: a phone on 1.6 Mbps)', async () => {
+  test('compressed where the browser takes it, as a CDN sends them, for a phone on 1.6 Mbps', async () => {
     const script = `${'export const a = "the same line, again and again";\n'.repeat(60)}`;
     writeFileSync(path.join(dist, 'pay-checkout.later-steps-Zz_1.js'), script);
     const zipped = await new Promise<{ encoding: string | undefined; cors: string | undefined; body: Buffer }>((resolve, reject) => {

@@ -14,19 +14,19 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { buyerStorm, type StormResult } from '../../scripts/buyer-storm.js';
-import { claimLives, type TraceLine } from '../../scripts/claim-trace.js';
-import { startCluster } from '../../scripts/handler-cluster.js';
-import type { InstanceSettings } from '../../scripts/handler-instance.js';
+import { buyerStorm, type StormResult } from '../harness/buyer-storm.js';
+import { claimLives, type TraceLine } from '../harness/claim-trace.js';
+import { startCluster } from '../harness/handler-cluster.js';
+import type { InstanceSettings } from '../harness/handler-instance.js';
 import { startPostgres } from './postgres-harness.js';
 import { startRedisCluster, startRestartableRedis, startSentinelGroup } from './redis-topologies.js';
 
-/** The sandbox in its own process (scripts/storm-sandbox.ts says why); creates' arrivals in `arrivals`. */
+/** The sandbox in its own process (test/harness/storm-sandbox.ts says why); creates' arrivals in `arrivals`. */
 let sandbox: { url: string; baseUrl: string };
 let sandboxProcess: ChildProcess | undefined;
 const arrivals = path.join(mkdtempSync(path.join(tmpdir(), 'pay-storm-sandbox-')), 'arrivals.txt');
 before(async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../scripts/storm-sandbox.ts', import.meta.url))], {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../harness/storm-sandbox.ts', import.meta.url))], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
     env: { ...process.env, PAY_STORM_ARRIVALS: arrivals },
     stdio: ['ignore', 'pipe', 'inherit'],

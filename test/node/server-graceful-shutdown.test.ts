@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { buyerStorm } from '../../scripts/buyer-storm.js';
-import type { InstanceSettings } from '../../scripts/handler-instance.js';
+import { buyerStorm } from '../harness/buyer-storm.js';
+import type { InstanceSettings } from '../harness/handler-instance.js';
 import { startRedis, stopChild, type TestRedis } from './redis-harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -142,7 +142,7 @@ async function failoverProxy(targets: readonly string[]) {
   };
 }
 
-/** The sandbox writes `order_key at` here as each create arrives (scripts/storm-sandbox.ts). */
+/** The sandbox writes `order_key at` here as each create arrives (test/harness/storm-sandbox.ts). */
 const arrivals = path.join(mkdtempSync(path.join(tmpdir(), 'pay-shutdown-')), 'arrivals.txt');
 const arrived = () => readFileSync(arrivals, { encoding: 'utf8', flag: 'a+' }).split('\n').filter(Boolean).length;
 
@@ -153,9 +153,9 @@ let proxy: Awaited<ReturnType<typeof failoverProxy>>;
 
 before(async () => {
   redis = await startRedis();
-  sandbox = await startScript('../../scripts/storm-sandbox.ts', { PAY_STORM_ARRIVALS: arrivals });
+  sandbox = await startScript('../harness/storm-sandbox.ts', { PAY_STORM_ARRIVALS: arrivals });
   const settings: InstanceSettings = { baseUrl: `${sandbox.url}/v1`, redisUrl: redis.url, webhookSecret: 'whsec_test_demo', timeoutMs: 8_000, waitMs: 1_500, graceful: true, acceptForMs: 1_500 };
-  instances.push(...(await Promise.all([0, 1].map(() => startScript('../../scripts/handler-instance.ts', { PAY_HANDLER_INSTANCE: JSON.stringify(settings) })))));
+  instances.push(...(await Promise.all([0, 1].map(() => startScript('../harness/handler-instance.ts', { PAY_HANDLER_INSTANCE: JSON.stringify(settings) })))));
   proxy = await failoverProxy(instances.map((i) => i.url));
 });
 after(async () => {

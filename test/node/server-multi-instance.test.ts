@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { buyerStorm } from '../../scripts/buyer-storm.js';
-import { startCluster, type Cluster } from '../../scripts/handler-cluster.js';
+import { buyerStorm } from '../harness/buyer-storm.js';
+import { startCluster, type Cluster } from '../harness/handler-cluster.js';
 import { startRedis, type TestRedis } from './redis-harness.js';
 
 let redis: TestRedis;

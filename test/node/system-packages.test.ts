@@ -1,4 +1,4 @@
-// The system packages `npm test` needs are declared in one place (scripts/system-packages.mjs), and a test or script
+// The system packages `npm test` needs are declared in one place (test/harness/system-packages.mjs), and a test or script
 // that starts a system program by name fails here until that program's package is declared there.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { BASE_PROGRAMS, SYSTEM_PACKAGES, missingPackages, systemBinary } from '../../scripts/system-packages.mjs';
+import { BASE_PROGRAMS, SYSTEM_PACKAGES, missingPackages, systemBinary } from '../harness/system-packages.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const declared = new Set([...BASE_PROGRAMS, ...SYSTEM_PACKAGES.flatMap((pkg) => Object.keys(pkg.programs))]);
@@ -56,12 +56,12 @@ function sources(dir: string): string[] {
 
 test('every program a test, script or example starts by name is declared with its Debian package', () => {
   const undeclared: string[] = [];
-  for (const file of [...sources('test'), ...sources('scripts'), ...sources('examples')]) {
+  for (const file of [...sources('test'), ...sources('build'), ...sources('bench'), ...sources('docs/tooling'), ...sources('examples')]) {
     for (const program of programsStarted(file, readFileSync(path.join(root, file), 'utf8'))) {
       if (!declared.has(program)) undeclared.push(`${file}: ${program}`);
     }
   }
-  assert.deepEqual(undeclared, [], 'declare each program in scripts/system-packages.mjs (its package, what it is for, the steps that need it)');
+  assert.deepEqual(undeclared, [], 'declare each program in test/harness/system-packages.mjs (its package, what it is for, the steps that need it)');
 });
 
 test('the checker sees a program started by name, through a path, a wrapper or its default', () => {
@@ -78,7 +78,7 @@ test('the checker sees a program started by name, through a path, a wrapper or i
 
 test('systemBinary refuses a program no package declares, and finds a declared one', () => {
   const undeclaredProgram = 'memcached';
-  assert.throws(() => systemBinary(undeclaredProgram), /not declared in scripts\/system-packages\.mjs/);
+  assert.throws(() => systemBinary(undeclaredProgram), /not declared in test\/harness\/system-packages\.mjs/);
   assert.match(systemBinary('redis-server'), /redis-server$/);
 });
 
@@ -98,7 +98,7 @@ test('where a package is missing and apt-get cannot run, `npm test` names it, pr
   const bin = mkdtempSync(path.join(tmpdir(), 'pay-checkout-path-'));
   symlinkSync(process.execPath, path.join(bin, 'node'));
   const result = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-    execFile(process.execPath, ['scripts/test.mjs', 'node'], { cwd: root, env: { PATH: bin, HOME: process.env.HOME ?? '' }, timeout: 50_000 }, (error, stdout) =>
+    execFile(process.execPath, ['test/run.mjs', 'node'], { cwd: root, env: { PATH: bin, HOME: process.env.HOME ?? '' }, timeout: 50_000 }, (error, stdout) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout }),
     );
   }).finally(() => rmSync(bin, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 // What a screen reader is given: the focused element's role, name and description, and every live-region message.
-// Chromium: its accessibility tree over CDP (scripts/ax-tree-plugin.mjs), with the DOM's reading checked against it.
+// Chromium: its accessibility tree over CDP (test/harness/ax-tree-plugin.mjs), with the DOM's reading checked against it.
 // Firefox and WebKit: their trees are out of the test runner's reach (no CDP; WebDriver's computed role and label do
 // not see into shadow roots), so what their DOM exposes, computed here by the accessible-name rules the element uses
 // (aria-labelledby, aria-label, <label for>, content; aria-hidden skipped, visually hidden text kept).

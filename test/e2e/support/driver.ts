@@ -7,8 +7,8 @@
 import { chromium, type ElementHandle as PlaywrightElement } from 'playwright-core';
 import puppeteer, { type ElementHandle as PuppeteerElement } from 'puppeteer-core';
 import { remote } from 'webdriverio';
-import { chromiumLaunchOptions } from '../../../scripts/chromium.mjs';
-import { currentEngine, firefoxLaunchOptions, startWebKitDriver, webkitCapabilities, type Engine } from '../../../scripts/engines.mjs';
+import { chromiumLaunchOptions } from '../../harness/chromium.mjs';
+import { currentEngine, firefoxLaunchOptions, startWebKitDriver, webkitCapabilities, type Engine } from '../../harness/engines.mjs';
 
 /** A page-side JavaScript expression, evaluated as a string (tsx's helpers do not exist in the page). */
 export type Script = string;

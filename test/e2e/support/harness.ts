@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startSandbox, type RunningSandbox, type StartSandboxOptions } from '../../../src/sandbox/server.js';
 import type { SandboxFaultBody } from '../../../src/contract/index.js';
-import { chromiumLaunchOptions } from '../../../scripts/chromium.mjs';
+import { chromiumLaunchOptions } from '../../harness/chromium.mjs';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const distDir = path.join(repoRoot, 'dist');

@@ -1,0 +1,2 @@
+/** Types of test/harness/chromium.mjs. */
+export declare function chromiumLaunchOptions(): { executablePath: string; args: string[] };

@@ -1,0 +1,271 @@
+#!/usr/bin/env node
+// `npm test`: the one entry point, every check the project has, in order, with real counts. Plain ESM, no dependencies.
+// The end-to-end, size, packaging and docs suites are parts (test/harness/parts.mjs) that also run alone.
+// Each step prints a header and streams its output; a summary table follows, and the very last line
+// is always `N passed, N failed` over all steps. Exit code 1 if anything failed.
+// `npm test -- node browser` runs only the named steps: typecheck, lint, lit, node, browser, e2e, size, pack, docs.
+// The browser and e2e steps run once per engine (Chromium, Firefox, WebKit), one engine after another, each its own
+// row; `npm test -- browser --engine=firefox` (or ENGINE=firefox) picks engines (test/harness/engines.mjs).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chooseEngines, engineLabel, isExecutable, missingFor } from './harness/engines.mjs';
+import { E2E_PART, PARTS } from './harness/parts.mjs';
+import { preflight, systemBinary } from './harness/system-packages.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const scratch = mkdtempSync(path.join(tmpdir(), 'pay-checkout-test-'));
+
+
+/** @type {{ name: string, passed: number, failed: number, skipped: number, note: string, ms: number }[]} */
+const results = [];
+let stepNumber = 0;
+
+function header(title) {
+  stepNumber += 1;
+  console.log(`\n━━━ ${stepNumber}. ${title} ━━━`);
+}
+
+function record(name, started, { passed = 0, failed = 0, skipped = 0, note = '' }) {
+  results.push({ name, passed, failed, skipped, note, ms: Date.now() - started });
+}
+
+/** Runs a command from the repo root. `mode`: 'inherit' (live), 'capture' (quiet), 'tee' (live and kept). */
+function run(command, args, { mode = 'inherit', env = process.env } = {}) {
+  return new Promise((resolve) => {
+    const piped = mode !== 'inherit';
+    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', piped ? 'pipe' : 'inherit', piped ? 'pipe' : 'inherit'] });
+    let output = '';
+    const keep = (stream) => (chunk) => {
+      output = (output + chunk).slice(-200_000);
+      if (mode === 'tee') stream.write(chunk);
+    };
+    if (piped) {
+      child.stdout.on('data', keep(process.stdout));
+      child.stderr.on('data', keep(process.stderr));
+    }
+    child.once('error', (error) => resolve({ code: 127, output: `${output}\n${command}: ${error.message}` }));
+    child.once('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), output }));
+  });
+}
+
+/** Files under `dir` (relative to the root) whose names end with `suffix`, sorted; Node 20's --test does not expand globs. */
+function findFiles(dir, suffix) {
+  const found = [];
+  const walk = (relative) => {
+    let entries;
+    try {
+      entries = readdirSync(path.join(root, relative), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const child = path.join(relative, entry.name);
+      if (entry.isDirectory() && entry.name !== 'node_modules') walk(child);
+      else if (entry.isFile() && entry.name.endsWith(suffix)) found.push(child);
+    }
+  };
+  walk(dir);
+  return found.sort();
+}
+
+// eslint-disable-next-line no-control-regex -- ANSI escape sequences start with ESC by definition
+const stripAnsi = (text) => text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '');
+const COUNTS_LINE = /^\s*(\d+) passed, (\d+) failed\s*$/;
+
+// ── 1. System packages, then Chromium's path ──────────────────────────────────────────────────────
+/** The Chromium every later child (web-test-runner, e2e, docs, pack) uses, through CHROME_PATH. */
+function findChromium() {
+  header('Chromium');
+  const fromEnv = process.env.CHROME_PATH;
+  if (fromEnv && !isExecutable(fromEnv)) console.log(`CHROME_PATH=${fromEnv} is not an executable file; looking elsewhere.`);
+  const chrome = systemBinary('chromium');
+  if (!isExecutable(chrome)) {
+    console.log('No Chromium: `apt-get install chromium`, or set CHROME_PATH. The browser suites count as failed until then.');
+    return null;
+  }
+  process.env.CHROME_PATH = chrome;
+  console.log(`CHROME_PATH=${chrome}`);
+  return chrome;
+}
+
+// ── 2. Static checks: one test each ───────────────────────────────────────────────────────────────
+async function check(title, command, args, { skipWhen } = {}) {
+  header(title);
+  const started = Date.now();
+  if (skipWhen) {
+    console.log(`skipped: ${skipWhen}`);
+    return record(title, started, { note: 'skipped' });
+  }
+  const { code, output } = await run(command, args, { mode: 'capture' });
+  if (code === 0) {
+    console.log('ok');
+    return record(title, started, { passed: 1 });
+  }
+  process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  console.log(`failed (exit ${code})`);
+  record(title, started, { failed: 1 });
+}
+
+// ── 3. Node tests ─────────────────────────────────────────────────────────────────────────────────
+async function nodeTests() {
+  const title = 'Node tests (node --test)';
+  header(title);
+  const started = Date.now();
+  const files = findFiles('test/node', '.test.ts');
+  if (files.length === 0) {
+    console.log('skipped: no test/node/**/*.test.ts files');
+    return record(title, started, { note: 'skipped' });
+  }
+  // spec to the terminal, TAP to a file for the counts (its `# pass N` summary is stable across Node versions).
+  const tap = path.join(scratch, 'node.tap');
+  const { code } = await run(process.execPath, [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tap}`,
+    ...files,
+  ]);
+  const summary = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
+  const count = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(summary)?.[1] ?? 0);
+  const passed = count('pass');
+  const skipped = count('skipped') + count('todo');
+  let failed = count('fail') + count('cancelled');
+  if (code !== 0 && failed === 0) failed = 1; // the runner itself failed (bad flag, crash): never report green
+  record(title, started, { passed, failed, skipped });
+}
+
+// ── 4. Browser tests, then end-to-end, in each engine ────────────────────────────────────────────
+/** Why `engine` cannot run here (no browser), or null. Chromium's own search is step 1. */
+function engineMissing(engine, chrome) {
+  if (engine === 'chromium') return chrome ? null : 'no Chromium (see step 1)';
+  const install = missingFor(engine);
+  return install ? `${engineLabel[engine]} is not installed: ${install}` : null;
+}
+
+async function browserTests(engine, chrome) {
+  const title = `Browser tests: ${engineLabel[engine]} (web-test-runner)`;
+  header(title);
+  const started = Date.now();
+  if (findFiles('test/browser', '.test.ts').length === 0) {
+    console.log('skipped: no test/browser/**/*.test.ts files');
+    return record(title, started, { note: 'skipped' });
+  }
+  const missing = engineMissing(engine, chrome);
+  if (missing) {
+    console.log(`not run: ${missing}`);
+    return record(title, started, { failed: 1, note: missing });
+  }
+  const countFile = path.join(scratch, `wtr-${engine}.json`);
+  const { code } = await run(bin('wtr'), [], { env: { ...process.env, ENGINE: engine, WTR_COUNT_FILE: countFile } });
+  let counts = { passed: 0, failed: 0, skipped: 0 };
+  if (existsSync(countFile)) counts = JSON.parse(readFileSync(countFile, 'utf8'));
+  if (code !== 0 && counts.failed === 0) counts.failed = 1; // e.g. the runner or the sandbox failed to start
+  record(title, started, counts);
+}
+
+async function e2eTests(engine, chrome) {
+  const title = `${E2E_PART.name}: ${engineLabel[engine]}`;
+  const missing = engineMissing(engine, chrome);
+  if (missing) {
+    header(title);
+    console.log(`not run: ${missing}`);
+    return record(title, Date.now(), { failed: 1, note: missing });
+  }
+  await runPart({ name: title, file: E2E_PART.file, env: { ...process.env, ENGINE: engine } });
+}
+
+// ── 5. Parts that run alone too ───────────────────────────────────────────────────────────────────
+async function runPart({ name, file, env = process.env }) {
+  header(name);
+  const started = Date.now();
+  if (!existsSync(path.join(root, file))) {
+    // A part the entry names is part of the suite: its file missing is a failure, never a skip.
+    console.log(`failed: ${file} is missing`);
+    return record(name, started, { failed: 1, note: `${file} is missing` });
+  }
+  const { code, output } = await run(process.execPath, [file], { mode: 'tee', env });
+  const lastLine = stripAnsi(output).trimEnd().split('\n').at(-1) ?? '';
+  const match = COUNTS_LINE.exec(lastLine);
+  if (!match) return record(name, started, code === 0 ? { passed: 1 } : { failed: 1 });
+  const passed = Number(match[1]);
+  let failed = Number(match[2]);
+  if (code !== 0 && failed === 0) failed = 1;
+  record(name, started, { passed, failed });
+}
+
+// ── Summary ───────────────────────────────────────────────────────────────────────────────────────
+function summary() {
+  header('Summary');
+  const rows = results.map((r) => [
+    r.name,
+    r.note === 'skipped' ? 'skipped' : r.failed > 0 ? 'FAILED' : 'ok',
+    String(r.passed),
+    String(r.failed),
+    String(r.skipped),
+    `${(r.ms / 1000).toFixed(1)} s`,
+  ]);
+  const head = ['step', 'result', 'passed', 'failed', 'skipped', 'time'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+  const passed = results.reduce((sum, r) => sum + r.passed, 0);
+  const failed = results.reduce((sum, r) => sum + r.failed, 0);
+  console.log(`\n${passed} passed, ${failed} failed`);
+  return failed;
+}
+
+let chosen;
+try {
+  chosen = chooseEngines(process.argv.slice(2));
+} catch (error) {
+  console.error(error.message);
+  rmSync(scratch, { recursive: true, force: true });
+  process.exit(2);
+}
+const { engines, rest: only } = chosen;
+
+const STEPS = [
+  { key: 'typecheck', run: () => check('Type-check (tsc --noEmit)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']) },
+  { key: 'lint', run: () => check('ESLint', bin('eslint'), ['.']) },
+  {
+    key: 'lit',
+    run: () =>
+      check('lit-analyzer', bin('lit-analyzer'), ['src/element', '--strict'], {
+        skipWhen: findFiles('src/element', '.ts').length === 0 ? 'no src/element/**/*.ts files' : undefined,
+      }),
+  },
+  { key: 'node', run: nodeTests },
+  ...engines.map((engine) => ({ key: 'browser', run: () => browserTests(engine, chrome) })),
+  ...engines.map((engine) => ({ key: E2E_PART.key, run: () => e2eTests(engine, chrome) })),
+  ...PARTS.map((part) => ({ key: part.key, run: () => runPart(part) })),
+];
+
+const unknown = only.filter((key) => !STEPS.some((step) => step.key === key));
+if (unknown.length > 0) {
+  console.error(`Unknown step(s): ${unknown.join(', ')}. Steps: ${[...new Set(STEPS.map((step) => step.key))].join(', ')}.`);
+  rmSync(scratch, { recursive: true, force: true });
+  process.exit(2);
+}
+const selected = STEPS.filter((step) => only.length === 0 || only.includes(step.key));
+header('System packages (test/harness/system-packages.mjs)');
+if (!(await preflight([...new Set(selected.map((step) => step.key))], engines))) {
+  // Nothing runs without them: one clear command beats hundreds of tests failing one by one.
+  rmSync(scratch, { recursive: true, force: true });
+  console.log('\n0 passed, 1 failed');
+  process.exit(1);
+}
+console.log('every system package the chosen tests need is here');
+const needsBrowser = selected.some((step) => (['browser', 'e2e'].includes(step.key) && engines.includes('chromium')) || ['docs', 'pack'].includes(step.key));
+const chrome = needsBrowser ? findChromium() : null;
+for (const step of selected) await step.run();
+rmSync(scratch, { recursive: true, force: true });
+process.exitCode = summary() > 0 ? 1 : 0;
