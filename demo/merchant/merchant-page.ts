@@ -6,7 +6,7 @@ import { describeError, sandbox } from '../shared/api.js';
 import './event-log.js';
 import type { DemoEventLog } from './event-log.js';
 
-/** Every public event of the element (design.md §5). */
+/** Every public event of the element (docs/site/plugin-authors/events.md). */
 export const payEventNames = ['pay-ready', 'pay-order-created', 'pay-status-change', 'pay-paid', 'pay-failed', 'pay-cancelled', 'pay-error'] as const;
 
 const choices = {

@@ -1,5 +1,5 @@
 /**
- * The sandbox's published test credentials (design.md §4). They select the sandbox's demo store and partner
+ * The sandbox's published test credentials ([the sandbox](../../docs/site/sandbox/index.md)). They select the sandbox's demo store and partner
  * and work nowhere else; the demo dashboard uses them to play the merchant's and the partner's server.
  * A real page never holds a merchant key: `<pay-checkout>` refuses one.
  */
