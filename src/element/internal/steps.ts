@@ -21,6 +21,27 @@ export function defineSteps(steps: Record<string, CustomElementConstructor> = fi
 }
 
 export type LaterSteps = typeof import('./later-steps.js');
+export type DetailsSteps = typeof import('./details-steps.js');
+
+let details: Promise<DetailsSteps> | undefined;
+
+/**
+ * The details step and the flow up to submitting the order (a small chunk the later steps' chunk also imports):
+ * fetched first, so a method tapped at once opens its details before the later steps are here (issue 31).
+ */
+export function loadDetailsSteps(): Promise<DetailsSteps> {
+  details ??= import('./details-steps.js').then(
+    (m) => {
+      defineSteps(m.detailsSteps);
+      return m;
+    },
+    (error: unknown) => {
+      details = undefined; // like the later steps: the next need tries again
+      throw new NetworkError({ cause: error });
+    },
+  );
+  return details;
+}
 
 let later: Promise<LaterSteps> | undefined;
 
