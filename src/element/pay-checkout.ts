@@ -477,11 +477,7 @@ export class PayCheckout extends LitElement {
     }
     // The later steps, the whole flow and the order tracker follow the first interactive screen (which needs none
     // of them), long before the buyer leaves it; a resumed order asks for them at once.
-    // The details step's small chunk first, alone on a slow line (a quick tap needs it); the later steps a moment
-    // after, so running their chunk (a long task on a slow phone) does not hold up that tap. Pay asks for them at once.
-    const details = this._laterWanted.then(() => this._loadDetails());
-    const later = () => new Promise((go) => setTimeout(go, laterStepsDelayMs)).then(() => this._loadLater());
-    void details.then(later, later).catch(() => undefined);
+    this._wantSteps();
     if (this.flow.request) void this._perform(this.flow.request, this._run);
   }
 
@@ -503,6 +499,16 @@ export class PayCheckout extends LitElement {
     const options: ClientOptions = { environment: this.environment };
     if (this.apiBase) options.baseUrl = new URL(this.apiBase, location.href).href;
     return options;
+  }
+
+  /**
+   * The steps past the first screen, once wanted: the details step's small chunk first, alone on a slow line (a quick
+   * tap needs it); the later steps a moment after, so running their chunk (a long task on a slow phone) does not hold
+   * up that tap. Pay, a resumed order and an unavailable link ask for the later steps at once.
+   */
+  private _wantSteps(): void {
+    const later = () => new Promise((go) => setTimeout(go, laterStepsDelayMs)).then(() => this._loadLater());
+    void this._laterWanted.then(() => this._loadDetails()).then(later, later).catch(() => undefined);
   }
 
   /** The details step's chunk (memoized): what the buyer needs up to submitting the order. */
@@ -612,7 +618,7 @@ export class PayCheckout extends LitElement {
     // A new screen speaks through its focused heading: nothing said for the last one lingers or follows it.
     if (stepChanged) this._announce('');
     // Normally here since the first paint; if that fetch failed (offline), a new screen is the moment to try again.
-    if (prev.step === 'loading' && next.step !== 'loading') void this._laterWanted.then(() => this._loadLater()).catch(() => undefined);
+    if (prev.step === 'loading' && next.step !== 'loading') this._wantSteps();
     // A link that cannot be paid shows with the later steps' chunk: fetch it now, not after a first screen.
     if (next.step === 'unavailable') void this._loadLater().catch(() => undefined);
     if (event.type === 'link_loaded' || event.type === 'resumed' || event.type === 'receipt_restored') this.dispatchEvent(payReadyEvent({ link: event.link }));
