@@ -21,8 +21,8 @@ import type { PayStepEvent } from './events/pay-step.js';
 import type { PayAnnounceEvent } from './events/pay-announce.js';
 import type { PayHandoffEvent } from './events/pay-handoff.js';
 import { requestLink } from './internal/link-request.js';
-import { defineSteps, loadLaterSteps } from './internal/steps.js';
-import type { LaterSteps } from './internal/steps.js';
+import { defineSteps, loadDetailsSteps, loadLaterSteps } from './internal/steps.js';
+import type { DetailsSteps, LaterSteps } from './internal/steps.js';
 import type { OrderTracker } from './internal/order-tracker.js';
 import type { StepElement } from './internal/step-element.js';
 import { dropServerShell } from './internal/server-shell.js';
@@ -37,6 +37,12 @@ import { payCheckoutStyles } from './pay-checkout.styles.js';
  * reaches into them; the later steps forward theirs (later-steps.ts).
  */
 const stepParts = 'heading, button, button-secondary, method, input, error, loading';
+
+/** How long after the details step's chunk the later steps' is asked for (measured: npm run bench -- --only vitals). */
+const laterStepsDelayMs = 600;
+
+/** The steps before any order, where the order tracker has nothing to do: the details step's chunk can run them. */
+const beforeTracker: readonly FlowStep[] = ['amount', 'method', 'details'];
 
 /** What the later steps' chunk brings: the whole flow, and the tracker of the buyer's order. */
 interface Later {
@@ -277,6 +283,8 @@ export class PayCheckout extends LitElement {
   private _wantedLocale: Locale = 'es';
   /** The later steps' chunk, once here. */
   private _later: Later | undefined;
+  /** The details step's chunk, once here: the details screen before the later steps (issue 31). */
+  private _details: DetailsSteps | undefined;
   private _wantLater: (() => void) | undefined;
   /** The page's link answer is offered to the first link load only; a retry asks the service. */
   private _pageLinkTaken = false;
@@ -429,7 +437,8 @@ export class PayCheckout extends LitElement {
     const m = this.messages;
     // A link that cannot be paid is rare: its screen and strings come with the later steps.
     const first = beforeOrderSteps.includes(this.flow.step) && this.flow.step !== 'unavailable';
-    const ready = m.locale === this._wantedLocale && (first || (isWholeCatalog(m) && this._later !== undefined));
+    const steps = this._later ?? (this.flow.step === 'details' ? this._details : undefined);
+    const ready = m.locale === this._wantedLocale && (first || (isWholeCatalog(m) && steps !== undefined));
     return ready ? this.flow : { step: 'loading', request: null };
   }
 
@@ -447,6 +456,7 @@ export class PayCheckout extends LitElement {
     }
     // `_shown()` keeps the later steps on loading until the whole catalog and their chunk are here.
     const later = this._later;
+    if (!later && s.step === 'details' && this._details && isWholeCatalog(m)) return this._details.detailsStepTemplate(s, m, this);
     if (!later || !isWholeCatalog(m)) return html`<pay-step-status data-step exportparts=${stepParts} .state=${{ step: 'loading', request: null }} .messages=${m}></pay-step-status>`;
     return later.template(s, m, later.tracker.remainingMs, this);
   }
@@ -467,7 +477,7 @@ export class PayCheckout extends LitElement {
     }
     // The later steps, the whole flow and the order tracker follow the first interactive screen (which needs none
     // of them), long before the buyer leaves it; a resumed order asks for them at once.
-    void this._laterWanted.then(() => this._loadLater()).catch(() => undefined);
+    this._wantSteps();
     if (this.flow.request) void this._perform(this.flow.request, this._run);
   }
 
@@ -489,6 +499,27 @@ export class PayCheckout extends LitElement {
     const options: ClientOptions = { environment: this.environment };
     if (this.apiBase) options.baseUrl = new URL(this.apiBase, location.href).href;
     return options;
+  }
+
+  /**
+   * The steps past the first screen, once wanted: the details step's small chunk first, alone on a slow line (a quick
+   * tap needs it); the later steps a moment after, so running their chunk (a long task on a slow phone) does not hold
+   * up that tap. Pay, a resumed order and an unavailable link ask for the later steps at once.
+   */
+  private _wantSteps(): void {
+    const later = () => new Promise((go) => setTimeout(go, laterStepsDelayMs)).then(() => this._loadLater());
+    void this._laterWanted.then(() => this._loadDetails()).then(later, later).catch(() => undefined);
+  }
+
+  /** The details step's chunk (memoized): what the buyer needs up to submitting the order. */
+  private async _loadDetails(): Promise<DetailsSteps> {
+    const details = await loadDetailsSteps();
+    if (!this._details) {
+      this._details = details;
+      // A method tapped on the first screen may be waiting for it.
+      this.requestUpdate();
+    }
+    return details;
   }
 
   /** The later steps' chunk (memoized); the first call also makes the order tracker. */
@@ -552,6 +583,11 @@ export class PayCheckout extends LitElement {
   /** The flow's answer; undefined when the step is past the first screens and its chunk is not here yet. */
   private _next(prev: FlowState, event: FlowEvent): FlowState | undefined {
     if (this._later) return this._later.transition(prev, event, this);
+    // Up to submitting the order, the details step's chunk answers; what needs the order tracker waits for the later steps.
+    if (this._details && event.type !== 'resumed' && (prev.step === 'loading' || beforeTracker.includes(prev.step))) {
+      const next = this._details.transitionOnPage(prev, event, this);
+      if (beforeTracker.includes(next.step)) return next;
+    }
     // The amount and method screens' answers to the buyer arrive with the later steps (loaded once the first is on screen).
     if (event.type !== 'resumed' && firstScreenSteps.includes(prev.step)) {
       const next = firstScreen(prev, event) ?? prev;
@@ -564,9 +600,9 @@ export class PayCheckout extends LitElement {
   private _apply(prev: FlowState, event: FlowEvent): void {
     const next = this._next(prev, event);
     if (!next) {
-      // Answered once the later steps' chunk is here (it is usually long before the buyer gets this far).
+      // Answered once the details step's chunk is here, or else the later steps' (usually long before the buyer gets this far).
       const run = this._run;
-      void this._loadLater().then(
+      void (this._details ? this._loadLater() : this._loadDetails()).then(
         () => run === this._run && this._send(event),
         () => undefined,
       );
@@ -582,7 +618,7 @@ export class PayCheckout extends LitElement {
     // A new screen speaks through its focused heading: nothing said for the last one lingers or follows it.
     if (stepChanged) this._announce('');
     // Normally here since the first paint; if that fetch failed (offline), a new screen is the moment to try again.
-    if (prev.step === 'loading' && next.step !== 'loading') void this._laterWanted.then(() => this._loadLater()).catch(() => undefined);
+    if (prev.step === 'loading' && next.step !== 'loading') this._wantSteps();
     // A link that cannot be paid shows with the later steps' chunk: fetch it now, not after a first screen.
     if (next.step === 'unavailable') void this._loadLater().catch(() => undefined);
     if (event.type === 'link_loaded' || event.type === 'resumed' || event.type === 'receipt_restored') this.dispatchEvent(payReadyEvent({ link: event.link }));
