@@ -20,12 +20,6 @@ import type { ShopperPrefill } from './internal/prefill-of.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
 
 /**
- * Parts of the first screens' step elements (loading, error, amount, method), forwarded so `pay-checkout::part(button)`
- * reaches into them; the later steps forward theirs (later-steps.ts).
- */
-const stepParts = 'heading, button, button-secondary, method, input, error, loading';
-
-/**
  * A checkout for one payment link: amount, payment method, buyer details, the
  * gateway's step (push approval, SMS code, transfer QR and key, card hand-off)
  * and the outcome. Speaks the buyer API only; never takes a merchant key.
@@ -244,10 +238,7 @@ export class PayCheckout extends LitElement {
   // Before focus: the first screen is marked as it shows, as it was before the controllers.
   private readonly _screen = new ServerScreen(this, () => this._shown().step !== 'loading');
   private readonly _focus: StepFocus = new StepFocus(this, () => (this._shown() === this._runner.flow ? this._runner.flow : undefined));
-  private readonly _runner: FlowRunner = new FlowRunner(this, this._chunks, this._live, this._focus, {
-    statusTimings: () => PayCheckout.statusTimings,
-    navigate: (url) => PayCheckout.navigate(url),
-  });
+  private readonly _runner: FlowRunner = new FlowRunner(this, this._chunks, this._live, this._focus, PayCheckout);
 
   /** The strings on screen; a server renderer hands over its locale's first screens (renderHostedPage). */
   private get messages(): FirstMessages | Messages {
@@ -271,6 +262,7 @@ export class PayCheckout extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     defineSteps();
+    this._runner.reconnected();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -299,7 +291,7 @@ export class PayCheckout extends LitElement {
     if (this._screen.showing) return nothing;
     const m = this.messages;
     const header = this._header();
-    const step = html`<div part="step" @pay-step=${this._onStep} @pay-announce=${this._onAnnounce} @pay-handoff=${this._onHandoff}>${this._step()}</div>`;
+    const step = html`<div part="step" @pay-step=${this._onStep} @pay-announce=${this._onAnnounce} @pay-handoff=${this._onHandoff}>${this._chunks.screen(this._shown(), this)}</div>`;
     return html`<section class="base" part="base" aria-label=${m.checkoutLabel} lang=${m.locale === 'es' ? 'es-CO' : 'en'}>
       ${this.keyRefused && isWholeCatalog(m) ? html`<p class="config-error" part="config-error">${m.merchantKeyRefused}</p>` : nothing}
       ${header === nothing
@@ -332,25 +324,6 @@ export class PayCheckout extends LitElement {
   /** The state on screen: the flow's, or loading while the strings or the chunk of its step are on their way. */
   private _shown(): FlowState {
     return this._chunks.shown(this._runner.flow);
-  }
-
-  private _step(): TemplateResult {
-    const m = this.messages;
-    const s = this._shown();
-    switch (s.step) {
-      case 'loading':
-      case 'error':
-        return html`<pay-step-status data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-status>`;
-      case 'amount':
-        return html`<pay-step-amount data-step exportparts=${stepParts} .state=${s} .messages=${m} .presets=${this.amounts}></pay-step-amount>`;
-      case 'method':
-        return html`<pay-step-method data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-method>`;
-    }
-    // `_shown()` keeps the later steps on loading until the whole catalog and their chunk are here.
-    const { later, details, tracker } = this._chunks;
-    if (!later && s.step === 'details' && details && isWholeCatalog(m)) return details.detailsStepTemplate(s, m, this);
-    if (!later || !tracker || !isWholeCatalog(m)) return html`<pay-step-status data-step exportparts=${stepParts} .state=${{ step: 'loading', request: null }} .messages=${m}></pay-step-status>`;
-    return later.laterStepTemplate(s, m, tracker.remainingMs, this);
   }
 
   private readonly _onStep = (e: PayStepEvent) => {

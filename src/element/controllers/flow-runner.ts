@@ -31,9 +31,9 @@ export interface CheckoutPage extends ReactiveControllerHost, HTMLElement, PageP
   linkData: unknown;
 }
 
-/** The element's test hooks (static), read when used. */
+/** The element's test hooks: its class's static `statusTimings` and `navigate`, read when used. */
 export interface RunnerHooks {
-  statusTimings(): StatusTimings | undefined;
+  readonly statusTimings: StatusTimings | undefined;
   navigate(url: string): void;
 }
 
@@ -72,10 +72,15 @@ export class FlowRunner implements ReactiveController {
   }
 
   hostConnected(): void {
-    if (isServer) return; // a server (Lit SSR with `connectedCallback: true`) has no window
-    window.addEventListener('pageshow', this._onPageShow);
-    // A move in the DOM disconnects and reconnects: start again, resuming any saved order.
-    if (this.started) this.start();
+    if (!isServer) window.addEventListener('pageshow', this._onPageShow); // a server (Lit SSR) has no window
+  }
+
+  /**
+   * A move in the DOM disconnects and reconnects: start again, resuming any saved order. Called by the element once
+   * connected, after the order tracker's own controllers reconnected (as they did before it: they stop on restart).
+   */
+  reconnected(): void {
+    if (!isServer && this.started) this.start();
   }
 
   hostDisconnected(): void {
@@ -151,7 +156,7 @@ export class FlowRunner implements ReactiveController {
       return;
     }
     if (!current()) return;
-    const context = { signal, current, options: this.options(), tracker, timings: this.hooks.statusTimings(), shown: this._shown };
+    const context = { signal, current, options: this.options(), tracker, timings: this.hooks.statusTimings, shown: this._shown };
     this.chunks.later?.resumeSaved({ ...context, send: (event: FlowEvent) => this.send(event), loadLink: () => void this._perform({ kind: 'load_link' }, run) }, this.host.link, link);
   }
 

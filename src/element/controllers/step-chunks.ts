@@ -1,4 +1,5 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { html } from 'lit';
+import type { ReactiveController, ReactiveControllerHost, TemplateResult } from 'lit';
 import { beforeOrderSteps } from '../../flow/first-screen.js';
 import type { FlowState } from '../../flow/types.js';
 import { esFirst } from '../../i18n/es-first.js';
@@ -7,7 +8,15 @@ import { isWholeCatalog } from '../../i18n/messages.js';
 import type { FirstMessages, Locale, Messages } from '../../i18n/messages.js';
 import { loadDetailsSteps, loadLaterSteps } from '../internal/steps.js';
 import type { DetailsSteps, LaterSteps } from '../internal/steps.js';
+import type { LaterPage } from '../internal/later-steps.js';
+import type { PagePrefill } from '../internal/prefill-of.js';
 import type { OrderTracker } from '../internal/order-tracker.js';
+
+/**
+ * Parts of the first screens' step elements (loading, error, amount, method), forwarded so `pay-checkout::part(button)`
+ * reaches into them; the later steps forward theirs (later-steps.ts).
+ */
+const stepParts = 'heading, button, button-secondary, method, input, error, loading';
 
 /** How long after the details step's chunk the later steps' is asked for (measured: npm run bench -- --only vitals). */
 const laterStepsDelayMs = 600;
@@ -68,6 +77,25 @@ export class StepChunks implements ReactiveController {
     const steps = this.later ?? (flow.step === 'details' ? this.details : undefined);
     const ready = m.locale === this.wantedLocale && (first || (isWholeCatalog(m) && steps !== undefined));
     return ready ? flow : { step: 'loading', request: null };
+  }
+
+  /** The screen of the state on show (`shown`), drawn by the chunk that holds its step. */
+  screen(s: FlowState, page: LaterPage & PagePrefill & { amounts: string | undefined }): TemplateResult {
+    const m = this.messages;
+    switch (s.step) {
+      case 'loading':
+      case 'error':
+        return html`<pay-step-status data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-status>`;
+      case 'amount':
+        return html`<pay-step-amount data-step exportparts=${stepParts} .state=${s} .messages=${m} .presets=${page.amounts}></pay-step-amount>`;
+      case 'method':
+        return html`<pay-step-method data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-method>`;
+    }
+    // `shown()` keeps the later steps on loading until the whole catalog and their chunk are here.
+    const { later, details, tracker } = this;
+    if (!later && s.step === 'details' && details && isWholeCatalog(m)) return details.detailsStepTemplate(s, m, page);
+    if (!later || !tracker || !isWholeCatalog(m)) return html`<pay-step-status data-step exportparts=${stepParts} .state=${{ step: 'loading', request: null }} .messages=${m}></pay-step-status>`;
+    return later.laterStepTemplate(s, m, tracker.remainingMs, page);
   }
 
   /** The locale of the page (`locale`, else the closest `lang`): its first screens at once, its catalog once wanted. */

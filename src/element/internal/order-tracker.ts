@@ -39,7 +39,7 @@ export interface OrderTrackerHooks {
   readonly live: { announce(message: string): void };
   /** The whole catalog of the locale on screen, once here. */
   readonly chunks: { readonly catalog: Messages | null };
-  readonly hooks: { statusTimings(): StatusTimings | undefined; navigate(url: string): void };
+  readonly hooks: { readonly statusTimings: StatusTimings | undefined; navigate(url: string): void };
 }
 
 /**
@@ -70,7 +70,7 @@ export class OrderTracker {
     this.#client = new CheckoutClient(client);
     this.#status = new StatusController(element, {
       check: (signal, mode) => this.#checkStatus(signal, mode.wait),
-      timings: () => runner.hooks.statusTimings(),
+      timings: () => runner.hooks.statusTimings,
     });
     this.#countdown = new CountdownController(element, {
       // The end is not said here: the expired screen's heading says it, once.
