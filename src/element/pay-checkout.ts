@@ -11,9 +11,6 @@ import { LiveRegion } from './controllers/live-region.js';
 import { ServerScreen, serverFirstScreen } from './controllers/server-screen.js';
 import { StepChunks } from './controllers/step-chunks.js';
 import { StepFocus } from './controllers/step-focus.js';
-import type { PayStepEvent } from './events/pay-step.js';
-import type { PayAnnounceEvent } from './events/pay-announce.js';
-import type { PayHandoffEvent } from './events/pay-handoff.js';
 import { defineSteps } from './internal/steps.js';
 import { dropServerShell } from './internal/server-shell.js';
 import type { ShopperPrefill } from './internal/prefill-of.js';
@@ -291,7 +288,7 @@ export class PayCheckout extends LitElement {
     if (this._screen.showing) return nothing;
     const m = this.messages;
     const header = this._header();
-    const step = html`<div part="step" @pay-step=${this._onStep} @pay-announce=${this._onAnnounce} @pay-handoff=${this._onHandoff}>${this._chunks.screen(this._shown(), this)}</div>`;
+    const step = html`<div part="step" @pay-step=${this._runner.onStep} @pay-announce=${this._live.onAnnounce} @pay-handoff=${this._runner.onHandoff}>${this._chunks.screen(this._shown(), this)}</div>`;
     return html`<section class="base" part="base" aria-label=${m.checkoutLabel} lang=${m.locale === 'es' ? 'es-CO' : 'en'}>
       ${this.keyRefused && isWholeCatalog(m) ? html`<p class="config-error" part="config-error">${m.merchantKeyRefused}</p>` : nothing}
       ${header === nothing
@@ -325,25 +322,6 @@ export class PayCheckout extends LitElement {
   private _shown(): FlowState {
     return this._chunks.shown(this._runner.flow);
   }
-
-  private readonly _onStep = (e: PayStepEvent) => {
-    e.stopPropagation();
-    let event = e.detail.event;
-    if (event.type === 'details_submitted' && !event.returnUrl) {
-      event = { ...event, returnUrl: this.returnUrl || location.href.split('#')[0] };
-    }
-    this._runner.send(event);
-  };
-
-  private readonly _onAnnounce = (e: PayAnnounceEvent) => {
-    e.stopPropagation();
-    this._live.announce(e.detail.message);
-  };
-
-  private readonly _onHandoff = (e: PayHandoffEvent) => {
-    e.stopPropagation();
-    this._runner.handOff(e.detail.url);
-  };
 }
 
 declare global {

@@ -9,6 +9,8 @@ import { isNewRequest, orderOf } from '../../flow/order-of.js';
 import type { FlowEvent, FlowRequest, FlowState, FlowStep } from '../../flow/types.js';
 import { errorDetail, payErrorEvent } from '../events/pay-error.js';
 import { payReadyEvent } from '../events/pay-ready.js';
+import type { PayHandoffEvent } from '../events/pay-handoff.js';
+import type { PayStepEvent } from '../events/pay-step.js';
 import { requestLink } from '../internal/link-request.js';
 import { shownLink } from '../internal/page-choices.js';
 import type { PagePrefill } from '../internal/prefill-of.js';
@@ -24,6 +26,7 @@ const beforeTracker: readonly FlowStep[] = ['amount', 'method', 'details'];
 /** What the runner reads from `<pay-checkout>`: its public settings. */
 export interface CheckoutPage extends ReactiveControllerHost, HTMLElement, PagePrefill {
   link: string;
+  returnUrl: string | undefined;
   apiBase: string | undefined;
   environment: Environment;
   botCheck: string | undefined;
@@ -118,10 +121,21 @@ export class FlowRunner implements ReactiveController {
     this._apply(this.flow, event);
   }
 
-  /** The card step's link was followed (the later steps are here: the card step is one of them). */
-  handOff(url: string): void {
-    this.chunks.tracker?.handOff(url);
-  }
+  /** A step's event (`pay-step`) for the flow; paying takes the page's `return-url`, else this page. */
+  readonly onStep = (e: PayStepEvent) => {
+    e.stopPropagation();
+    let event = e.detail.event;
+    if (event.type === 'details_submitted' && !event.returnUrl) {
+      event = { ...event, returnUrl: this.host.returnUrl || location.href.split('#')[0] };
+    }
+    this.send(event);
+  };
+
+  /** The card step's link was followed (`pay-handoff`; the later steps are here: the card step is one of them). */
+  readonly onHandoff = (e: PayHandoffEvent) => {
+    e.stopPropagation();
+    this.chunks.tracker?.handOff(e.detail.url);
+  };
 
   /** The link answer the page carries (`linkData`, else a JSON script child), offered once. */
   private _pageLink(): unknown {

@@ -1,4 +1,5 @@
 import type { ReactiveControllerHost } from 'lit';
+import type { PayAnnounceEvent } from '../events/pay-announce.js';
 
 /**
  * The element's one polite live region: what it says, and for how long. Emptied 7 s after it is set (screen readers
@@ -18,6 +19,12 @@ export class LiveRegion {
     this._say(again ? '' : message);
     this._timer = setTimeout(() => (again ? this.announce(message) : this._say('')), again ? 100 : 7000);
   }
+
+  /** A step asks for words in the region (`pay-announce`). */
+  readonly onAnnounce = (e: PayAnnounceEvent) => {
+    e.stopPropagation();
+    this.announce(e.detail.message);
+  };
 
   private _say(message: string): void {
     // As a reactive property did: the same words are no update.
