@@ -1,51 +1,20 @@
-import { LitElement, adoptStyles, html, isServer, nothing } from 'lit';
+import { LitElement, html, isServer, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
-import type { ClientOptions, Environment } from '../client/send.js';
-import type { CheckoutLink } from '../contract/checkout-link.js';
-import { beforeOrderSteps, firstScreen, firstScreenSteps, initialState } from '../flow/first-screen.js';
-import { toFlowError } from '../flow/errors.js';
-import { onlyMethod } from '../flow/screens.js';
-import { isNewRequest, orderOf } from '../flow/order-of.js';
-import { summarizeProblems } from '../contract/problems.js';
-import type { FlowError, FlowEvent, FlowRequest, FlowState, FlowStep } from '../flow/types.js';
-import { esFirst } from '../i18n/es-first.js';
+import type { Environment } from '../client/send.js';
+import type { FlowState, FlowStep } from '../flow/types.js';
 import { spoken, withMoney } from './internal/spoken.js';
-import { firstMessages, loadMessages, resolveLocale } from '../i18n/locale.js';
 import { isWholeCatalog } from '../i18n/messages.js';
-import type { FirstMessages, Locale, Messages } from '../i18n/messages.js';
+import type { FirstMessages, Messages } from '../i18n/messages.js';
 import type { StatusTimings } from './controllers/status-timings.js';
-import { payErrorEvent } from './events/pay-error.js';
-import type { PayErrorDetail } from './events/pay-error.js';
-import { payReadyEvent } from './events/pay-ready.js';
-import type { PayStepEvent } from './events/pay-step.js';
-import type { PayAnnounceEvent } from './events/pay-announce.js';
-import type { PayHandoffEvent } from './events/pay-handoff.js';
-import { requestLink } from './internal/link-request.js';
-import { defineSteps, loadLaterSteps } from './internal/steps.js';
-import type { LaterSteps } from './internal/steps.js';
-import type { OrderTracker } from './internal/order-tracker.js';
-import type { StepElement } from './internal/step-element.js';
+import { FlowRunner } from './controllers/flow-runner.js';
+import { LiveRegion } from './controllers/live-region.js';
+import { ServerScreen, serverFirstScreen } from './controllers/server-screen.js';
+import { StepChunks } from './controllers/step-chunks.js';
+import { StepFocus } from './controllers/step-focus.js';
+import { defineSteps } from './internal/steps.js';
 import { dropServerShell } from './internal/server-shell.js';
-import { shownLink } from './internal/page-choices.js';
 import type { ShopperPrefill } from './internal/prefill-of.js';
-import { markFirstScreen } from './internal/user-timing.js';
-import { keepsOrderOrReceipt } from './saved-keys.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
-
-/**
- * Parts of the first screens' step elements (loading, error, amount, method), forwarded so `pay-checkout::part(button)`
- * reaches into them; the later steps forward theirs (later-steps.ts).
- */
-const stepParts = 'heading, button, button-secondary, method, input, error, loading';
-
-/** What the later steps' chunk brings: the whole flow, and the tracker of the buyer's order. */
-interface Later {
-  transition: LaterSteps['transitionOnPage'];
-  resume: LaterSteps['resumeSaved'];
-  pageShow: LaterSteps['returnedFromCard'];
-  template: LaterSteps['laterStepTemplate'];
-  tracker: OrderTracker;
-}
 
 /**
  * A checkout for one payment link: amount, payment method, buyer details, the
@@ -143,9 +112,6 @@ export class PayCheckout extends LitElement {
     theme: { reflect: true, useDefault: true },
     merchantKey: { attribute: 'merchant-key' },
     linkData: { attribute: false },
-    flow: { state: true },
-    messages: { state: true },
-    announcement: { state: true },
     keyRefused: { state: true },
   };
 
@@ -261,34 +227,23 @@ export class PayCheckout extends LitElement {
     return this._shown().step;
   }
 
-  private flow: FlowState = initialState();
-  /** The bundled first screens' strings, until the whole catalog of the locale arrives. */
-  private messages: FirstMessages | Messages = esFirst;
-  private announcement = '';
   private keyRefused = false;
 
-  /** Bumped on each (re)start, so answers to an older run are dropped. */
-  private _run = 0;
-  private _abort = new AbortController();
-  private _started = false;
-  private _focusPending = false;
-  private _announceTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The locale asked for; until its lazy catalog arrives the loading screen stays, so no screen flips language. */
-  private _wantedLocale: Locale = 'es';
-  /** The later steps' chunk, once here. */
-  private _later: Later | undefined;
-  private _wantLater: (() => void) | undefined;
-  /** The page's link answer is offered to the first link load only; a retry asks the service. */
-  private _pageLinkTaken = false;
-  /** A server-rendered first screen (declarative shadow DOM), kept on screen until the client has its own. */
-  private _serverScreen: ChildNode[] | undefined;
-  /** Whether the server drew the first screen; unset once the first screen past loading is marked (user-timing.ts). */
-  private _firstScreen: boolean | undefined = false;
-  /**
-   * Resolves when the later steps and the whole catalog are wanted: a frame after the element's first paint (its
-   * loading screen, or the server's first screen), or at once when a step past it needs them (a resumed order).
-   */
-  private _laterWanted = new Promise<void>((resolve) => (this._wantLater = resolve));
+  // The element is the face: each job behind it is a controller (controllers/).
+  private readonly _live = new LiveRegion(this);
+  private readonly _chunks: StepChunks = new StepChunks(this, (later) => new later.OrderTracker(this, this._runner, this._runner.options()));
+  // Before focus: the first screen is marked as it shows, as it was before the controllers.
+  private readonly _screen = new ServerScreen(this, () => this._shown().step !== 'loading');
+  private readonly _focus: StepFocus = new StepFocus(this, () => (this._shown() === this._runner.flow ? this._runner.flow : undefined));
+  private readonly _runner: FlowRunner = new FlowRunner(this, this._chunks, this._live, this._focus, PayCheckout);
+
+  /** The strings on screen; a server renderer hands over its locale's first screens (renderHostedPage). */
+  private get messages(): FirstMessages | Messages {
+    return this._chunks.messages;
+  }
+  private set messages(messages: FirstMessages | Messages) {
+    this._chunks.messages = messages;
+  }
 
   // `defer-hydration` (set by pay-checkout/react until React has hydrated, and by Lit SSR on nested elements): the
   // element shows its loading shell and starts only once the attribute goes, so no event fires before listeners exist.
@@ -304,17 +259,7 @@ export class PayCheckout extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     defineSteps();
-    if (isServer) return; // a server (Lit SSR with `connectedCallback: true`) has no window
-    window.addEventListener('pageshow', this._onPageShow);
-    // A move in the DOM disconnects and reconnects: start again, resuming any saved order.
-    if (this._started) this._start();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    window.removeEventListener('pageshow', this._onPageShow);
-    this._abort.abort();
-    this._later?.tracker.stopChecks();
+    this._runner.reconnected();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -322,88 +267,40 @@ export class PayCheckout extends LitElement {
     if (isServer) {
       defineSteps();
       // Drawn in the catalog the server hands over (renderHostedPage's English), else the bundled Spanish.
-      this._wantedLocale = this.messages.locale;
-      // A server that hands over the link renders its first screen (renderHostedPage checks the answer first).
-      const link = this.linkData as CheckoutLink | undefined;
-      const first = link?.hash === this.link && Array.isArray(link.gateways) ? firstScreen(initialState(), { type: 'link_loaded', link: shownLink(link, this.methods) }) : undefined;
-      // A link with one method opens on its details, a later step: the server draws the loading shell then.
-      if (first && !onlyMethod(first)) this.flow = first;
+      this._chunks.wantedLocale = this.messages.locale;
+      this._runner.flow = serverFirstScreen(this.linkData, this.link, this.methods) ?? this._runner.flow;
       return;
     }
-    if (!this._started && this.hasAttribute('defer-hydration')) return;
-    if (changed.has('locale') || !this._started) this._useLocale();
-    if (!this._started || changed.has('link') || changed.has('apiBase') || changed.has('environment')) {
-      this._started = true;
-      this._start();
-    }
-  }
-
-  protected override updated(): void {
-    // Past the first paint, not in the same task: the next screens are here by the time a quick buyer taps (issue 31).
-    const wantLater = this._wantLater;
-    if (wantLater) {
-      this._wantLater = undefined;
-      requestAnimationFrame(() => setTimeout(wantLater));
-      setTimeout(wantLater, 250); // a hidden tab runs no frames
-    }
-    if (this._firstScreen !== undefined && this._shown().step !== 'loading') {
-      markFirstScreen(this._firstScreen);
-      this._firstScreen = undefined;
-    }
-    // Focus waits until the step is on screen (not the loading screen a lazy chunk may hold it on).
-    if (!this._focusPending || this._shown() !== this.flow) return;
-    this._focusPending = false;
-    const step = this.renderRoot.querySelector<StepElement<unknown, FirstMessages>>('[data-step]');
-    if (!step) return;
-    const details = this.flow.step === 'details' && this.flow.focus ? this.flow.focus : null;
-    // A lazy step may not be defined yet: wait for it, then for its render.
-    void customElements
-      .whenDefined(step.localName)
-      .then(() => step.updateComplete)
-      .then(() => {
-        if (details && 'focusField' in step) (step as StepElement<unknown, FirstMessages> & { focusField(f: string): void }).focusField(details);
-        else void step.focusHeading();
-      });
+    if (!this._runner.started && this.hasAttribute('defer-hydration')) return;
+    if (changed.has('locale') || !this._runner.started) this._chunks.useLocale();
+    this._runner.settingsChanged(changed.has('link') || changed.has('apiBase') || changed.has('environment'));
   }
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
-    // A server-rendered page that carries the link answer: its first screen stays until the element has checked that
-    // answer (no flash of the loading screen); without one, a server shell goes unless Lit's hydrate support adopts it.
-    const root = isServer ? null : this.shadowRoot;
-    if (root && this.querySelector(':scope > script[type="application/json"]')) {
-      this._serverScreen = [...root.childNodes];
-      this._firstScreen = true;
-      adoptStyles(root, PayCheckout.elementStyles);
-      return root;
-    }
+    // Without the page's link answer, a server shell goes unless Lit's hydrate support adopts it.
+    const root = this._screen.adopt(this, PayCheckout.elementStyles);
+    if (root) return root;
     dropServerShell(this);
     return super.createRenderRoot();
   }
 
-  protected override update(changed: PropertyValues<this>): void {
-    if (this._serverScreen && this._shown().step !== 'loading') {
-      for (const node of this._serverScreen) node.remove();
-      this._serverScreen = undefined;
-    }
-    super.update(changed);
-  }
-
   override render() {
-    if (this._serverScreen) return nothing;
+    if (this._screen.showing) return nothing;
     const m = this.messages;
     const header = this._header();
+    const step = html`<div part="step" @pay-step=${this._runner.onStep} @pay-announce=${this._live.onAnnounce} @pay-handoff=${this._runner.onHandoff}>${this._chunks.screen(this._shown(), this)}</div>`;
     return html`<section class="base" part="base" aria-label=${m.checkoutLabel} lang=${m.locale === 'es' ? 'es-CO' : 'en'}>
       ${this.keyRefused && isWholeCatalog(m) ? html`<p class="config-error" part="config-error">${m.merchantKeyRefused}</p>` : nothing}
       ${header === nothing
-        ? html`<div part="step" @pay-step=${this._onStep} @pay-announce=${this._onAnnounce} @pay-handoff=${this._onHandoff}>${this._step()}</div>`
+        ? step
         : // Another template: the screens under a header are drawn anew, not moved down when it arrives (no layout shift).
-          [header, html`<div part="step" @pay-step=${this._onStep} @pay-announce=${this._onAnnounce} @pay-handoff=${this._onHandoff}>${this._step()}</div>`]}
-      <div class="sr-only" part="live-region" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
+          [header, step]}
+      <div class="sr-only" part="live-region" role="status" aria-live="polite" aria-atomic="true">${this._live.message}</div>
     </section>`;
   }
 
   private _header(): TemplateResult | typeof nothing {
-    const s = this.flow;
+    const s = this._runner.flow;
     const link = 'link' in s ? s.link : null;
     if (!link || s.step === 'unavailable') return nothing;
     const amount = 'amount' in s && typeof s.amount === 'number' ? s.amount : link.amount ?? null;
@@ -421,271 +318,9 @@ export class PayCheckout extends LitElement {
     </header>`;
   }
 
-  /**
-   * The state on screen: the flow's, or loading while the asked-for catalog is on its way (for the steps after
-   * the first screens: the whole catalog, and their chunk).
-   */
+  /** The state on screen: the flow's, or loading while the strings or the chunk of its step are on their way. */
   private _shown(): FlowState {
-    const m = this.messages;
-    // A link that cannot be paid is rare: its screen and strings come with the later steps.
-    const first = beforeOrderSteps.includes(this.flow.step) && this.flow.step !== 'unavailable';
-    const ready = m.locale === this._wantedLocale && (first || (isWholeCatalog(m) && this._later !== undefined));
-    return ready ? this.flow : { step: 'loading', request: null };
-  }
-
-  private _step(): TemplateResult {
-    const m = this.messages;
-    const s = this._shown();
-    switch (s.step) {
-      case 'loading':
-      case 'error':
-        return html`<pay-step-status data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-status>`;
-      case 'amount':
-        return html`<pay-step-amount data-step exportparts=${stepParts} .state=${s} .messages=${m} .presets=${this.amounts}></pay-step-amount>`;
-      case 'method':
-        return html`<pay-step-method data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-method>`;
-    }
-    // `_shown()` keeps the later steps on loading until the whole catalog and their chunk are here.
-    const later = this._later;
-    if (!later || !isWholeCatalog(m)) return html`<pay-step-status data-step exportparts=${stepParts} .state=${{ step: 'loading', request: null }} .messages=${m}></pay-step-status>`;
-    return later.template(s, m, later.tracker.remainingMs, this);
-  }
-
-  // -------------------------------------------------------------------------
-  // Running the flow
-
-  /** (Re)starts for the current link: resume the saved order if there is one, else load the link. */
-  private _start(): void {
-    this._run += 1;
-    this._abort.abort();
-    this._abort = new AbortController();
-    this._later?.tracker.restart(this._clientOptions());
-    this.flow = initialState();
-    if (!this.link) {
-      this._apply({ step: 'loading', request: null }, { type: 'link_failed', error: { category: 'service', status: 404 } });
-      return;
-    }
-    // The later steps, the whole flow and the order tracker follow the first interactive screen (which needs none
-    // of them), long before the buyer leaves it; a resumed order asks for them at once.
-    void this._laterWanted.then(() => this._loadLater()).catch(() => undefined);
-    if (this.flow.request) void this._perform(this.flow.request, this._run);
-  }
-
-  /** The link answer the page carries (`linkData`, else a JSON script child), offered once. */
-  private _pageLink(): unknown {
-    if (this._pageLinkTaken) return undefined;
-    this._pageLinkTaken = true;
-    if (this.linkData !== undefined) return this.linkData;
-    const script = this.querySelector(':scope > script[type="application/json"]');
-    try {
-      return script ? (JSON.parse(script.textContent ?? '') as unknown) : undefined;
-    } catch {
-      return undefined; // not JSON: refused like any other unfit answer
-    }
-  }
-
-  private _clientOptions(): ClientOptions {
-    // A relative `api-base` ("/v1") means this page's own origin.
-    const options: ClientOptions = { environment: this.environment };
-    if (this.apiBase) options.baseUrl = new URL(this.apiBase, location.href).href;
-    return options;
-  }
-
-  /** The later steps' chunk (memoized); the first call also makes the order tracker. */
-  private async _loadLater(): Promise<Later> {
-    this._wantLater?.(); // whoever needs the later steps now needs the whole catalog too
-    const later = await loadLaterSteps();
-    if (this._later) return this._later;
-    this._later = {
-      transition: later.transitionOnPage,
-      resume: later.resumeSaved,
-      pageShow: later.returnedFromCard,
-      template: later.laterStepTemplate,
-      tracker: new later.OrderTracker(
-        this,
-        {
-          link: () => this.link,
-          flow: () => this.flow,
-          send: (event) => this._send(event),
-          announce: (message) => this._announce(message),
-          catalog: () => (isWholeCatalog(this.messages) ? this.messages : null),
-          statusTimings: () => PayCheckout.statusTimings,
-          navigate: (url) => PayCheckout.navigate(url),
-          botCheck: () => this.botCheck,
-        },
-        this._clientOptions(),
-      ),
-    };
-    // A step past the first screens may be waiting on loading for this chunk.
-    this.requestUpdate();
-    return this._later;
-  }
-
-  /**
-   * Resumes a saved order (a reload, the card page's return), or shows this device's receipt of the link again (a
-   * reload after paying): the link at once, reading the saved order and the rest with the later steps.
-   */
-  private async _resume(run: number): Promise<void> {
-    const signal = this._abort.signal;
-    const current = () => run === this._run && !signal.aborted;
-    const shown = (l: CheckoutLink) => shownLink(l, this.methods);
-    const link = requestLink(this._clientOptions(), this.link, signal, this._pageLink()).then(shown);
-    link.catch(() => undefined); // read by the later steps, once here
-    let later: Later;
-    try {
-      later = await this._loadLater();
-    } catch (error) {
-      // The later steps could not be fetched (offline): the error screen, whose retry resumes again.
-      if (current()) this._send({ type: 'resume_failed', error: toFlowError(error) });
-      return;
-    }
-    if (!current()) return;
-    const context = { signal, current, options: this._clientOptions(), tracker: later.tracker, timings: PayCheckout.statusTimings, shown };
-    later.resume({ ...context, send: (event: FlowEvent) => this._send(event), loadLink: () => void this._perform({ kind: 'load_link' }, run) }, this.link, link);
-  }
-
-  /** Hands an event to the flow and carries out what the new state asks for. */
-  private _send(event: FlowEvent): void {
-    this._apply(this.flow, event);
-  }
-
-  /** The flow's answer; undefined when the step is past the first screens and its chunk is not here yet. */
-  private _next(prev: FlowState, event: FlowEvent): FlowState | undefined {
-    if (this._later) return this._later.transition(prev, event, this);
-    // The amount and method screens' answers to the buyer arrive with the later steps (loaded once the first is on screen).
-    if (event.type !== 'resumed' && firstScreenSteps.includes(prev.step)) {
-      const next = firstScreen(prev, event) ?? prev;
-      // A link whose one method takes the amount opens its details: the later steps' work (they check the prefill).
-      if (!onlyMethod(next)) return next;
-    }
-    return undefined;
-  }
-
-  private _apply(prev: FlowState, event: FlowEvent): void {
-    const next = this._next(prev, event);
-    if (!next) {
-      // Answered once the later steps' chunk is here (it is usually long before the buyer gets this far).
-      const run = this._run;
-      void this._loadLater().then(
-        () => run === this._run && this._send(event),
-        () => undefined,
-      );
-      return;
-    }
-    if (next === prev) return;
-    this.flow = next;
-    const stepChanged = prev.step !== next.step || orderOf(prev)?.id_order !== orderOf(next)?.id_order;
-    // Focus follows the buyer's own progress, never the first screen after loading (the page owns focus then), but
-    // the outcome of a card payment met on coming back from the provider's page.
-    const backFromCard = (event.type === 'resumed' && event.returnedFromCard) || event.type === 'returned_from_card';
-    if ((stepChanged && prev.step !== 'loading') || backFromCard) this._focusPending = true;
-    // A new screen speaks through its focused heading: nothing said for the last one lingers or follows it.
-    if (stepChanged) this._announce('');
-    // Normally here since the first paint; if that fetch failed (offline), a new screen is the moment to try again.
-    if (prev.step === 'loading' && next.step !== 'loading') void this._laterWanted.then(() => this._loadLater()).catch(() => undefined);
-    // A link that cannot be paid shows with the later steps' chunk: fetch it now, not after a first screen.
-    if (next.step === 'unavailable') void this._loadLater().catch(() => undefined);
-    if (event.type === 'link_loaded' || event.type === 'resumed' || event.type === 'receipt_restored') this.dispatchEvent(payReadyEvent({ link: event.link }));
-    // Order events, the saved order, the countdown and the status checks.
-    this._later?.tracker.after(next, event);
-    if (next.step === 'error' && prev.step !== 'error') this.dispatchEvent(payErrorEvent(errorDetail(next.error)));
-    if (isNewRequest(prev, next) && next.request) void this._perform(next.request, this._run);
-  }
-
-  private async _perform(request: FlowRequest, run: number): Promise<void> {
-    const signal = this._abort.signal;
-    const answer = (event: FlowEvent) => {
-      if (run === this._run && !signal.aborted) this._send(event);
-    };
-    if (request.kind === 'load_link') {
-      // A saved order for this link (a reload, the card page's return, a retry after a failed resume): resume it.
-      if (keepsOrderOrReceipt(this.link)) return this._resume(run);
-      return requestLink(this._clientOptions(), this.link, signal, this._pageLink()).then(
-        (link) => answer({ type: 'link_loaded', link: shownLink(link, this.methods) }),
-        (e: unknown) => {
-          if (!signal.aborted) answer({ type: 'link_failed', error: toFlowError(e) });
-        },
-      );
-    }
-    let tracker: OrderTracker;
-    try {
-      ({ tracker } = await this._loadLater());
-    } catch {
-      // The order code could not be fetched (offline): the outcome is as unknown as a network error's.
-      return answer({ type: 'order_failed', error: { category: 'network' } });
-    }
-    if (run === this._run && !signal.aborted) return tracker.perform(request, signal);
-  }
-
-  // -------------------------------------------------------------------------
-  // What the page learns: the live region
-
-  private _announce(message: string): void {
-    // Emptied 7 s after it is set (screen readers have it by then), so browse mode never meets an old message; the
-    // same words again are emptied a moment first, so they speak again.
-    clearTimeout(this._announceTimer);
-    const again = message !== '' && message === this.announcement;
-    this.announcement = again ? '' : message;
-    this._announceTimer = setTimeout(() => (again ? this._announce(message) : (this.announcement = '')), again ? 100 : 7000);
-  }
-
-  private _useLocale(): void {
-    const locale = resolveLocale(this.locale, this);
-    this._wantedLocale = locale;
-    if (locale === this.messages.locale && isWholeCatalog(this.messages)) return;
-    // Every locale's first screens are bundled; the whole catalog is a lazy chunk that waits for the first interactive
-    // screen, like the later steps.
-    if (locale !== this.messages.locale) this.messages = firstMessages[locale];
-    void this._laterWanted.then(() => loadMessages(locale)).then(
-      (messages) => {
-        if (resolveLocale(this.locale, this) === messages.locale) this.messages = messages;
-      },
-      () => undefined,
-    );
-  }
-
-  private readonly _onStep = (e: PayStepEvent) => {
-    e.stopPropagation();
-    let event = e.detail.event;
-    if (event.type === 'details_submitted' && !event.returnUrl) {
-      event = { ...event, returnUrl: this.returnUrl || location.href.split('#')[0] };
-    }
-    this._send(event);
-  };
-
-  private readonly _onAnnounce = (e: PayAnnounceEvent) => {
-    e.stopPropagation();
-    this._announce(e.detail.message);
-  };
-
-  private readonly _onHandoff = (e: PayHandoffEvent) => {
-    e.stopPropagation();
-    this._later?.tracker.handOff(e.detail.url);
-  };
-
-  // Back from the card page through the back/forward cache: the element was never re-created (a redirect means the
-  // later steps are here).
-  private readonly _onPageShow = (e: PageTransitionEvent) => e.persisted && this._later?.pageShow(this.flow, this.link, () => this._send({ type: 'returned_from_card' }));
-}
-
-/** `pay-error`'s detail, with a plain-English line for listeners' logs. */
-function errorDetail(error: FlowError): PayErrorDetail {
-  const detail: PayErrorDetail = { kind: error.category, message: errorText(error) };
-  if (error.code !== undefined) detail.code = error.code;
-  return detail;
-}
-
-function errorText(error: FlowError): string {
-  switch (error.category) {
-    case 'network':
-      return 'The payment service could not be reached.';
-    case 'invalid_response':
-      // Where it broke, so a developer behind a proxy that rewrites answers sees what changed.
-      return `The payment service sent a response that does not match the contract${error.problems ? `: ${summarizeProblems(error.problems)}` : ''}.`;
-    case 'config':
-      return 'The checkout is misconfigured (link, api-base) or hit a bug.';
-    case 'service':
-      return `The payment service refused the request${error.apiCode ? ` (${error.apiCode})` : ''}.`;
+    return this._chunks.shown(this._runner.flow);
   }
 }
 

@@ -130,15 +130,17 @@ function inlineEntry(html: string, entryScript: string, locale: 'es' | 'en'): { 
 }
 
 /**
- * The chunks the screens after the first need (the later steps, the page's language's whole catalog), as the entry
+ * The chunks the screens after the first need (the details step, the later steps, the page's language's whole catalog), as the entry
  * imports them: preloaded from the top of the body (out of the head, so no Early Hints name them), found with the
  * page's first bytes; on a phone their first byte comes a round trip later, when the page itself is in (22 KB gzip:
  * 110 ms at 1.6 Mbps, under the 150 ms round trip), so they arrive while the entry runs and a buyer who taps at once
  * finds the next screen nearly here (issue 31). Fetched and compiled, not run until asked.
  */
 function nextScreensOf(entry: string, folder: string, locale: 'es' | 'en'): string[] {
-  const chunks = [...entry.matchAll(/\bimport\(["'`]\.\/((?:later-steps|es|en)-[\w-]+\.js)["'`]\)/g)].map((m) => m[1] ?? '');
-  return chunks.filter((name) => name.startsWith('later-steps-') || name.startsWith(`${locale}-`)).map((name) => `${folder}${name}`);
+  const chunks = [...entry.matchAll(/\bimport\(["'`]\.\/((?:details-steps|later-steps|es|en)-[\w-]+\.js)["'`]\)/g)].map((m) => m[1] ?? '');
+  const wanted = chunks.filter((name) => /^(details-steps|later-steps)-/.test(name) || name.startsWith(`${locale}-`));
+  // The details step's small chunk first: a method tapped at once needs it, and the catalog, before the later steps.
+  return wanted.sort((a, b) => Number(b.startsWith('details-steps-')) - Number(a.startsWith('details-steps-'))).map((name) => `${folder}${name}`);
 }
 
 /** The page in `locale`'s language (both languages' first screens are in the entry: no catalog to preload). */

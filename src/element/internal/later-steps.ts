@@ -14,9 +14,8 @@ import { PayStepUnavailable } from './pay-step-unavailable.js';
 import type { DataConsent } from './data-consent.js';
 
 import { transition } from '../../flow/machine.js';
-import type { FlowEvent } from '../../flow/types.js';
-import { prefillOf } from './prefill-of.js';
-import type { PagePrefill } from './prefill-of.js';
+import { detailsStepTemplate, laterParts as parts } from './details-steps.js';
+export { transitionOnPage } from './details-steps.js';
 export { OrderTracker } from './order-tracker.js';
 export { resumeSaved, returnedFromCard } from './resume-order.js';
 
@@ -38,15 +37,8 @@ export const laterSteps = {
 
 export { transition };
 
-/** The whole flow, told what the page knows about the buyer (its prefill is checked as the details screen opens). */
-export const transitionOnPage = (state: FlowState, event: FlowEvent, page: PagePrefill): FlowState => transition(state, event, prefillOf(page));
-
 /** A step after the first screens. */
 export type LaterState = Exclude<FlowState, { step: 'loading' | 'error' | 'amount' | 'method' }>;
-
-/** Parts of the later steps' elements, forwarded so `pay-checkout::part(button)` reaches into every screen. */
-const parts =
-  'heading, button, button-secondary, pay-button, cancel-button, method, input, otp-input, error, error-summary, notice, countdown, qr, transfer-key, copy-button, card-link, result, receipt, loading, unavailable, change-method-button, store-link, print-button, consent, consent-checkbox, data-notice, privacy-link';
 
 /** What the later steps read from `<pay-checkout>`: `store-url`, `privacy-url`, `consent`. */
 export interface LaterPage extends DataConsent {
@@ -60,7 +52,7 @@ export function laterStepTemplate(s: LaterState, m: Messages, remainingMs: numbe
     case 'unavailable':
       return html`<pay-step-unavailable data-step exportparts=${parts} .state=${s} .messages=${m} .storeUrl=${storeUrl}></pay-step-unavailable>`;
     case 'details':
-      return html`<pay-step-details data-step exportparts=${parts} .state=${s} .messages=${m} .page=${page}></pay-step-details>`;
+      return detailsStepTemplate(s, m, page);
     case 'processing':
     case 'resuming':
       return html`<pay-step-processing data-step exportparts=${parts} .state=${s} .messages=${m}></pay-step-processing>`;

@@ -16,9 +16,10 @@ export class PayStepMethod extends StepElement<MethodState, FirstMessages> {
 
   /**
    * The tap shows at once: the button is busy until the next screen replaces this one (at once when the later steps are
-   * here; a quick buyer may be a moment ahead of them on a slow network).
+   * here; a quick buyer may be a moment ahead of them on a slow network). Not a `#` method: the first script's
+   * targets lower those to a WeakSet and helpers (bytes).
    */
-  #choose(e: Event): void {
+  private _choose(e: Event): void {
     const button = e.currentTarget as HTMLButtonElement;
     button.setAttribute('aria-busy', 'true');
     this.send({ type: 'method_chosen', id_payment_gateway: Number(button.dataset.gateway) });
@@ -49,7 +50,7 @@ export class PayStepMethod extends StepElement<MethodState, FirstMessages> {
               data-gateway=${gateway.id_payment_gateway}
               aria-describedby=${id}
               ?disabled=${!available}
-              @click=${this.#choose}
+              @click=${this._choose}
             >
               ${gateway.icon
                 ? // Drawn on a server, the logo's tile comes empty: an SVG logo is a document of its own for the phone to

@@ -21,24 +21,35 @@ export function defineSteps(steps: Record<string, CustomElementConstructor> = fi
 }
 
 export type LaterSteps = typeof import('./later-steps.js');
+export type DetailsSteps = typeof import('./details-steps.js');
 
-let later: Promise<LaterSteps> | undefined;
+/**
+ * A lazy chunk of steps, fetched once and its elements registered. A failed fetch (offline) is not remembered: the
+ * next need tries again. Its outcome is a network error's.
+ */
+function lazySteps<M>(load: () => Promise<M>, steps: (m: M) => Record<string, CustomElementConstructor>): () => Promise<M> {
+  let chunk: Promise<M> | undefined;
+  return () =>
+    (chunk ??= load().then(
+      (m) => {
+        defineSteps(steps(m));
+        return m;
+      },
+      (error: unknown) => {
+        chunk = undefined;
+        throw new NetworkError({ cause: error });
+      },
+    ));
+}
+
+/**
+ * The details step and the flow up to submitting the order (a small chunk the later steps' chunk also imports):
+ * fetched first, so a method tapped at once opens its details before the later steps are here (issue 31).
+ */
+export const loadDetailsSteps = lazySteps(() => import('./details-steps.js'), (m) => m.detailsSteps);
 
 /**
  * The steps after the first screen (details, gateway steps, results) with the flow and the order tracker they
  * need: a lazy chunk the element fetches while the link loads, so it is there before the buyer needs it.
  */
-export function loadLaterSteps(): Promise<LaterSteps> {
-  later ??= import('./later-steps.js').then(
-    (m) => {
-      defineSteps(m.laterSteps);
-      return m;
-    },
-    (error: unknown) => {
-      // A failed fetch (offline) is not remembered: the next need tries again. Its outcome is a network error's.
-      later = undefined;
-      throw new NetworkError({ cause: error });
-    },
-  );
-  return later;
-}
+export const loadLaterSteps = lazySteps(() => import('./later-steps.js'), (m) => m.laterSteps);

@@ -1,0 +1,69 @@
+import { adoptStyles, isServer } from 'lit';
+import type { CSSResultOrNative, ReactiveController, ReactiveControllerHost } from 'lit';
+import type { CheckoutLink } from '../../contract/checkout-link.js';
+import { firstScreen, initialState } from '../../flow/first-screen.js';
+import { onlyMethod } from '../../flow/screens.js';
+import type { FlowState } from '../../flow/types.js';
+import { shownLink } from '../internal/page-choices.js';
+import { markFirstScreen } from '../internal/user-timing.js';
+
+/**
+ * The server-rendered first screen (declarative shadow DOM): drawn by the server from the link answer it hands over,
+ * kept on screen until the client has its own, and marked as the first screen when the client takes over.
+ */
+export class ServerScreen implements ReactiveController {
+  /** The server's first screen, kept until the client's first screen past loading replaces it. */
+  private _nodes: ChildNode[] | undefined;
+  /** Whether the server drew the first screen; unset once the first screen past loading is marked (user-timing.ts). */
+  private _drawn: boolean | undefined = false;
+
+  constructor(
+    host: ReactiveControllerHost,
+    /** Whether the client's own screen is past loading. */
+    private readonly ready: () => boolean,
+  ) {
+    host.addController(this);
+  }
+
+  /** Whether the server's screen is still the one on show (the element renders nothing then). */
+  get showing(): boolean {
+    return this._nodes !== undefined;
+  }
+
+  /**
+   * The server's shadow root, when the page carries the link answer: its first screen stays until the element has
+   * checked that answer (no flash of the loading screen). Null: the element makes its own root.
+   */
+  adopt(host: HTMLElement, styles: CSSResultOrNative[]): ShadowRoot | null {
+    const root = isServer ? null : host.shadowRoot;
+    if (!root || !host.querySelector(':scope > script[type="application/json"]')) return null;
+    this._nodes = [...root.childNodes];
+    this._drawn = true;
+    adoptStyles(root, styles);
+    return root;
+  }
+
+  hostUpdate(): void {
+    if (this._nodes && this.ready()) {
+      for (const node of this._nodes) node.remove();
+      this._nodes = undefined;
+    }
+  }
+
+  hostUpdated(): void {
+    if (this._drawn !== undefined && this.ready()) {
+      markFirstScreen(this._drawn);
+      this._drawn = undefined;
+    }
+  }
+}
+
+/**
+ * What a server (Lit SSR) draws from the link answer it hands over (renderHostedPage checks it first): the first
+ * screen, or undefined for the loading shell (a link with one method opens on its details, a later step).
+ */
+export function serverFirstScreen(linkData: unknown, hash: string, methods: string | undefined): FlowState | undefined {
+  const link = linkData as CheckoutLink | undefined;
+  const first = link?.hash === hash && Array.isArray(link.gateways) ? firstScreen(initialState(), { type: 'link_loaded', link: shownLink(link, methods) }) : undefined;
+  return first && !onlyMethod(first) ? first : undefined;
+}

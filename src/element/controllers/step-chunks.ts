@@ -1,0 +1,150 @@
+import { html } from 'lit';
+import type { ReactiveController, ReactiveControllerHost, TemplateResult } from 'lit';
+import { beforeOrderSteps } from '../../flow/first-screen.js';
+import type { FlowState } from '../../flow/types.js';
+import { esFirst } from '../../i18n/es-first.js';
+import { firstMessages, loadMessages, resolveLocale } from '../../i18n/locale.js';
+import { isWholeCatalog } from '../../i18n/messages.js';
+import type { FirstMessages, Locale, Messages } from '../../i18n/messages.js';
+import { loadDetailsSteps, loadLaterSteps } from '../internal/steps.js';
+import type { DetailsSteps, LaterSteps } from '../internal/steps.js';
+import type { LaterPage } from '../internal/later-steps.js';
+import type { PagePrefill } from '../internal/prefill-of.js';
+import type { OrderTracker } from '../internal/order-tracker.js';
+
+/**
+ * Parts of the first screens' step elements (loading, error, amount, method), forwarded so `pay-checkout::part(button)`
+ * reaches into them; the later steps forward theirs (later-steps.ts).
+ */
+const stepParts = 'heading, button, button-secondary, method, input, error, loading';
+
+/** How long after the details step's chunk the later steps' is asked for (measured: npm run bench -- --only vitals). */
+const laterStepsDelayMs = 600;
+
+/**
+ * What arrives after the first screen, and when: the details step's chunk, the later steps' chunk (with the order
+ * tracker made from it) and the whole catalog of the locale. All are wanted a frame after the element's first paint
+ * (its loading screen, or the server's first screen), or at once when a step past it needs them (a resumed order).
+ */
+export class StepChunks implements ReactiveController {
+  /** The bundled first screens' strings, until the whole catalog of the locale arrives. */
+  messages: FirstMessages | Messages = esFirst;
+  /** The locale asked for; until its lazy catalog arrives the loading screen stays, so no screen flips language. */
+  wantedLocale: Locale = 'es';
+  /** The details step's chunk, once here: the details screen before the later steps. */
+  details: DetailsSteps | undefined;
+  /** The later steps' chunk, once here, and the tracker of the buyer's order made with it. */
+  later: LaterSteps | undefined;
+  tracker: OrderTracker | undefined;
+  private _want: (() => void) | undefined;
+  private readonly _wanted = new Promise<void>((resolve) => (this._want = resolve));
+
+  constructor(
+    private readonly host: ReactiveControllerHost & HTMLElement & { locale: string | undefined },
+    private readonly track: (later: LaterSteps) => OrderTracker,
+  ) {
+    host.addController(this);
+  }
+
+  hostUpdated(): void {
+    // Past the first paint, not in the same task: the next screens are here by the time a quick buyer taps.
+    const want = this._want;
+    if (want) {
+      this._want = undefined;
+      requestAnimationFrame(() => setTimeout(want));
+      setTimeout(want, 250); // a hidden tab runs no frames
+    }
+  }
+
+  /** `load`, once the steps past the first screen are wanted; a failure is nobody's to hear. */
+  private _once(load: () => Promise<unknown>): void {
+    void this._wanted.then(load).catch(() => undefined);
+  }
+
+  /** The whole catalog, once here. */
+  get catalog(): Messages | null {
+    return isWholeCatalog(this.messages) ? this.messages : null;
+  }
+
+  /**
+   * The state on screen: the flow's, or loading while the asked-for catalog is on its way (for the steps after
+   * the first screens: the whole catalog, and their chunk).
+   */
+  shown(flow: FlowState): FlowState {
+    const m = this.messages;
+    // A link that cannot be paid is rare: its screen and strings come with the later steps.
+    const first = beforeOrderSteps.includes(flow.step) && flow.step !== 'unavailable';
+    const steps = this.later ?? (flow.step === 'details' ? this.details : undefined);
+    const ready = m.locale === this.wantedLocale && (first || (isWholeCatalog(m) && steps !== undefined));
+    return ready ? flow : { step: 'loading', request: null };
+  }
+
+  /** The screen of the state on show (`shown`), drawn by the chunk that holds its step. */
+  screen(s: FlowState, page: LaterPage & PagePrefill & { amounts: string | undefined }): TemplateResult {
+    const m = this.messages;
+    switch (s.step) {
+      case 'loading':
+      case 'error':
+        return html`<pay-step-status data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-status>`;
+      case 'amount':
+        return html`<pay-step-amount data-step exportparts=${stepParts} .state=${s} .messages=${m} .presets=${page.amounts}></pay-step-amount>`;
+      case 'method':
+        return html`<pay-step-method data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-method>`;
+    }
+    // `shown()` keeps the later steps on loading until the whole catalog and their chunk are here.
+    const { later, details, tracker } = this;
+    if (!later && s.step === 'details' && details && isWholeCatalog(m)) return details.detailsStepTemplate(s, m, page);
+    if (!later || !tracker || !isWholeCatalog(m)) return html`<pay-step-status data-step exportparts=${stepParts} .state=${{ step: 'loading', request: null }} .messages=${m}></pay-step-status>`;
+    return later.laterStepTemplate(s, m, tracker.remainingMs, page);
+  }
+
+  /** The locale of the page (`locale`, else the closest `lang`): its first screens at once, its catalog once wanted. */
+  useLocale(): void {
+    const host = this.host;
+    const locale = resolveLocale(host.locale, host);
+    this.wantedLocale = locale;
+    if (locale === this.messages.locale && isWholeCatalog(this.messages)) return;
+    // Every locale's first screens are bundled; the whole catalog is a lazy chunk, wanted with the later steps.
+    if (locale !== this.messages.locale) this.messages = firstMessages[locale];
+    this._once(() =>
+      loadMessages(locale).then((messages) => {
+        if (resolveLocale(host.locale, host) !== messages.locale) return;
+        this.messages = messages;
+        host.requestUpdate();
+      }),
+    );
+  }
+
+  /**
+   * The steps past the first screen, once wanted: the details step's small chunk first, alone on a slow line (a quick
+   * tap needs it); the later steps a moment after, so running their chunk (a long task on a slow phone) does not hold
+   * up that tap. Pay, a resumed order and an unavailable link ask for the later steps at once.
+   */
+  wantSteps(): void {
+    const later = () => new Promise((go) => setTimeout(go, laterStepsDelayMs)).then(() => this.loadLater());
+    this._once(() => this.loadDetails().then(later, later));
+  }
+
+  /** The details step's chunk (memoized): what the buyer needs up to submitting the order. */
+  async loadDetails(): Promise<DetailsSteps> {
+    const details = await loadDetailsSteps();
+    if (!this.details) {
+      this.details = details;
+      // A method tapped on the first screen may be waiting for it.
+      this.host.requestUpdate();
+    }
+    return details;
+  }
+
+  /** The later steps' chunk (memoized); the first call also makes the order tracker. */
+  async loadLater(): Promise<OrderTracker> {
+    this._want?.(); // whoever needs the later steps now needs the whole catalog too
+    const later = await loadLaterSteps();
+    if (this.tracker) return this.tracker;
+    this.later = later;
+    this.tracker = this.track(later);
+    // A step past the first screens may be waiting on loading for this chunk.
+    this.host.requestUpdate();
+    return this.tracker;
+  }
+}
