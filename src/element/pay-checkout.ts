@@ -5,7 +5,7 @@ import type { FlowState, FlowStep } from '../flow/types.js';
 import { spoken, withMoney } from './internal/spoken.js';
 import { isWholeCatalog } from '../i18n/messages.js';
 import type { FirstMessages, Messages } from '../i18n/messages.js';
-import type { StatusTimings } from './controllers/status-timings.js';
+import type { StatusTimings } from './internal/status-timings.js';
 import { FlowRunner } from './controllers/flow-runner.js';
 import { LiveRegion } from './controllers/live-region.js';
 import { ServerScreen, serverFirstScreen } from './controllers/server-screen.js';

@@ -1,6 +1,6 @@
 import { expect, fixtureCleanup, waitUntil } from '@open-wc/testing';
 import { PayCheckout } from '../../src/index.js';
-import { defaultStatusTimings } from '../../src/element/controllers/status-timings.js';
+import { defaultStatusTimings } from '../../src/element/internal/status-timings.js';
 import { chooseMethod, click, control, fillDetails, heading, latestOrderId, mount, resetSandbox, sandboxOrders, screenRoot, toPush, waitForStep } from './support/checkout.js';
 
 const key = 'pay-checkout:order:demo-fixed';

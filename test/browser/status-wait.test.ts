@@ -1,6 +1,6 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { PayCheckout } from '../../src/index.js';
-import { defaultStatusTimings } from '../../src/element/controllers/status-timings.js';
+import { defaultStatusTimings } from '../../src/element/internal/status-timings.js';
 import { control, latestOrderId, mount, resetSandbox, toPush, waitForStep } from './support/checkout.js';
 
 /**

@@ -18,7 +18,7 @@ import { keepsOrderOrReceipt } from '../saved-keys.js';
 import type { LiveRegion } from './live-region.js';
 import type { StepChunks } from './step-chunks.js';
 import type { StepFocus } from './step-focus.js';
-import type { StatusTimings } from './status-timings.js';
+import type { StatusTimings } from '../internal/status-timings.js';
 
 /** The steps before any order, where the order tracker has nothing to do: the details step's chunk can run them. */
 const beforeTracker: readonly FlowStep[] = ['amount', 'method', 'details'];
