@@ -115,6 +115,32 @@ function publicTagOnly() {
   };
 }
 
+/**
+ * The page's settings are declared in `PayCheckoutSettings` (pay-checkout-settings.ts), which the element extends so its
+ * file holds behaviour; to a page they are the element's own. Shown so: no `inheritedFrom`, the settings first, and
+ * the superclass the settings' (LitElement).
+ */
+function settingsAsOwn() {
+  return {
+    name: 'pay-checkout-settings-as-own',
+    packageLinkPhase({ customElementsManifest }) {
+      const declarations = customElementsManifest.modules.flatMap((module) => module.declarations ?? []);
+      const settings = declarations.find((declaration) => declaration.name === 'PayCheckoutSettings');
+      if (!settings) throw new Error('custom-elements.json: PayCheckoutSettings not found');
+      for (const declaration of declarations.filter((d) => d.superclass?.name === 'PayCheckoutSettings')) {
+        const own = (entries = []) => {
+          const inherited = entries.filter((entry) => entry.inheritedFrom?.name === 'PayCheckoutSettings');
+          for (const entry of inherited) delete entry.inheritedFrom;
+          return [...inherited, ...entries.filter((entry) => !inherited.includes(entry))];
+        };
+        declaration.members = own(declaration.members);
+        declaration.attributes = own(declaration.attributes);
+        declaration.superclass = settings.superclass;
+      }
+    },
+  };
+}
+
 export default {
   // The class lives in src/element/; the tag name comes from src/define.ts's customElements.define.
   globs: ['src/element/**/*.ts', 'src/define.ts'],
@@ -123,6 +149,7 @@ export default {
   litelement: true,
   packagejson: false,
   plugins: [
+    settingsAsOwn(),
     publicTagOnly(),
     shippedModulePaths(),
     ...[

@@ -34,7 +34,10 @@ describe('published types', () => {
   after(() => scratch.remove());
 
   it('the element declaration has its public API and no test hooks (@internal, stripped)', () => {
-    const declaration = readFileSync(path.join(typesDir, 'element/pay-checkout.d.ts'), 'utf8');
+    // The page's settings are declared in the class the element extends (pay-checkout-settings.ts).
+    const element = readFileSync(path.join(typesDir, 'element/pay-checkout.d.ts'), 'utf8');
+    assert.match(element, /class PayCheckout extends PayCheckoutSettings/);
+    const declaration = element + readFileSync(path.join(typesDir, 'element/pay-checkout-settings.d.ts'), 'utf8');
     for (const member of ['link: string', 'apiBase', 'merchantKey', 'get step()']) assert.ok(declaration.includes(member), member);
     assert.doesNotMatch(declaration, /navigate|statusTimings/);
     assert.doesNotMatch(readFileSync(path.join(typesDir, 'index.d.ts'), 'utf8'), /StatusTimings/);
