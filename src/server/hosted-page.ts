@@ -138,7 +138,9 @@ function inlineEntry(html: string, entryScript: string, locale: 'es' | 'en'): { 
  */
 function nextScreensOf(entry: string, folder: string, locale: 'es' | 'en'): string[] {
   const chunks = [...entry.matchAll(/\bimport\(["'`]\.\/((?:details-steps|later-steps|es|en)-[\w-]+\.js)["'`]\)/g)].map((m) => m[1] ?? '');
-  const wanted = chunks.filter((name) => /^(details-steps|later-steps)-/.test(name) || name.startsWith(`${locale}-`));
+  // Not the later steps: on a slow line their 28 KB would share the bandwidth the details step needs (they are asked
+  // for a moment after it, step-chunks.ts).
+  const wanted = chunks.filter((name) => name.startsWith('details-steps-') || name.startsWith(`${locale}-`));
   // The details step's small chunk first: a method tapped at once needs it, and the catalog, before the later steps.
   return wanted.sort((a, b) => Number(b.startsWith('details-steps-')) - Number(a.startsWith('details-steps-'))).map((name) => `${folder}${name}`);
 }

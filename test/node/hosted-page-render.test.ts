@@ -106,17 +106,17 @@ describe('renderHostedPage with the entry’s text: the script in the page', () 
     assert.doesNotMatch(policyOf(html), /unsafe-inline|unsafe-eval/);
   });
 
-  it('preloads the next screens’ chunks (the later steps, its language’s catalog) from the top of the body, not the head', async () => {
-    const next = "const es=()=>import(`./es-x.js`),en=()=>import(`./en-y.js`),later=()=>import('./later-steps-z.js'),qr=()=>import('./qrcode-q.js');";
+  it('preloads the next screens’ chunks (the details step, its language’s catalog; not the later steps) from the top of the body, not the head', async () => {
+    const next = "const es=()=>import(`./es-x.js`),en=()=>import(`./en-y.js`),details=()=>import('./details-steps-d.js'),later=()=>import('./later-steps-z.js'),qr=()=>import('./qrcode-q.js');";
     const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
     const spanish = await renderHostedPage(built, { hash: 'abc123', link, now, entryScript: next });
-    assert.deepEqual(preloads(spanish), ['/pay/assets/es-x.js', '/pay/assets/later-steps-z.js']);
+    assert.deepEqual(preloads(spanish), ['/pay/assets/details-steps-d.js', '/pay/assets/es-x.js']);
     // Found with the page's first bytes; out of the head, so no Early Hints or Link header names them as the first screen's.
     assert.ok(spanish.indexOf('<link rel="modulepreload"') > spanish.indexOf('<body>'), 'in the body');
     assert.ok(spanish.indexOf('<link rel="modulepreload"') < spanish.indexOf('<main'), 'before the first screen');
     assert.deepEqual(hostedPageLinks(spanish, 'es', { entryInline: true }), []);
     const english = await renderHostedPage(built, { hash: 'abc123', link, now, entryScript: next, locale: 'en' });
-    assert.deepEqual(preloads(english), ['/pay/assets/en-y.js', '/pay/assets/later-steps-z.js']);
+    assert.deepEqual(preloads(english), ['/pay/assets/details-steps-d.js', '/pay/assets/en-y.js']);
     // A page that goes out as built names nothing more.
     assert.deepEqual(preloads(await renderHostedPage(built, { hash: 'abc123', link, now })), []);
   });

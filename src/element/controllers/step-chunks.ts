@@ -56,6 +56,15 @@ export class StepChunks implements ReactiveController {
     }
   }
 
+  /**
+   * Wanted now, not after the first paint: the server drew the first screen and the page preloads these chunks, so
+   * asking at once costs no bandwidth and a buyer who taps as the screen comes alive finds them here.
+   */
+  wantNow(): void {
+    this._want?.();
+    this._want = undefined;
+  }
+
   /** `load`, once the steps past the first screen are wanted; a failure is nobody's to hear. */
   private _once(load: () => Promise<unknown>): void {
     void this._wanted.then(load).catch(() => undefined);
