@@ -80,8 +80,11 @@ async function startEmbedPage(sandbox: RunningSandbox): Promise<{ url: string; c
 
 export type FirstScreenPage = 'hosted' | 'embed';
 
-/** The chunks of the screens after the first (the later steps, a whole catalog), in either build. */
-const isNextScreens = (url: string) => /\/(?:pay-checkout\.)?(?:later-steps|es|en)-[\w-]+\.js$/.test(new URL(url).pathname);
+/** The chunks of the screens after the first (the details step, the later steps, a whole catalog), in either build. */
+const isNextScreens = (url: string) => /\/(?:pay-checkout\.)?(?:details-steps|later-steps|es|en)-[\w-]+\.js$/.test(new URL(url).pathname);
+
+/** The inline module scripts of a page, gzip each, as the size check measures them (its inline style is markup's). */
+const inlineCodeGzip = (html: string) => [...html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].reduce((n, m) => n + gzipSize(Buffer.from(m[1] ?? '')), 0);
 
 async function firstScreen(browser: Browser, sandbox: RunningSandbox, loads: number, which: FirstScreenPage) {
   const embed = which === 'embed' ? await startEmbedPage(sandbox) : null;
@@ -101,7 +104,9 @@ async function firstScreen(browser: Browser, sandbox: RunningSandbox, loads: num
     const bodies = new Map<string, Promise<number>>();
     page.on('response', (r) => {
       const type = r.request().resourceType();
+      // The hosted page carries its first script inline: it counts, not the markup around it (the merchant's page: nothing).
       if (type === 'script' || type === 'stylesheet') bodies.set(r.url(), r.body().then(gzipSize, () => 0));
+      else if (!embed && type === 'document') bodies.set(r.url(), r.text().then(inlineCodeGzip, () => 0));
     });
     // Every request by the moment it started (the epoch clock both sides share; resource timing lists only finished ones).
     const seen: { url: string; at: number }[] = [];
@@ -112,7 +117,7 @@ async function firstScreen(browser: Browser, sandbox: RunningSandbox, loads: num
     const before = seen.filter((r) => r.at <= atEpoch);
     // The bodies of what was asked before the screen, all of them, even those still arriving.
     await page.waitForLoadState('networkidle');
-    // What the first screen waits for, apart from the next screens' chunks (the later steps, the whole catalog), which
+    // What the first screen waits for, apart from the next screens' chunks (details, later steps, whole catalog), which
     // are fetched early on purpose (issue 31: a quick tap finds its next screen) and never waited for.
     let bytes = 0;
     let early = 0;
@@ -234,7 +239,7 @@ export async function benchTiming(options: TimingOptions = {}): Promise<boolean>
     const profile = `${mobileProfile.latencyMs} ms RTT, ${mobileProfile.downloadBps / 1e6} Mbps, ${mobileProfile.cpuRate}x CPU`;
     const rows: [string, string, string, boolean][] = [
       [`hosted page: first interactive screen, median of ${loads} cold loads, ${profile}`, `${ms(screen.median)} (min ${ms(screen.min)}, max ${ms(screen.max)})`, '— (none in §7)', true],
-      ['hosted page: script and style it waits for, gzip', kB(screen.codeBytes), `${kB(firstInteractiveBudgetGzip)} (20 kB the goal)`, screen.codeBytes <= firstInteractiveBudgetGzip],
+      ['hosted page: script and style it waits for (its inline script too), gzip', kB(screen.codeBytes), `${kB(firstInteractiveBudgetGzip)} (20 kB the goal)`, screen.codeBytes <= firstInteractiveBudgetGzip],
       ['hosted page: the next screens’ chunks, fetched before it but not waited for, gzip', kB(screen.earlyBytes), '— (issue 31: preloaded from the top of the body)', true],
       ['hosted page: API calls before it', String(screen.apiCalls), '1 (GET /checkout/links/{hash})', screen.apiCalls <= 1],
       ['hosted page: all requests before it (page, script, style, API), median', String(screen.requests), '—', true],

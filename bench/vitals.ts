@@ -51,8 +51,14 @@ const watchVitals = `(() => {
   v.events = [];
   try {
     new PerformanceObserver((list) => { for (const e of list.getEntries()) v.long.push([Math.round(e.startTime), Math.round(e.duration)]); }).observe({ type: 'longtask', buffered: true });
+    // Long animation frames with the scripts in them: what exactly a tap waited behind.
+    v.loaf = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) v.loaf.push([Math.round(e.startTime), Math.round(e.duration), Math.round(e.renderStart ? e.renderStart - e.startTime : 0), e.scripts.map((x) => [x.invoker.slice(0, 50), Math.round(x.startTime), Math.round(x.duration)])]); }).observe({ type: 'long-animation-frame', buffered: true });
     new PerformanceObserver((list) => { for (const e of list.getEntries()) v.events.push([e.name, Math.round(e.startTime), Math.round(e.processingStart - e.startTime), Math.round(e.processingEnd - e.processingStart), e.duration]); }).observe({ type: 'event', durationThreshold: 16, buffered: true });
   } catch {}
+  // When the next screens' elements were defined (their chunk run), for PAY_BENCH_DEBUG.
+  v.defined = {};
+  for (const tag of ['pay-step-details', 'pay-step-push']) customElements.whenDefined(tag).then(() => (v.defined[tag] = Math.round(performance.now())));
   const step = () => document.querySelector('pay-checkout')?.shadowRoot?.querySelector('[data-step]');
   const face = () => {
     const s = step();
@@ -207,7 +213,9 @@ async function oneLoad(browser: Browser, sandbox: RunningSandbox, url: string, w
     const unasked = shifts.filter((s) => !s.input);
     const laterShift = unasked.filter((s) => s.at >= firstTapAt).reduce((n, s) => n + s.value, 0);
     if (process.env.PAY_BENCH_DEBUG) {
-      const v = (await page.evaluate('({ ready: window.__payVitals.ready, taps: window.__payVitals.taps, long: window.__payVitals.long, events: window.__payVitals.events })')) as object;
+      const v = (await page.evaluate(`({ ready: window.__payVitals.ready, taps: window.__payVitals.taps, long: window.__payVitals.long, events: window.__payVitals.events, loaf: window.__payVitals.loaf, defined: window.__payVitals.defined,
+        // When each script and API call was asked for and arrived: what a quick tap may wait for.
+        resources: performance.getEntriesByType('resource').map((r) => [r.name.replace(/^.*\\//, '').slice(0, 24), Math.round(r.startTime), Math.round(r.responseEnd)]) })`)) as object;
       console.log(url, when, gateway, JSON.stringify(v), JSON.stringify(unasked.map((s) => [Math.round(s.at), s.value.toFixed(4), s.sources.map((x) => `${x.node} ${x.from.map(Math.round)}→${x.to.map(Math.round)}`)])));
     }
     const worst = unasked.sort((a, b) => b.value - a.value)[0];

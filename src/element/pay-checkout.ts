@@ -155,10 +155,7 @@ export class PayCheckout extends PayCheckoutSettings {
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     // Without the page's link answer, a server shell goes unless Lit's hydrate support adopts it.
     const root = this._screen.adopt(this, PayCheckout.elementStyles);
-    if (root) {
-      this._chunks.wantNow();
-      return root;
-    }
+    if (root) return root;
     dropServerShell(this);
     return super.createRenderRoot();
   }

@@ -47,8 +47,24 @@ export const kB = (bytes) => `${(bytes / 1000).toFixed(2)} kB`;
  */
 export const sizeTargets = [
   { name: 'script-tag embed', configFile: 'vite.script.config.ts', isEntry: (chunk) => chunk.fileName === entryFile },
-  { name: 'hosted page', configFile: 'vite.hosted.config.ts', isEntry: (chunk) => chunk.isEntry },
+  { name: 'hosted page', configFile: 'vite.hosted.config.ts', isEntry: (chunk) => chunk.isEntry, serve: servedHostedEntry },
 ];
+
+/**
+ * The hosted page's entry as a server sends it: inside the page renderHostedPage draws for a link, with its first
+ * statement (it waits for the drawn screen's first paint) and its chunks' URLs made absolute. That, not the file, is
+ * what a phone downloads before the first screen answers.
+ */
+async function servedHostedEntry(outDir, entryScript) {
+  const { tsImport } = await import('tsx/esm/api');
+  const { renderHostedPage } = await tsImport('../../src/server/hosted-page.ts', import.meta.url);
+  const gateway = { id_payment_gateway: 1, name: 'Nequi', kind: 'push', required_fields: [], id_types: [1], min_amount: 1_000, max_amount: 5_000_000, icon: 'https://api.example.com/icons/1.svg' };
+  const link = { hash: 'size', store_name: 'Tienda', description: 'Pedido', amount: 50_000, currency: 'COP', status: 'active', expires_at: null, collect_shopper_data: false, gateways: [gateway], document_types: [] };
+  const html = await renderHostedPage(readFileSync(path.join(outDir, 'index.html'), 'utf8'), { hash: 'size', link, entryScript });
+  const inline = [...html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
+  if (inline.length !== 1) throw new Error(`the hosted page drew ${inline.length} inline module scripts, not its entry (is Lit SSR installed?)`);
+  return inline[0];
+}
 
 /** Builds one target and its chunks into `outDir`; returns rolldown's chunk metadata (imports, modules). */
 async function buildTarget(target, outDir) {
@@ -121,6 +137,7 @@ async function measureBuild(outDir, chunks, target) {
   }
 
   const files = [...byFile.values()].map(measure).sort((a, b) => Number(b.initial) - Number(a.initial) || b.gzip - a.gzip);
+  const served = target.serve ? await target.serve(outDir, readFileSync(path.join(outDir, entryFileName), 'utf8')) : undefined;
   const initialFiles = files.filter((file) => file.initial);
   // Sizes of the initial graph compressed file by file, as the browser fetches them.
   const total = (key) => initialFiles.reduce((sum, file) => sum + file[key], 0);
@@ -128,6 +145,8 @@ async function measureBuild(outDir, chunks, target) {
   const sum = (list, key) => list.reduce((acc, file) => acc + file[key], 0);
   return {
     files,
+    // The entry as the page serves it, where a server rewrites it (the hosted page's inline script), gzip.
+    served: served === undefined ? undefined : { bytes: Buffer.byteLength(served), gzip: gzipSize(Buffer.from(served)) },
     initial: { files: initialFiles.map((f) => f.file), bytes: total('bytes'), gzip: total('gzip'), brotli: total('brotli') },
     // What the first interactive screen costs (checked against `firstInteractiveBudgetGzip`).
     firstInteractive: {
@@ -147,6 +166,12 @@ export function checkBudget(report) {
     ok: report.initial.gzip <= initialBudgetGzip,
     line: `initial script ${kB(report.initial.gzip)} gzip (budget ${kB(initialBudgetGzip)})`,
   });
+  if (report.served) {
+    checks.push({
+      ok: report.served.gzip <= initialBudgetGzip,
+      line: `initial script as the page serves it (inline, its first statement, absolute chunk URLs) ${kB(report.served.gzip)} gzip (budget ${kB(initialBudgetGzip)})`,
+    });
+  }
   // Before the first interactive screen: the first script and the link schemas' chunk, and nothing else (the later
   // steps and the rest of the catalog are fetched once it is painted, so they must not be static imports of either).
   const fi = report.firstInteractive;
@@ -228,7 +253,7 @@ async function main() {
     console.log(firstInteractiveLine(report));
     const checks = checkBudget(report);
     for (const check of checks) console.log(`${check.ok ? 'PASS' : 'FAIL'} ${target.name}: ${check.line}`);
-    if (!checks[0]?.ok || !checks[1]?.ok) {
+    if (checks.slice(0, report.served ? 3 : 2).some((check) => !check.ok)) {
       console.log('largest parts of the initial script (before minification):');
       for (const [part, length] of largestInitialParts(report)) console.log(`  ${part.padEnd(40)} ${kB(length).padStart(10)}`);
     }

@@ -1,5 +1,5 @@
 import { html } from 'lit';
-import type { ReactiveController, ReactiveControllerHost, TemplateResult } from 'lit';
+import type { ReactiveControllerHost, TemplateResult } from 'lit';
 import { beforeOrderSteps } from '../../flow/first-screen.js';
 import type { FlowState } from '../../flow/types.js';
 import { esFirst } from '../../i18n/es-first.js';
@@ -21,12 +21,16 @@ const stepParts = 'heading, button, button-secondary, method, input, error, load
 /** How long after the details step's chunk the later steps' is asked for (measured: npm run bench -- --only vitals). */
 const laterStepsDelayMs = 600;
 
+const noop = () => undefined;
+
 /**
  * What arrives after the first screen, and when: the details step's chunk, the later steps' chunk (with the order
- * tracker made from it) and the whole catalog of the locale. All are wanted a frame after the element's first paint
- * (its loading screen, or the server's first screen), or at once when a step past it needs them (a resumed order).
+ * tracker made from it) and the whole catalog of the locale. The details step and the catalog are asked for beside the
+ * link call, at the element's first update (on the server-drawn page, which preloads them, that costs nothing): on a
+ * slow line they arrive about with the link's answer, so a method tapped the moment the first screen is ready opens
+ * its details at once; asked for after the first paint, they came a round trip after it (npm run bench -- --only vitals).
  */
-export class StepChunks implements ReactiveController {
+export class StepChunks {
   /** The bundled first screens' strings, until the whole catalog of the locale arrives. */
   messages: FirstMessages | Messages = esFirst;
   /** The locale asked for; until its lazy catalog arrives the loading screen stays, so no screen flips language. */
@@ -36,39 +40,11 @@ export class StepChunks implements ReactiveController {
   /** The later steps' chunk, once here, and the tracker of the buyer's order made with it. */
   later: LaterSteps | undefined;
   tracker: OrderTracker | undefined;
-  private _want: (() => void) | undefined;
-  private readonly _wanted = new Promise<void>((resolve) => (this._want = resolve));
 
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement & { locale: string | undefined },
     private readonly track: (later: LaterSteps) => OrderTracker,
-  ) {
-    host.addController(this);
-  }
-
-  hostUpdated(): void {
-    // Past the first paint, not in the same task: the next screens are here by the time a quick buyer taps.
-    const want = this._want;
-    if (want) {
-      this._want = undefined;
-      requestAnimationFrame(() => setTimeout(want));
-      setTimeout(want, 250); // a hidden tab runs no frames
-    }
-  }
-
-  /**
-   * Wanted now, not after the first paint: the server drew the first screen and the page preloads these chunks, so
-   * asking at once costs no bandwidth and a buyer who taps as the screen comes alive finds them here.
-   */
-  wantNow(): void {
-    this._want?.();
-    this._want = undefined;
-  }
-
-  /** `load`, once the steps past the first screen are wanted; a failure is nobody's to hear. */
-  private _once(load: () => Promise<unknown>): void {
-    void this._wanted.then(load).catch(() => undefined);
-  }
+  ) {}
 
   /** The whole catalog, once here. */
   get catalog(): Messages | null {
@@ -107,31 +83,29 @@ export class StepChunks implements ReactiveController {
     return later.laterStepTemplate(s, m, tracker.remainingMs, page);
   }
 
-  /** The locale of the page (`locale`, else the closest `lang`): its first screens at once, its catalog once wanted. */
+  /** The locale of the page (`locale`, else the closest `lang`): its first screens at once, its catalog asked for. */
   useLocale(): void {
     const host = this.host;
     const locale = resolveLocale(host.locale, host);
     this.wantedLocale = locale;
     if (locale === this.messages.locale && isWholeCatalog(this.messages)) return;
-    // Every locale's first screens are bundled; the whole catalog is a lazy chunk, wanted with the later steps.
+    // Every locale's first screens are bundled; the whole catalog is a lazy chunk (a failure: the next need tries again).
     if (locale !== this.messages.locale) this.messages = firstMessages[locale];
-    this._once(() =>
-      loadMessages(locale).then((messages) => {
-        if (resolveLocale(host.locale, host) !== messages.locale) return;
-        this.messages = messages;
-        host.requestUpdate();
-      }),
-    );
+    loadMessages(locale).then((messages) => {
+      if (resolveLocale(host.locale, host) !== messages.locale) return;
+      this.messages = messages;
+      host.requestUpdate();
+    }, noop);
   }
 
   /**
-   * The steps past the first screen, once wanted: the details step's small chunk first, alone on a slow line (a quick
-   * tap needs it); the later steps a moment after, so running their chunk (a long task on a slow phone) does not hold
-   * up that tap. Pay, a resumed order and an unavailable link ask for the later steps at once.
+   * The steps past the first screen: the details step's small chunk first, alone on a slow line (a quick tap needs
+   * it); the later steps a moment after, so running their chunk (a long task on a slow phone) does not hold up that
+   * tap. Pay, a resumed order and an unavailable link ask for the later steps at once.
    */
   wantSteps(): void {
     const later = () => new Promise((go) => setTimeout(go, laterStepsDelayMs)).then(() => this.loadLater());
-    this._once(() => this.loadDetails().then(later, later));
+    this.loadDetails().then(later, later).catch(noop);
   }
 
   /** The details step's chunk (memoized): what the buyer needs up to submitting the order. */
@@ -147,7 +121,6 @@ export class StepChunks implements ReactiveController {
 
   /** The later steps' chunk (memoized); the first call also makes the order tracker. */
   async loadLater(): Promise<OrderTracker> {
-    this._want?.(); // whoever needs the later steps now needs the whole catalog too
     const later = await loadLaterSteps();
     if (this.tracker) return this.tracker;
     this.later = later;
