@@ -130,6 +130,35 @@ describe('hosted page: server-rendered first screen', () => {
     }
   });
 
+  it('a first screen arriving in pieces is painted whole, never half (no row moves when the rest comes)', async () => {
+    // The page as the sandbox draws it, sent in two parts: up to the middle of the method list, then the rest a second
+    // later, as a slow line may deliver it. Without the page's render-blocking mark, Chromium paints the first part.
+    const page = await (await fetch(`${world.sandbox.checkoutUrl}/demo-fixed`)).text();
+    const cut = page.lastIndexOf('<li', page.indexOf('data-gateway="2"'));
+    assert.ok(cut > 0 && page.indexOf('id="checkout-end"') > cut, 'the methods come before the mark after <main>');
+    const restAfterMs = 1_000;
+    const server = http.createServer((req, res) => {
+      if (req.url !== '/checkout/demo-fixed') return void res.writeHead(404).end();
+      // Blank text after it past the parser's first read, so the first part is parsed (and could be painted) alone.
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).write(page.slice(0, cut) + ' '.repeat(8_192));
+      setTimeout(() => res.end(page.slice(cut)), restAfterMs);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const buyer = await Buyer.create(world);
+    try {
+      const started = Date.now();
+      await buyer.page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/checkout/demo-fixed`);
+      const arrived = Date.now() - started;
+      await buyer.page.waitForTimeout(300);
+      const paint = (await buyer.page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1")) as number;
+      assert.ok(arrived >= restAfterMs, `the page took ${arrived} ms to arrive`);
+      assert.ok(paint >= restAfterMs, `first paint at ${Math.round(paint)} ms, before the rest of the screen came at ${restAfterMs} ms`);
+    } finally {
+      await buyer.close();
+      server.close();
+    }
+  });
+
   it('a static copy of dist/hosted is unchanged: no first screen in its HTML, the element fetches the link', async () => {
     const index = configureHostedPage(readFileSync(path.join(hostedDir, 'index.html'), 'utf8'), { apiBase: `${world.sandbox.url}/v1` });
     // A static host with one rewrite rule: files under /checkout/ as they are, every other path index.html.
