@@ -245,7 +245,7 @@ export async function benchTiming(options: TimingOptions = {}): Promise<boolean>
       ['hosted page: all requests before it (page, script, style, API), median', String(screen.requests), '—', true],
       [`script-tag embed: first interactive screen, median of ${embedLoads} cold loads, same profile`, `${ms(embed.median)} (min ${ms(embed.min)}, max ${ms(embed.max)})`, '—', true],
       ['script-tag embed: script and style it waits for, gzip', kB(embed.codeBytes), `${kB(firstInteractiveBudgetGzip)} (20 kB the goal)`, embed.codeBytes <= firstInteractiveBudgetGzip],
-      ['script-tag embed: the next screens’ chunks, fetched before it but not waited for, gzip', kB(embed.earlyBytes), '— (issue 31: after its first paint)', true],
+      ['script-tag embed: the next screens’ chunks, fetched before it but not waited for, gzip', kB(embed.earlyBytes), '— (asked for beside the link call, not waited for)', true],
       ['script-tag embed: API calls before it', String(embed.apiCalls), '1', embed.apiCalls <= 1],
     ];
     if (rates && receipt) {

@@ -20,10 +20,10 @@ const idFields = ['document_type', 'document_number'];
 export function fixtureGateways(): SandboxGateway[] {
   const common = { min_amount: gatewayAmountLimits.min, max_amount: gatewayAmountLimits.max };
   return [
-    { id_payment_gateway: 1, name: 'Nequi', kind: 'push', gateway: 'nequi', required_fields: ['phone_number', ...idFields], id_types: [1, 2, 3], currencies: ['COP'], icon_path: '/sandbox/icons/nequi.svg', direct_orders: true, ...common },
-    { id_payment_gateway: 2, name: 'Daviplata', kind: 'otp', gateway: 'daviplata', required_fields: [...idFields], id_types: [1, 2, 3], currencies: ['COP'], icon_path: '/sandbox/icons/daviplata.svg', direct_orders: true, ...common },
-    { id_payment_gateway: 9, name: 'Bre-B', kind: 'transfer', gateway: 'breb', required_fields: [...idFields], id_types: [1, 2, 3], currencies: ['COP'], icon_path: '/sandbox/icons/breb.svg', direct_orders: true, ...common },
-    { id_payment_gateway: 4, name: 'Tarjeta', kind: 'card', gateway: 'stripe', required_fields: [...idFields], id_types: [1, 2, 3], currencies: ['COP', 'USD'], icon_path: '/sandbox/icons/card.svg', direct_orders: false, ...common },
+    { id_payment_gateway: 1, name: 'Nequi', kind: 'push', gateway: 'nequi', required_fields: ['phone_number', ...idFields], id_types: [1, 2, 3], currencies: ['COP'], icon_path: '/sandbox/icons/nequi.png', direct_orders: true, ...common },
+    { id_payment_gateway: 2, name: 'Daviplata', kind: 'otp', gateway: 'daviplata', required_fields: [...idFields], id_types: [1, 2, 3], currencies: ['COP'], icon_path: '/sandbox/icons/daviplata.png', direct_orders: true, ...common },
+    { id_payment_gateway: 9, name: 'Bre-B', kind: 'transfer', gateway: 'breb', required_fields: [...idFields], id_types: [1, 2, 3], currencies: ['COP'], icon_path: '/sandbox/icons/breb.png', direct_orders: true, ...common },
+    { id_payment_gateway: 4, name: 'Tarjeta', kind: 'card', gateway: 'stripe', required_fields: [...idFields], id_types: [1, 2, 3], currencies: ['COP', 'USD'], icon_path: '/sandbox/icons/card.png', direct_orders: false, ...common },
   ];
 }
 

@@ -344,7 +344,7 @@ describe('sandbox merchant API', () => {
   });
 
   describe('discovery and document types', () => {
-    test('GET /orders/paymentGateways lists the four gateways with sandbox-served icons', async () => {
+    test('GET /orders/paymentGateways lists the four gateways with sandbox-served PNG icons, as the live service serves them', async () => {
       const r = await sb.api('GET', '/v1/orders/paymentGateways', undefined, merchant);
       assert.equal(r.status, 200);
       assert.ok(PaymentGatewayListSchema.safeParse(r.body.data).success);
@@ -352,8 +352,12 @@ describe('sandbox merchant API', () => {
       for (const g of r.body.data) {
         assert.ok(g.icon.startsWith(`${sb.origin}/sandbox/icons/`));
         const icon = await fetch(g.icon);
-        assert.equal(icon.headers.get('content-type'), 'image/svg+xml');
-        assert.match(await icon.text(), /^<svg /);
+        assert.equal(icon.headers.get('content-type'), 'image/png');
+        const bytes = Buffer.from(await icon.arrayBuffer());
+        assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG signature');
+        assert.deepEqual([bytes.readUInt32BE(16), bytes.readUInt32BE(20)], [64, 64], 'a 64 × 64 image');
+        // The drawing it was made from stays at its .svg name.
+        assert.match(await (await fetch(g.icon.replace(/\.png$/, '.svg'))).text(), /^<svg /);
       }
       assert.equal((await sb.api('GET', '/v1/orders/paymentGateways')).status, 401);
     });

@@ -11,6 +11,7 @@ import { checkoutLinkView } from '../views.js';
 import { ApiError, readForm } from '../http.js';
 import { completeOnboarding } from '../onboarding.js';
 import { cancelOrder, confirmOrder, isOpen } from '../orders.js';
+import { gatewayIconPngs } from '../pages/icon-pngs.js';
 import { gatewayIcons } from '../pages/icons.js';
 import { formatCop, html, page, pageCsp, pagesCss, pagesCssPath, type SafeHtml } from '../pages/html.js';
 import { storeById } from '../state.js';
@@ -50,9 +51,13 @@ export function pageRoutes(ctx: SandboxContext): Hono {
   app.get(pagesCssPath, (c) => c.body(pagesCss, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600' }));
 
   app.get('/sandbox/icons/:name', (c) => {
-    const svg = gatewayIcons[c.req.param('name')];
-    if (!svg) throw new ApiError('NOT_FOUND');
-    return c.body(svg, 200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400', 'Content-Security-Policy': "default-src 'none'" });
+    const name = c.req.param('name');
+    const png = gatewayIconPngs[name];
+    const svg = gatewayIcons[name];
+    if (!png && !svg) throw new ApiError('NOT_FOUND');
+    const headers = { 'Cache-Control': 'public, max-age=86400', 'Content-Security-Policy': "default-src 'none'" };
+    if (png) return c.body(Buffer.from(png, 'base64'), 200, { ...headers, 'Content-Type': 'image/png' });
+    return c.body(svg ?? '', 200, { ...headers, 'Content-Type': 'image/svg+xml' });
   });
 
   const cardOrder = (c: Context) => {
