@@ -67,7 +67,7 @@ export default defineConfig(browserBuild({
       output: {
         // V8's explicit compile hint: the entry's functions all run before the first interactive screen, so Chromium
         // compiles them on the thread that streams the file instead of lazily on the main thread, one by one.
-        postBanner: (chunk) => (chunk.isEntry ? '//# allFunctionsCalledOnLoad' : ''),
+        postBanner: (chunk) => (chunk.isEntry || chunk.name === 'details-steps' ? '//# allFunctionsCalledOnLoad' : ''),
         entryFileNames: 'assets/[name]-[hash].js',
         assetFileNames: 'assets/[name]-[hash][extname]',
         // qrcode's entry is lib/browser.js; name its chunk after the package.

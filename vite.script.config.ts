@@ -45,6 +45,7 @@ export default defineConfig(browserBuild({
     rolldownOptions: {
       output: {
         entryFileNames: '[name].js',
+        postBanner: (chunk) => (chunk.name === 'details-steps' ? '//# allFunctionsCalledOnLoad' : ''),
         // qrcode's entry is lib/browser.js; name its chunk after the package so the family reads at a glance.
         chunkFileNames: (chunk) =>
           chunk.moduleIds.some((id) => id.includes('/node_modules/qrcode/')) ? 'pay-checkout.qrcode-[hash].js' : 'pay-checkout.[name]-[hash].js',
