@@ -56,7 +56,8 @@ export function pageRoutes(ctx: SandboxContext): Hono {
     const svg = gatewayIcons[name];
     if (!png && !svg) throw new ApiError('NOT_FOUND');
     const headers = { 'Cache-Control': 'public, max-age=86400', 'Content-Security-Policy': "default-src 'none'" };
-    if (png) return c.body(Buffer.from(png, 'base64'), 200, { ...headers, 'Content-Type': 'image/png' });
+    // atob, not Buffer: the same routes serve the docs' live checkouts from a Service Worker.
+    if (png) return c.body(Uint8Array.from(atob(png), (ch) => ch.charCodeAt(0)), 200, { ...headers, 'Content-Type': 'image/png' });
     return c.body(svg ?? '', 200, { ...headers, 'Content-Type': 'image/svg+xml' });
   });
 
