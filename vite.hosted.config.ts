@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
-import { browserBuild } from './build/vite-base.js';
+import { browserBuild, compileHint } from './build/vite-base.js';
 import { entryByGlobal } from './build/entry-by-global.js';
 import { withPageStyle } from './build/hosted-page-style.js';
 import { hostedBuildBase } from './src/sandbox/hosted-page.js';
@@ -65,9 +65,7 @@ export default defineConfig(browserBuild({
     lib: { entry: { main: hosted('main.ts') }, formats: ['es'] },
     rolldownOptions: {
       output: {
-        // V8's explicit compile hint: the entry's functions all run before the first interactive screen, so Chromium
-        // compiles them on the thread that streams the file instead of lazily on the main thread, one by one.
-        postBanner: (chunk) => (chunk.isEntry || chunk.name === 'details-steps' ? '//# allFunctionsCalledOnLoad' : ''),
+        postBanner: compileHint({ entry: true }),
         entryFileNames: 'assets/[name]-[hash].js',
         assetFileNames: 'assets/[name]-[hash][extname]',
         // qrcode's entry is lib/browser.js; name its chunk after the package.

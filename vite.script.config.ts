@@ -4,7 +4,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
-import { browserBuild } from './build/vite-base.js';
+import { browserBuild, compileHint } from './build/vite-base.js';
 
 const dist = fileURLToPath(new URL('./dist/', import.meta.url));
 export const scriptFamily = /^pay-checkout(\.[\w-]+)?\.js(\.map)?$/;
@@ -45,7 +45,7 @@ export default defineConfig(browserBuild({
     rolldownOptions: {
       output: {
         entryFileNames: '[name].js',
-        postBanner: (chunk) => (chunk.name === 'details-steps' ? '//# allFunctionsCalledOnLoad' : ''),
+        postBanner: compileHint({ entry: false }),
         // qrcode's entry is lib/browser.js; name its chunk after the package so the family reads at a glance.
         chunkFileNames: (chunk) =>
           chunk.moduleIds.some((id) => id.includes('/node_modules/qrcode/')) ? 'pay-checkout.qrcode-[hash].js' : 'pay-checkout.[name]-[hash].js',

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
 import { chromiumLaunchOptions } from '../test/harness/chromium.mjs';
-import { firstInteractiveBudgetGzip, gzipSize, kB } from '../test/size/size-check.mjs';
+import { firstInteractiveBudgetGzip, gzipSize, inlineModuleScripts, kB } from '../test/size/size-check.mjs';
 
 export const hostedDir = fileURLToPath(new URL('../dist/hosted/', import.meta.url)).replace(/\/$/, '');
 
@@ -84,7 +84,7 @@ export type FirstScreenPage = 'hosted' | 'embed';
 const isNextScreens = (url: string) => /\/(?:pay-checkout\.)?(?:details-steps|later-steps|es|en)-[\w-]+\.js$/.test(new URL(url).pathname);
 
 /** The inline module scripts of a page, gzip each, as the size check measures them (its inline style is markup's). */
-const inlineCodeGzip = (html: string) => [...html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].reduce((n, m) => n + gzipSize(Buffer.from(m[1] ?? '')), 0);
+const inlineCodeGzip = (html: string) => inlineModuleScripts(html).reduce((n, script) => n + gzipSize(Buffer.from(script)), 0);
 
 async function firstScreen(browser: Browser, sandbox: RunningSandbox, loads: number, which: FirstScreenPage) {
   const embed = which === 'embed' ? await startEmbedPage(sandbox) : null;

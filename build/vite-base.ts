@@ -52,3 +52,14 @@ export const libraryBuild = (own: UserConfig): UserConfig => extend(everyBuildBa
 
 /** A build the browser loads as it is: the script tag and the hosted page. */
 export const browserBuild = (own: UserConfig): UserConfig => extend(browserBase(), own);
+
+/**
+ * V8's explicit compile hint (`//# allFunctionsCalledOnLoad`) for the chunks whose functions all run at once: the
+ * details step's (as the details screen opens) and, where `entry`, the entry's (before the first interactive screen).
+ * Chromium then compiles them eagerly, off the main thread where it streams the file, not one by one during a tap.
+ * For `rolldownOptions.output.postBanner`.
+ */
+export const compileHint =
+  ({ entry }: { entry: boolean }) =>
+  (chunk: { isEntry: boolean; name: string }): string =>
+    (entry && chunk.isEntry) || chunk.name === 'details-steps' ? '//# allFunctionsCalledOnLoad' : '';

@@ -22,8 +22,8 @@ const stepParts = 'heading, button, button-secondary, method, input, error, load
 const laterStepsDelayMs = 600;
 
 const noop = () => undefined;
-/** `load` once the update asking for it is done: the link call it started goes out first, on a line they share. */
-const afterThisTask = <T>(load: () => Promise<T>): Promise<T> => Promise.resolve().then(load);
+/** `load` once the update asking for it is done: the link call that update made goes out first, on a line they share. */
+const afterThisUpdate = <T>(load: () => Promise<T>): Promise<T> => Promise.resolve().then(load);
 
 /**
  * What arrives after the first screen, and when: the details step's chunk, the later steps' chunk (with the order
@@ -93,7 +93,7 @@ export class StepChunks {
     if (locale === this.messages.locale && isWholeCatalog(this.messages)) return;
     // Every locale's first screens are bundled; the whole catalog is a lazy chunk (a failure: the next need tries again).
     if (locale !== this.messages.locale) this.messages = firstMessages[locale];
-    afterThisTask(() => loadMessages(locale)).then((messages) => {
+    afterThisUpdate(() => loadMessages(locale)).then((messages) => {
       if (resolveLocale(host.locale, host) !== messages.locale) return;
       this.messages = messages;
       host.requestUpdate();
@@ -107,7 +107,7 @@ export class StepChunks {
    */
   wantSteps(): void {
     const later = () => new Promise((go) => setTimeout(go, laterStepsDelayMs)).then(() => this.loadLater());
-    afterThisTask(() => this.loadDetails()).then(later, later).catch(noop);
+    afterThisUpdate(() => this.loadDetails()).then(later, later).catch(noop);
   }
 
   /** The details step's chunk (memoized): what the buyer needs up to submitting the order. */

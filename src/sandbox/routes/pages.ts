@@ -52,13 +52,13 @@ export function pageRoutes(ctx: SandboxContext): Hono {
 
   app.get('/sandbox/icons/:name', (c) => {
     const name = c.req.param('name');
-    const png = gatewayIconPngs[name];
-    const svg = gatewayIcons[name];
-    if (!png && !svg) throw new ApiError('NOT_FOUND');
     const headers = { 'Cache-Control': 'public, max-age=86400', 'Content-Security-Policy': "default-src 'none'" };
+    const png = gatewayIconPngs[name];
     // atob, not Buffer: the same routes serve the docs' live checkouts from a Service Worker.
     if (png) return c.body(Uint8Array.from(atob(png), (ch) => ch.charCodeAt(0)), 200, { ...headers, 'Content-Type': 'image/png' });
-    return c.body(svg ?? '', 200, { ...headers, 'Content-Type': 'image/svg+xml' });
+    const svg = gatewayIcons[name];
+    if (!svg) throw new ApiError('NOT_FOUND');
+    return c.body(svg, 200, { ...headers, 'Content-Type': 'image/svg+xml' });
   });
 
   const cardOrder = (c: Context) => {
