@@ -16,6 +16,7 @@ import { countReporter } from './test/harness/wtr-count-reporter.mjs';
 import { currentEngine, firefoxLaunchOptions, startWebKitDriver, webkitCapabilities } from './test/harness/engines.mjs';
 import { startSandbox, proxyMiddleware } from './test/harness/sandbox-process.mjs';
 import { ssrMiddleware } from './test/harness/ssr-middleware.mjs';
+import { slowChunkMiddleware } from './test/harness/slow-chunk-middleware.mjs';
 import { axTreePlugin } from './test/harness/ax-tree-plugin.mjs';
 
 const commonjs = fromRollup(rollupCommonjs);
@@ -51,7 +52,7 @@ export default {
   testFramework: { config: { timeout: 60_000 } },
   filterBrowserLogs: ({ args }) => !String(args[0]).includes('Lit is in dev mode'),
   browsers: [await launcher()],
-  middleware: [...(sandbox ? [proxyMiddleware(sandbox.origin, ['/v1', '/sandbox'])] : []), ssrMiddleware()],
+  middleware: [...(sandbox ? [proxyMiddleware(sandbox.origin, ['/v1', '/sandbox'])] : []), ssrMiddleware(), slowChunkMiddleware()],
   plugins: [
     // The screen-reader tests read Chromium's accessibility tree through CDP (test/harness/ax-tree-plugin.mjs).
     axTreePlugin(),

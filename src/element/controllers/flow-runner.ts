@@ -55,6 +55,8 @@ export class FlowRunner implements ReactiveController {
   started = false;
   /** The page's link answer is offered to the first link load only; a retry asks the service. */
   private _pageLinkTaken = false;
+  /** The link loaded (or an order resumed) whose screen the page has not yet heard `pay-ready` for. */
+  private _readyLink: CheckoutLink | undefined;
 
   // Public: the order tracker reads the page, the live region, the catalog and the test hooks through the runner.
   constructor(
@@ -86,6 +88,14 @@ export class FlowRunner implements ReactiveController {
     if (!isServer && this.started) this.start();
   }
 
+  /** The first screen past loading is on show: the page hears `pay-ready` (after the first-screen marks, server-screen.ts). */
+  hostUpdated(): void {
+    const link = this._readyLink;
+    if (!link || this.chunks.shown(this.flow).step === 'loading') return;
+    this._readyLink = undefined;
+    this.host.dispatchEvent(payReadyEvent({ link }));
+  }
+
   hostDisconnected(): void {
     window.removeEventListener('pageshow', this._onPageShow);
     this._abort.abort();
@@ -106,6 +116,7 @@ export class FlowRunner implements ReactiveController {
     this._abort = new AbortController();
     this.chunks.tracker?.restart(this.options());
     this.flow = initialState();
+    this._readyLink = undefined;
     if (!this.host.link) {
       this._apply({ step: 'loading', request: null }, { type: 'link_failed', error: { category: 'service', status: 404 } });
       return;
@@ -215,10 +226,14 @@ export class FlowRunner implements ReactiveController {
     // A new screen speaks through its focused heading: nothing said for the last one lingers or follows it.
     if (stepChanged) this.live.announce('');
     // Normally here since the first paint; if that fetch failed (offline), a new screen is the moment to try again.
-    if (prev.step === 'loading' && next.step !== 'loading') chunks.wantSteps();
+    if (prev.step === 'loading' && next.step !== 'loading') {
+      chunks.wantSteps();
+      chunks.linkHere();
+    }
     // A link that cannot be paid shows with the later steps' chunk: fetch it now, not after a first screen.
     if (next.step === 'unavailable') void chunks.loadLater().catch(() => undefined);
-    if (event.type === 'link_loaded' || event.type === 'resumed' || event.type === 'receipt_restored') host.dispatchEvent(payReadyEvent({ link: event.link }));
+    // `pay-ready` once that screen is on show (hostUpdated): the method screen may wait a moment for its next screen.
+    if (event.type === 'link_loaded' || event.type === 'resumed' || event.type === 'receipt_restored') this._readyLink = event.link;
     // Order events, the saved order, the countdown and the status checks.
     chunks.tracker?.after(next, event);
     if (next.step === 'error' && prev.step !== 'error') host.dispatchEvent(payErrorEvent(errorDetail(next.error)));

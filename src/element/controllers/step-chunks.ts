@@ -1,4 +1,4 @@
-import { html } from 'lit';
+import { html, isServer } from 'lit';
 import type { ReactiveControllerHost, TemplateResult } from 'lit';
 import { beforeOrderSteps } from '../../flow/first-screen.js';
 import type { FlowState } from '../../flow/types.js';
@@ -21,6 +21,13 @@ const stepParts = 'heading, button, button-secondary, method, input, error, load
 /** How long after the details step's chunk the later steps' is asked for (measured: npm run bench -- --only vitals). */
 const laterStepsDelayMs = 600;
 
+/**
+ * How long the method screen may wait, once its link is here, for the details step's chunk asked for beside the link
+ * call: on the mobile profile it follows the link's answer by about 50 ms (its 8.5 KB behind the answer); on a line so
+ * slow that it takes longer, the screen shows without it and a method tap shows the button busy until it arrives.
+ */
+const detailsWaitMs = 250;
+
 const noop = () => undefined;
 /** `load` once the update asking for it is done: the link call that update made goes out first, on a line they share. */
 const afterThisUpdate = <T>(load: () => Promise<T>): Promise<T> => Promise.resolve().then(load);
@@ -42,10 +49,14 @@ export class StepChunks {
   /** The later steps' chunk, once here, and the tracker of the buyer's order made with it. */
   later: LaterSteps | undefined;
   tracker: OrderTracker | undefined;
+  /** Whether the method screen no longer waits for the details step's chunk and the catalog: one failed, or it waited long enough. */
+  private _detailsAwaited = false;
 
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement & { locale: string | undefined },
     private readonly track: (later: LaterSteps) => OrderTracker,
+    /** How long the method screen may wait for what its tap opens; unset, `detailsWaitMs`. */
+    private readonly waitMs: () => number | undefined = () => undefined,
   ) {}
 
   /** The whole catalog, once here. */
@@ -59,8 +70,12 @@ export class StepChunks {
    */
   shown(flow: FlowState): FlowState {
     const m = this.messages;
-    // A link that cannot be paid is rare: its screen and strings come with the later steps.
-    const first = beforeOrderSteps.includes(flow.step) && flow.step !== 'unavailable';
+    // A link that cannot be paid is rare: its screen and strings come with the later steps. The method screen shows
+    // with what its tap opens (the details step's chunk and the whole catalog, a moment behind the link), so a quick
+    // tap never waits on them;
+    // a server draws it at once (its page keeps that drawing until the client's screen is ready).
+    const nextHere = this.details !== undefined && isWholeCatalog(m);
+    const first = beforeOrderSteps.includes(flow.step) && flow.step !== 'unavailable' && (flow.step !== 'method' || isServer || nextHere || this._detailsAwaited);
     const steps = this.later ?? (flow.step === 'details' ? this.details : undefined);
     const ready = m.locale === this.wantedLocale && (first || (isWholeCatalog(m) && steps !== undefined));
     return ready ? flow : { step: 'loading', request: null };
@@ -97,7 +112,7 @@ export class StepChunks {
       if (resolveLocale(host.locale, host) !== messages.locale) return;
       this.messages = messages;
       host.requestUpdate();
-    }, noop);
+    }, () => this._stopAwaiting());
   }
 
   /**
@@ -107,7 +122,24 @@ export class StepChunks {
    */
   wantSteps(): void {
     const later = () => new Promise((go) => setTimeout(go, laterStepsDelayMs)).then(() => this.loadLater());
-    afterThisUpdate(() => this.loadDetails()).then(later, later).catch(noop);
+    afterThisUpdate(() => this.loadDetails())
+      .catch(() => this._stopAwaiting())
+      .then(later)
+      .catch(noop);
+  }
+
+  /**
+   * The link is here and the flow at its first screen: the method screen waits for the details step's chunk and the
+   * catalog at most `detailsWaitMs` more, or until one fails (the server-drawn screen stays on show meanwhile).
+   */
+  linkHere(): void {
+    if (!this._detailsAwaited && !(this.details && this.catalog)) setTimeout(() => this._stopAwaiting(), this.waitMs() ?? detailsWaitMs);
+  }
+
+  private _stopAwaiting(): void {
+    if (this._detailsAwaited) return;
+    this._detailsAwaited = true;
+    this.host.requestUpdate();
   }
 
   /** The details step's chunk (memoized): what the buyer needs up to submitting the order. */
