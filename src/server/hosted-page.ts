@@ -42,6 +42,8 @@ type Ssr = {
   html: typeof import('lit').html;
   unsafeHTML: typeof import('lit/directives/unsafe-html.js').unsafeHTML;
   enFirst: typeof import('../i18n/en-first.js').enFirst;
+  /** The element's script that keeps a tap on the drawn screen for it to replay. */
+  earlyTap: string;
 };
 let ssr: Promise<Ssr | null> | undefined;
 
@@ -56,8 +58,8 @@ function loadSsr(): Promise<Ssr | null> {
         import('lit/directives/unsafe-html.js'),
         import('../i18n/en-first.js'),
       ]);
-      await import('../define.js');
-      return { render, collect: collectResult, html, unsafeHTML, enFirst };
+      const { PayCheckout } = await import('../define.js');
+      return { render, collect: collectResult, html, unsafeHTML, enFirst, earlyTap: PayCheckout.earlyTapScript };
     } catch {
       return null;
     }
@@ -91,8 +93,8 @@ export async function renderHostedPage(html: string, options: RenderHostedPageOp
   const styles = new Set([...element.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1] ?? ''));
   const styleHashes = await Promise.all([...styles].map(async (css) => `'sha256-${await sha256Base64(css)}'`));
   const store = escapeText(link.store_name);
-  const inline = options.entryScript === undefined ? undefined : inlineEntry(html, options.entryScript, options.locale ?? 'es');
-  const scriptHashes = inline ? [`'sha256-${await sha256Base64(inline.script)}'`] : [];
+  const inline = options.entryScript === undefined ? undefined : inlineEntry(html, options.entryScript, options.locale ?? 'es', lit.earlyTap);
+  const scriptHashes = inline ? await Promise.all([inline.script, lit.earlyTap].map(async (script) => `'sha256-${await sha256Base64(script)}'`)) : [];
   return withLocale(inline?.html ?? html, options.locale ?? 'es')
     .replace(mainElement, () => `<main id="checkout">${element}</main>`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${store} · ${english ? 'Payment' : 'Pago'}</title>`)
@@ -110,7 +112,7 @@ export function hostedEntryPath(html: string): string | undefined {
  * first). The entry's imports are relative to its own URL (the build checks every `import()` is written `./…`), so
  * they are made absolute; undefined where the text could end the script element.
  */
-function inlineEntry(html: string, entryScript: string, locale: 'es' | 'en'): { html: string; script: string } | undefined {
+function inlineEntry(html: string, entryScript: string, locale: 'es' | 'en', earlyTap: string): { html: string; script: string } | undefined {
   const src = hostedEntryPath(html);
   if (!src || !html.includes('</body>')) return undefined;
   const folder = src.slice(0, src.lastIndexOf('/') + 1);
@@ -125,7 +127,9 @@ function inlineEntry(html: string, entryScript: string, locale: 'es' | 'en'): { 
     html: html
       .replace(entryScriptElement, '')
       .replace('<body>', () => `<body>${next}`)
-      .replace('</body>', () => `<script type="module">${script}</script>\n  </body>`),
+      // First a small classic script, run as soon as it is parsed: a tap on the drawn screen while the entry is still
+      // on its way is kept, and the element replays it when it takes over (server-screen.ts).
+      .replace('</body>', () => `<script>${earlyTap}</script>\n  <script type="module">${script}</script>\n  </body>`),
   };
 }
 

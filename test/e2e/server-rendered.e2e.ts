@@ -159,6 +159,50 @@ describe('hosted page: server-rendered first screen', () => {
     }
   });
 
+  it('a method tapped on the drawn screen before the entry script has come opens its details once the element takes over', async () => {
+    // The page sent in two parts: everything up to the entry script (the drawn screen, and the small script that keeps
+    // a tap), then the entry 1.5 s later, as a slow line delivers the page's largest part last. Everything else (the
+    // chunks, the API) from the sandbox, on this origin.
+    const page = await (await fetch(`${world.sandbox.checkoutUrl}/demo-fixed`)).text();
+    const cut = page.indexOf('<script type="module">');
+    assert.ok(cut > page.indexOf('addEventListener("click"'), 'the tap-keeping script comes before the entry');
+    const restAfterMs = 1_500;
+    const sandbox = new URL(world.sandbox.checkoutUrl).origin;
+    const server = http.createServer((req, res) => {
+      if (req.url === '/checkout/demo-fixed') {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).write(page.slice(0, cut) + ' '.repeat(8_192));
+        return void setTimeout(() => res.end(page.slice(cut)), restAfterMs);
+      }
+      const body: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => body.push(chunk)).on('end', () => {
+        const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name))) as Record<string, string>;
+        void fetch(`${sandbox}${req.url}`, { method: req.method, headers, body: body.length ? Buffer.concat(body) : undefined }).then(async (answer) => {
+          const kept = [...answer.headers].filter(([name]) => !['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(name));
+          res.writeHead(answer.status, Object.fromEntries(kept)).end(Buffer.from(await answer.arrayBuffer()));
+        });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const buyer = await Buyer.create(world);
+    try {
+      const started = Date.now();
+      const loaded = buyer.page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/checkout/demo-fixed`);
+      const nequi = buyer.page.getByRole('button', { name: /Nequi/ });
+      await nequi.waitFor();
+      await nequi.click();
+      const tappedAt = Date.now() - started;
+      assert.equal(await buyer.page.evaluate(() => customElements.get('pay-checkout') === undefined), true, `tapped at ${tappedAt} ms, with no element code yet`);
+      await loaded;
+      await buyer.waitForStep('details');
+      assert.equal(await buyer.heading(), 'Tus datos');
+      assert.ok(Date.now() - started >= restAfterMs, 'the details after the entry came');
+      await assertNothingWrong(buyer);
+    } finally {
+      await buyer.close();
+      server.close();
+    }
+  });
+
   it('a static copy of dist/hosted is unchanged: no first screen in its HTML, the element fetches the link', async () => {
     const index = configureHostedPage(readFileSync(path.join(hostedDir, 'index.html'), 'utf8'), { apiBase: `${world.sandbox.url}/v1` });
     // A static host with one rewrite rule: files under /checkout/ as they are, every other path index.html.

@@ -1,11 +1,13 @@
 /**
  * A lazy chunk held back for a page that asks (the `pay-test-hold` cookie, the end of the module's path) until that
- * page lets it go (`POST /test/release`): on a phone's line the chunks the next screen needs arrive after the link's
+ * page lets it go (`POST /test/release`, before or after it comes): on a phone's line the chunks the next screen needs arrive after the link's
  * answer, as they never do from the local dev server (quick-tap.test.ts). The browser tests run one file at a time,
  * so no other file waits; a held request goes after 10 s whatever happens.
  */
 export function slowChunkMiddleware() {
-  let release = () => {};
+  // A release asked for before the held request came lets that request through at once.
+  let release = () => void (released = true);
+  let released = false;
   return async (context, next) => {
     if (context.path === '/test/release' && context.method === 'POST') {
       release();
@@ -14,10 +16,14 @@ export function slowChunkMiddleware() {
     }
     const held = /(?:^|;\s*)pay-test-hold=([\w./-]+)/.exec(context.get('cookie'))?.[1];
     if (held && context.path.endsWith(held)) {
-      await new Promise((resolve) => {
-        release = resolve;
-        setTimeout(resolve, 10_000);
-      });
+      if (!released) {
+        await new Promise((resolve) => {
+          release = resolve;
+          setTimeout(resolve, 10_000);
+        });
+      }
+      released = false;
+      release = () => void (released = true);
     }
     return next();
   };
