@@ -7,7 +7,7 @@ import type { FirstMessages, Messages } from '../i18n/messages.js';
 import type { StatusTimings } from './internal/status-timings.js';
 import { FlowRunner } from './controllers/flow-runner.js';
 import { LiveRegion } from './controllers/live-region.js';
-import { ServerScreen, earlyTapScript, serverFirstScreen } from './controllers/server-screen.js';
+import { ServerScreen, serverFirstScreen } from './controllers/server-screen.js';
 import { StepChunks } from './controllers/step-chunks.js';
 import { StepFocus } from './controllers/step-focus.js';
 import { defineSteps } from './internal/steps.js';
@@ -100,13 +100,6 @@ export class PayCheckout extends PayCheckoutSettings {
    * @internal Test hook: not in the published types (stripInternal).
    */
   static detailsWaitMs: number | undefined;
-
-  /**
-   * The inline script a server-rendered page runs before the element's code: a button tapped on the server's first
-   * screen is replayed on the element's once it takes over (renderHostedPage).
-   * @internal For the page renderer: not in the published types (stripInternal).
-   */
-  static readonly earlyTapScript = earlyTapScript;
 
   /**
    * Sends the buyer to the card provider's page. Tests replace it to stay on the page.

@@ -34,6 +34,12 @@ const cspMeta = /(<meta\s+http-equiv="Content-Security-Policy"\s+content=")([^"]
 const afterFirstPaint =
   'performance.getEntriesByName("first-contentful-paint").length||await new Promise((go)=>{requestAnimationFrame(()=>setTimeout(go));setTimeout(go,100)});';
 /** The built page's entry: the one module script with a `src`, in its `<head>`. */
+/**
+ * A classic script put before the entry: from the first paint, what the buyer last tapped is kept under the symbol the
+ * element reads when it takes over (src/element/controllers/server-screen.ts), which taps that button again on its own
+ * screen; a tap while the entry is on its way is no longer lost.
+ */
+const earlyTapScript = 'addEventListener("click",(e)=>{window[Symbol.for("pay-checkout.tap")]=e.composedPath()[0]},true)';
 const entryScriptElement = /\s*<script type="module" src="([^"]+)"><\/script>/;
 
 type Ssr = {
@@ -42,8 +48,6 @@ type Ssr = {
   html: typeof import('lit').html;
   unsafeHTML: typeof import('lit/directives/unsafe-html.js').unsafeHTML;
   enFirst: typeof import('../i18n/en-first.js').enFirst;
-  /** The element's script that keeps a tap on the drawn screen for it to replay. */
-  earlyTap: string;
 };
 let ssr: Promise<Ssr | null> | undefined;
 
@@ -58,8 +62,8 @@ function loadSsr(): Promise<Ssr | null> {
         import('lit/directives/unsafe-html.js'),
         import('../i18n/en-first.js'),
       ]);
-      const { PayCheckout } = await import('../define.js');
-      return { render, collect: collectResult, html, unsafeHTML, enFirst, earlyTap: PayCheckout.earlyTapScript };
+      await import('../define.js');
+      return { render, collect: collectResult, html, unsafeHTML, enFirst };
     } catch {
       return null;
     }
@@ -93,8 +97,8 @@ export async function renderHostedPage(html: string, options: RenderHostedPageOp
   const styles = new Set([...element.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1] ?? ''));
   const styleHashes = await Promise.all([...styles].map(async (css) => `'sha256-${await sha256Base64(css)}'`));
   const store = escapeText(link.store_name);
-  const inline = options.entryScript === undefined ? undefined : inlineEntry(html, options.entryScript, options.locale ?? 'es', lit.earlyTap);
-  const scriptHashes = inline ? await Promise.all([inline.script, lit.earlyTap].map(async (script) => `'sha256-${await sha256Base64(script)}'`)) : [];
+  const inline = options.entryScript === undefined ? undefined : inlineEntry(html, options.entryScript, options.locale ?? 'es');
+  const scriptHashes = inline ? await Promise.all([inline.script, earlyTapScript].map(async (script) => `'sha256-${await sha256Base64(script)}'`)) : [];
   return withLocale(inline?.html ?? html, options.locale ?? 'es')
     .replace(mainElement, () => `<main id="checkout">${element}</main>`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${store} · ${english ? 'Payment' : 'Pago'}</title>`)
@@ -112,7 +116,7 @@ export function hostedEntryPath(html: string): string | undefined {
  * first). The entry's imports are relative to its own URL (the build checks every `import()` is written `./…`), so
  * they are made absolute; undefined where the text could end the script element.
  */
-function inlineEntry(html: string, entryScript: string, locale: 'es' | 'en', earlyTap: string): { html: string; script: string } | undefined {
+function inlineEntry(html: string, entryScript: string, locale: 'es' | 'en'): { html: string; script: string } | undefined {
   const src = hostedEntryPath(html);
   if (!src || !html.includes('</body>')) return undefined;
   const folder = src.slice(0, src.lastIndexOf('/') + 1);
@@ -129,7 +133,7 @@ function inlineEntry(html: string, entryScript: string, locale: 'es' | 'en', ear
       .replace('<body>', () => `<body>${next}`)
       // First a small classic script, run as soon as it is parsed: a tap on the drawn screen while the entry is still
       // on its way is kept, and the element replays it when it takes over (server-screen.ts).
-      .replace('</body>', () => `<script>${earlyTap}</script>\n  <script type="module">${script}</script>\n  </body>`),
+      .replace('</body>', () => `<script>${earlyTapScript}</script>\n  <script type="module">${script}</script>\n  </body>`),
   };
 }
 

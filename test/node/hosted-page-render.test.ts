@@ -86,7 +86,7 @@ describe('renderHostedPage with the entry’s text: the script in the page', () 
   const entry = "//# allFunctionsCalledOnLoad\nconst es=()=>import(`./es-x.js`),later=()=>import('./later-x.js');customElements;";
   const policyOf = (html: string) => /http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(html)?.[1] ?? '';
 
-  it('carries the entry last in the body, its imports under the entry’s folder, allowed by its hash alone', async () => {
+  it('carries the entry last in the body, its imports under the entry’s folder, and the early-tap script before it, allowed by their hashes alone', async () => {
     const html = await renderHostedPage(built, { hash: 'abc123', link, now, entryScript: entry });
     assert.doesNotMatch(html, /main-x\.js/, 'no request for the entry');
     // Only the next screens' preloads follow it (issue 31).
@@ -99,10 +99,13 @@ describe('renderHostedPage with the entry’s text: the script in the page', () 
     assert.equal(hint, '//# allFunctionsCalledOnLoad\n');
     assert.match(wait, /^performance\.getEntriesByName\("first-contentful-paint"\)\.length\|\|await new Promise\(.*requestAnimationFrame.*setTimeout\(go,100\)\}\);$/);
     assert.equal(rest, "const es=()=>import(`/pay/assets/es-x.js`),later=()=>import('/pay/assets/later-x.js');customElements;");
+    // Before it, the small classic script that keeps a tap on the drawn screen for the element (server-screen.ts).
+    const early = /<script>([^<]*)<\/script>\s*<script type="module">/.exec(html)?.[1] ?? '';
+    assert.match(early, /^addEventListener\("click",.*Symbol\.for\("pay-checkout\.tap"\)/);
     const { createHash } = await import('node:crypto');
-    const hash = `'sha256-${createHash('sha256').update(inline).digest('base64')}'`;
+    const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
     const scriptSrc = /script-src ([^;]*)/.exec(policyOf(html))?.[1] ?? '';
-    assert.deepEqual(scriptSrc.split(' '), ["'self'", hash]);
+    assert.deepEqual(scriptSrc.split(' '), ["'self'", hashOf(inline), hashOf(early)]);
     assert.doesNotMatch(policyOf(html), /unsafe-inline|unsafe-eval/);
   });
 

@@ -55,8 +55,9 @@ export const inlineModuleScripts = (html) => [...html.matchAll(/<script type="mo
 
 /**
  * The hosted page's entry as a server sends it: inside the page renderHostedPage draws for a link, with its first
- * statement (it waits for the drawn screen's first paint) and its chunks' URLs made absolute. That, not the file, is
- * what a phone downloads before the first screen answers.
+ * statement (it waits for the drawn screen's first paint) and its chunks' URLs made absolute, with the small classic
+ * script the page runs before it (a tap kept for the element). That, not the file, is what a phone downloads before
+ * the first screen answers.
  */
 async function servedHostedEntry(outDir, entryScript) {
   const { tsImport } = await import('tsx/esm/api');
@@ -66,7 +67,9 @@ async function servedHostedEntry(outDir, entryScript) {
   const html = await renderHostedPage(readFileSync(path.join(outDir, 'index.html'), 'utf8'), { hash: 'size', link, entryScript });
   const inline = inlineModuleScripts(html);
   if (inline.length !== 1) throw new Error(`the hosted page drew ${inline.length} inline module scripts, not its entry (is Lit SSR installed?)`);
-  return inline[0];
+  // With the small classic script before it (the early-tap keeper): first-screen script too.
+  const classic = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
+  return [...classic, inline[0]].join('\n');
 }
 
 /** Builds one target and its chunks into `outDir`; returns rolldown's chunk metadata (imports, modules). */

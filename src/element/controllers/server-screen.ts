@@ -12,38 +12,20 @@ import { markFirstScreen } from '../internal/user-timing.js';
  * kept on screen until the client has its own, and marked as the first screen when the client takes over.
  */
 /**
- * Where the page keeps the last button tapped (`earlyTapScript`, and `ServerScreen` itself once its element runs): a
- * tap on the server's screen before the client takes over is replayed on the client's copy of that button.
+ * Where the page keeps what was last tapped: from its first paint, a server-drawn page's early-tap script
+ * (renderHostedPage names the same symbol), and the element's own listener once it runs (`adopt`). A button of the
+ * server's screen tapped before the client takes over is tapped again on the client's copy of that screen.
  */
-export const earlyTapKey = 'pay-checkout.tap';
-
-/**
- * A classic inline script for a page that draws the first screen on the server (renderHostedPage puts it before the
- * entry, with its hash in the CSP): from the first paint, the last button tapped is kept for the element to replay.
- */
-export const earlyTapScript = `addEventListener("click",(e)=>{const b=e.composedPath().find((n)=>n.localName==="button");if(b)window[Symbol.for(${JSON.stringify(earlyTapKey)})]=b},true)`;
-
-type TapRecord = Record<symbol, HTMLButtonElement | undefined>;
-
-/** The button of the server's screen last tapped, as the step and the button's place in it; undefined if none. */
-function tappedOn(nodes: readonly ChildNode[]): { step: string; index: number } | undefined {
-  const page = window as unknown as TapRecord;
-  const button = page[Symbol.for(earlyTapKey)];
-  page[Symbol.for(earlyTapKey)] = undefined;
-  const root = button?.getRootNode();
-  if (!button || !(root instanceof ShadowRoot)) return undefined;
-  const step = root.host;
-  if (!step.hasAttribute('data-step') || !nodes.some((node) => node.contains(step))) return undefined;
-  return { step: step.localName, index: [...root.querySelectorAll('button')].indexOf(button) };
-}
+const tapKey = Symbol.for('pay-checkout.tap');
+type Tapped = { [tapKey]?: Element };
 
 export class ServerScreen implements ReactiveController {
   /** The server's first screen, kept until the client's first screen past loading replaces it. */
   private _nodes: ChildNode[] | undefined;
   /** Whether the server drew the first screen; unset once the first screen past loading is marked (user-timing.ts). */
   private _drawn: boolean | undefined = false;
-  /** A tap on the server's screen to replay on the client's. */
-  private _replay: { step: string; index: number } | undefined;
+  /** A button tapped on the server's screen, to tap on the client's: its step and its place among the step's buttons. */
+  private _replay: [string, number] | undefined;
 
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement & { renderRoot: HTMLElement | DocumentFragment },
@@ -51,12 +33,6 @@ export class ServerScreen implements ReactiveController {
     private readonly ready: () => boolean,
   ) {
     host.addController(this);
-  }
-
-  private async _tap({ step, index }: { step: string; index: number }): Promise<void> {
-    const screen = this.host.renderRoot.querySelector<HTMLElement & { updateComplete?: Promise<unknown> }>(`${step}[data-step]`);
-    await screen?.updateComplete;
-    screen?.shadowRoot?.querySelectorAll('button')[index]?.click();
   }
 
   /** Whether the server's screen is still the one on show (the element renders nothing then). */
@@ -74,17 +50,16 @@ export class ServerScreen implements ReactiveController {
     this._nodes = [...root.childNodes];
     this._drawn = true;
     adoptStyles(root, styles);
-    // Taps from now on (a page without the early-tap script: from here): kept until the client's screen is ready.
-    root.addEventListener('click', (e) => {
-      const button = e.composedPath().find((node): node is HTMLButtonElement => node instanceof HTMLButtonElement);
-      if (button && this._nodes) (window as unknown as TapRecord)[Symbol.for(earlyTapKey)] = button;
-    }, true);
+    root.addEventListener('click', (e) => ((window as Tapped)[tapKey] = e.composedPath()[0] as Element), true);
     return root;
   }
 
   hostUpdate(): void {
     if (this._nodes && this.ready()) {
-      this._replay = tappedOn(this._nodes);
+      const button = (window as Tapped)[tapKey]?.closest('button');
+      const root = button?.getRootNode() as ShadowRoot | undefined;
+      const step = root?.host;
+      if (step && this._nodes.some((node) => node.contains(step))) this._replay = [step.localName, [...root!.querySelectorAll('button')].indexOf(button!)];
       for (const node of this._nodes) node.remove();
       this._nodes = undefined;
     }
@@ -93,8 +68,10 @@ export class ServerScreen implements ReactiveController {
   hostUpdated(): void {
     const replay = this._replay;
     this._replay = undefined;
-    // A button tapped on the server's screen: the same button of the client's screen, once drawn.
-    if (replay) void this._tap(replay);
+    if (replay) {
+      const screen = this.host.renderRoot.querySelector<HTMLElement & { updateComplete: Promise<unknown> }>(`${replay[0]}[data-step]`);
+      void screen?.updateComplete.then(() => screen.shadowRoot?.querySelectorAll('button')[replay[1]]?.click());
+    }
     if (this._drawn !== undefined && this.ready()) {
       markFirstScreen(this._drawn);
       this._drawn = undefined;

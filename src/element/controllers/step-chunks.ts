@@ -106,13 +106,20 @@ export class StepChunks {
     const locale = resolveLocale(host.locale, host);
     this.wantedLocale = locale;
     if (locale === this.messages.locale && isWholeCatalog(this.messages)) return;
-    // Every locale's first screens are bundled; the whole catalog is a lazy chunk (a failure: the next need tries again).
-    if (locale !== this.messages.locale) this.messages = firstMessages[locale];
-    afterThisUpdate(() => loadMessages(locale)).then((messages) => {
-      if (resolveLocale(host.locale, host) !== messages.locale) return;
-      this.messages = messages;
-      host.requestUpdate();
-    }, () => this._stopAwaiting());
+    // Spanish first screens are bundled, English's come with its catalog, a lazy chunk. A failure: the screens in the
+    // strings at hand rather than loading for ever (the next need tries again).
+    if (locale !== this.messages.locale) this.messages = firstMessages[locale] ?? this.messages;
+    afterThisUpdate(() => loadMessages(locale)).then(
+      (messages) => {
+        if (resolveLocale(host.locale, host) !== messages.locale) return;
+        this.messages = messages;
+        host.requestUpdate();
+      },
+      () => {
+        this.wantedLocale = this.messages.locale;
+        this._stopAwaiting();
+      },
+    );
   }
 
   /**
