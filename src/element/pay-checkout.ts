@@ -95,8 +95,8 @@ export class PayCheckout extends PayCheckoutSettings {
   static statusTimings: StatusTimings | undefined;
 
   /**
-   * How long the method screen waits, past the link's answer, for the details step's chunk and the catalog (250 ms
-   * unset). Tests lengthen it; pages should leave it alone.
+   * How long a server-drawn method screen stays, past the link's answer, while the details step's chunk and the
+   * catalog arrive (250 ms unset). Tests change it; pages should leave it alone.
    * @internal Test hook: not in the published types (stripInternal).
    */
   static detailsWaitMs: number | undefined;
@@ -114,7 +114,12 @@ export class PayCheckout extends PayCheckoutSettings {
 
   // The element is the face: each job behind it is a controller (controllers/).
   private readonly _live = new LiveRegion(this);
-  private readonly _chunks: StepChunks = new StepChunks(this, (later) => new later.OrderTracker(this, this._runner, this._runner.options()), () => PayCheckout.detailsWaitMs);
+  private readonly _chunks: StepChunks = new StepChunks(
+    this,
+    (later) => new later.OrderTracker(this, this._runner, this._runner.options()),
+    () => this._screen.showing,
+    () => PayCheckout.detailsWaitMs,
+  );
   // Before focus: the first screen is marked as it shows, as it was before the controllers.
   private readonly _screen = new ServerScreen(this, () => this._shown().step !== 'loading');
   private readonly _focus: StepFocus = new StepFocus(this, () => (this._shown() === this._runner.flow ? this._runner.flow : undefined));

@@ -22,9 +22,9 @@ const stepParts = 'heading, button, button-secondary, method, input, error, load
 const laterStepsDelayMs = 600;
 
 /**
- * How long the method screen may wait, once its link is here, for the details step's chunk asked for beside the link
- * call: on the mobile profile it follows the link's answer by about 50 ms (its 8.5 KB behind the answer); on a line so
- * slow that it takes longer, the screen shows without it and a method tap shows the button busy until it arrives.
+ * How long the element keeps a server-drawn method screen, once the link is here, while the details step's chunk and
+ * the catalog (preloaded by the page) arrive and run. On a line so slow that they take longer, the element takes over
+ * without them, and a method tapped then shows its button busy until they arrive.
  */
 const detailsWaitMs = 250;
 
@@ -55,8 +55,10 @@ export class StepChunks {
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement & { locale: string | undefined },
     private readonly track: (later: LaterSteps) => OrderTracker,
-    /** How long the method screen may wait for what its tap opens; unset, `detailsWaitMs`. */
-    private readonly waitMs: () => number | undefined = () => undefined,
+    /** Whether the server's drawing of the first screen is on show (the element's own screen can wait behind it). */
+    private readonly drawn: () => boolean,
+    /** How long a server-drawn method screen may wait for what its tap opens; unset, `detailsWaitMs`. */
+    private readonly waitMs: () => number | undefined,
   ) {}
 
   /** The whole catalog, once here. */
@@ -70,12 +72,12 @@ export class StepChunks {
    */
   shown(flow: FlowState): FlowState {
     const m = this.messages;
-    // A link that cannot be paid is rare: its screen and strings come with the later steps. The method screen shows
-    // with what its tap opens (the details step's chunk and the whole catalog, a moment behind the link), so a quick
-    // tap never waits on them;
-    // a server draws it at once (its page keeps that drawing until the client's screen is ready).
-    const nextHere = this.details !== undefined && isWholeCatalog(m);
-    const first = beforeOrderSteps.includes(flow.step) && flow.step !== 'unavailable' && (flow.step !== 'method' || isServer || nextHere || this._detailsAwaited);
+    // A link that cannot be paid is rare: its screen and strings come with the later steps. Behind a server-drawn
+    // method screen, which the buyer already sees, the element's own waits for what a tap opens (the details step's
+    // chunk and the whole catalog), so a tap as it takes over never waits on them; the embed's does not wait (its
+    // loading screen would stay longer: a cost to every buyer for a tap few make, issue 31's decisions).
+    const waits = flow.step === 'method' && !isServer && this.drawn() && !this._detailsAwaited;
+    const first = beforeOrderSteps.includes(flow.step) && flow.step !== 'unavailable' && !(waits && !(this.details && isWholeCatalog(m)));
     const steps = this.later ?? (flow.step === 'details' ? this.details : undefined);
     const ready = m.locale === this.wantedLocale && (first || (isWholeCatalog(m) && steps !== undefined));
     return ready ? flow : { step: 'loading', request: null };
@@ -136,8 +138,8 @@ export class StepChunks {
   }
 
   /**
-   * The link is here and the flow at its first screen: the method screen waits for the details step's chunk and the
-   * catalog at most `detailsWaitMs` more, or until one fails (the server-drawn screen stays on show meanwhile).
+   * The link is here and the flow at its first screen: a server-drawn method screen waits for the details step's chunk
+   * and the catalog at most `detailsWaitMs` more, or until one fails.
    */
   linkHere(): void {
     if (!this._detailsAwaited && !(this.details && this.catalog)) setTimeout(() => this._stopAwaiting(), this.waitMs() ?? detailsWaitMs);
