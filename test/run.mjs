@@ -126,9 +126,6 @@ async function nodeTests() {
     '--import',
     'tsx',
     '--test',
-    // A file whose tests are done but left a handle open (a Redis client reconnecting to a server its test stopped, seen
-    // once in status-wait.test.ts) ends there instead of holding the whole run until CI's limit.
-    '--test-force-exit',
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     '--test-reporter=tap',
