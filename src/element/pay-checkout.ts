@@ -22,7 +22,7 @@ import { payCheckoutStyles } from './pay-checkout.styles.js';
  *
  * @summary Pay a payment link: Nequi push, Daviplata SMS code, Bre-B transfer or card.
  *
- * @fires {PayReadyEvent} pay-ready - The link loaded. `detail.link`.
+ * @fires {PayReadyEvent} pay-ready - The link loaded and its first screen answers at once. `detail.link`.
  * @fires {PayOrderCreatedEvent} pay-order-created - The order exists. `detail: {id_order, gateway}`.
  * @fires {PayStatusChangeEvent} pay-status-change - The order's status changed. `detail: {id_order, status, previous}`.
  * @fires {PayPaidEvent} pay-paid - Paid. `detail: {id_order, amount, currency, gateway}`.
@@ -121,7 +121,11 @@ export class PayCheckout extends PayCheckoutSettings {
     () => PayCheckout.detailsWaitMs,
   );
   // Before focus: the first screen is marked as it shows, as it was before the controllers.
-  private readonly _screen = new ServerScreen(this, () => this._shown().step !== 'loading');
+  private readonly _screen = new ServerScreen(
+    this,
+    () => this._shown().step !== 'loading',
+    () => this._chunks.answersAtOnce(this._shown()),
+  );
   private readonly _focus: StepFocus = new StepFocus(this, () => (this._shown() === this._runner.flow ? this._runner.flow : undefined));
   private readonly _runner: FlowRunner = new FlowRunner(this, this._chunks, this._live, this._focus, PayCheckout);
 

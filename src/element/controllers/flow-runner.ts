@@ -88,10 +88,14 @@ export class FlowRunner implements ReactiveController {
     if (!isServer && this.started) this.start();
   }
 
-  /** The first screen past loading is on show: the page hears `pay-ready` (after the first-screen marks, server-screen.ts). */
+  /**
+   * The first screen past loading is on show and a tap on it opens the next at once (`StepChunks.answersAtOnce`): the
+   * page hears `pay-ready` (after the `interactive` mark, server-screen.ts).
+   */
   hostUpdated(): void {
     const link = this._readyLink;
-    if (!link || this.chunks.shown(this.flow).step === 'loading') return;
+    const shown = this.chunks.shown(this.flow);
+    if (!link || shown.step === 'loading' || !this.chunks.answersAtOnce(shown)) return;
     this._readyLink = undefined;
     this.host.dispatchEvent(payReadyEvent({ link }));
   }

@@ -5,7 +5,7 @@ import { firstScreen, initialState } from '../../flow/first-screen.js';
 import { onlyMethod } from '../../flow/screens.js';
 import type { FlowState } from '../../flow/types.js';
 import { shownLink } from '../internal/page-choices.js';
-import { markFirstScreen } from '../internal/user-timing.js';
+import { markFirstScreen, markTiming } from '../internal/user-timing.js';
 
 /**
  * The server-rendered first screen (declarative shadow DOM): drawn by the server from the link answer it hands over,
@@ -24,6 +24,8 @@ export class ServerScreen implements ReactiveController {
   private _nodes: ChildNode[] | undefined;
   /** Whether the server drew the first screen; unset once the first screen past loading is marked (user-timing.ts). */
   private _drawn: boolean | undefined = false;
+  /** The first screen is marked, the element's answering it (`interactive`) not yet. */
+  private _answering = false;
   /** A button tapped on the server's screen, to tap on the client's: its step and its place among the step's buttons. */
   private _replay: [string, number] | undefined;
 
@@ -31,6 +33,8 @@ export class ServerScreen implements ReactiveController {
     private readonly host: ReactiveControllerHost & HTMLElement & { renderRoot: HTMLElement | DocumentFragment },
     /** Whether the client's own screen is past loading. */
     private readonly ready: () => boolean,
+    /** Whether a tap on it opens the next screen at once (StepChunks.answersAtOnce). */
+    private readonly answers: () => boolean,
   ) {
     host.addController(this);
   }
@@ -75,6 +79,11 @@ export class ServerScreen implements ReactiveController {
     if (this._drawn !== undefined && this.ready()) {
       markFirstScreen(this._drawn);
       this._drawn = undefined;
+      this._answering = true;
+    }
+    if (this._answering && this.answers()) {
+      markTiming('interactive');
+      this._answering = false;
     }
   }
 }

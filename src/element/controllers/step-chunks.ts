@@ -23,8 +23,9 @@ const laterStepsDelayMs = 600;
 
 /**
  * How long the element keeps a server-drawn method screen, once the link is here, while the details step's chunk and
- * the catalog (preloaded by the page) arrive and run. On a line so slow that they take longer, the element takes over
- * without them, and a method tapped then shows its button busy until they arrive.
+ * the catalog (preloaded by the page) arrive and run; and, on the embed, how long `pay-ready` waits for them. On a line
+ * so slow that they take longer, the element goes on without them, and a method tapped then shows its button busy
+ * until they arrive.
  */
 const detailsWaitMs = 250;
 
@@ -75,12 +76,23 @@ export class StepChunks {
     // A link that cannot be paid is rare: its screen and strings come with the later steps. Behind a server-drawn
     // method screen, which the buyer already sees, the element's own waits for what a tap opens (the details step's
     // chunk and the whole catalog), so a tap as it takes over never waits on them; the embed's does not wait (its
-    // loading screen would stay longer: a cost to every buyer for a tap few make, issue 31's decisions).
+    // loading screen would stay longer: a cost to every buyer for a tap few make, issue 31's decisions), only its
+    // `pay-ready` does (`answersAtOnce`).
     const waits = flow.step === 'method' && !isServer && this.drawn() && !this._detailsAwaited;
     const first = beforeOrderSteps.includes(flow.step) && flow.step !== 'unavailable' && !(waits && !(this.details && isWholeCatalog(m)));
     const steps = this.later ?? (flow.step === 'details' ? this.details : undefined);
     const ready = m.locale === this.wantedLocale && (first || (isWholeCatalog(m) && steps !== undefined));
     return ready ? flow : { step: 'loading', request: null };
+  }
+
+  /**
+   * Whether a tap on the screen of `s` (as shown) opens the next screen at once: past the method screen always; on it,
+   * once the details step's chunk and the whole catalog are here, or no longer waited for (one failed, or the wait ran
+   * out). The page hears `pay-ready` and the `interactive` mark then: on the embed, whose method screen shows at the
+   * link's answer, a moment after it; on a server-drawn page, as the element takes over.
+   */
+  answersAtOnce(s: FlowState): boolean {
+    return s.step !== 'method' || this._detailsAwaited || (this.details !== undefined && this.catalog !== null);
   }
 
   /** The screen of the state on show (`shown`), drawn by the chunk that holds its step. */
@@ -138,8 +150,8 @@ export class StepChunks {
   }
 
   /**
-   * The link is here and the flow at its first screen: a server-drawn method screen waits for the details step's chunk
-   * and the catalog at most `detailsWaitMs` more, or until one fails.
+   * The link is here and the flow at its first screen: a server-drawn method screen (and any method screen's
+   * `pay-ready`) waits for the details step's chunk and the catalog at most `detailsWaitMs` more, or until one fails.
    */
   linkHere(): void {
     if (!this._detailsAwaited && !(this.details && this.catalog)) setTimeout(() => this._stopAwaiting(), this.waitMs() ?? detailsWaitMs);

@@ -5,7 +5,10 @@ export interface PayReadyDetail {
   link: CheckoutLink;
 }
 
-/** `pay-ready`: The link loaded and the first screen is interactive. Bubbles and crosses shadow roots. */
+/**
+ * `pay-ready`: The link loaded and its first screen is on show and answers at once (a method tapped now opens its
+ * details in the next frame). Bubbles and crosses shadow roots.
+ */
 export type PayReadyEvent = CustomEvent<PayReadyDetail>;
 
 export function payReadyEvent(detail: PayReadyDetail): PayReadyEvent {

@@ -13,11 +13,11 @@ export function markTiming(name: TimingName, options?: PerformanceMarkOptions): 
 }
 
 /**
- * The first screen, and the element answering the buyer (now). A screen the server drew was on screen from the
- * page's first contentful paint, before any script ran: the first screen is marked then, where the engine says when.
+ * The first screen (now). A screen the server drew was on screen from the page's first contentful paint, before any
+ * script ran: the first screen is marked then, where the engine says when. `interactive` follows once a tap on it
+ * opens the next screen at once (server-screen.ts).
  */
 export function markFirstScreen(serverDrawn: boolean): void {
   const painted = serverDrawn ? performance.getEntriesByName('first-contentful-paint')[0]?.startTime : undefined;
   markTiming('first-screen', painted === undefined ? undefined : { startTime: painted });
-  markTiming('interactive');
 }
