@@ -2,6 +2,8 @@
  * One way to talk to any Redis deployment node-redis reaches: a single server or managed primary endpoint, a Cluster
  * (each command routed by its key's slot), or a Sentinel-managed primary. The store (store.ts) speaks only to this.
  */
+import { ClaimStoreError } from '../claims.js';
+
 export type Listener = (message: string, channel: string) => void;
 export type RedisTopology = 'single' | 'cluster' | 'sentinel';
 
@@ -89,11 +91,17 @@ const closeQuietly = async (client: { isOpen?: boolean; close?(): Promise<unknow
   }
 };
 
-/** A single server: commands on one connection, pub/sub on a duplicate (a subscribed connection runs nothing else). */
+/**
+ * A single server: commands on one connection, pub/sub on a duplicate (a subscribed connection runs nothing else),
+ * opened at the first subscribe. Once closed, it opens nothing more: an unsubscribe that comes late (a wait whose
+ * subscribe was answered after close() began) has nothing left to undo.
+ */
 export function singleLink(main: RedisClientLike, owned: boolean, onError: (error: unknown) => void): RedisLink {
+  let closed = false;
   let subscriber: Promise<RedisClientLike> | undefined;
-  const subscriberClient = () =>
-    (subscriber ??= (async () => {
+  const subscriberClient = () => {
+    if (closed) return Promise.reject(new ClaimStoreError('redis: the connection is closed'));
+    return (subscriber ??= (async () => {
       const sub = main.duplicate();
       sub.on('error', onError);
       await sub.connect();
@@ -102,6 +110,7 @@ export function singleLink(main: RedisClientLike, owned: boolean, onError: (erro
       subscriber = undefined;
       throw error;
     }));
+  };
   return {
     topology: 'single',
     send: (_key, args) => main.sendCommand(args),
@@ -109,8 +118,13 @@ export function singleLink(main: RedisClientLike, owned: boolean, onError: (erro
     onEveryMaster: async (args) => [await main.sendCommand(args)],
     publish: async (channel, message) => void (await main.sendCommand(['PUBLISH', channel, message])),
     subscribe: async (channel, listener) => void (await (await subscriberClient()).subscribe(channel, listener)),
-    unsubscribe: async (channel, listener) => void (await (await subscriberClient()).unsubscribe(channel, listener)),
+    unsubscribe: async (channel, listener) => {
+      // Without a pub/sub connection (closed, never opened, or failed) there is no subscription to end.
+      if (closed || !subscriber) return;
+      await (await subscriber).unsubscribe(channel, listener);
+    },
     async close() {
+      closed = true;
       const sub = await subscriber?.catch(() => undefined);
       subscriber = undefined;
       if (sub) await closeQuietly(sub);
