@@ -2,6 +2,7 @@
  * Opens the link (link.ts) that the store's options name: a URL (a Cluster node is recognised and the cluster client
  * used), `rootNodes` (Cluster), `sentinel` (Sentinel), or a client the merchant made. `redis` is loaded only here.
  */
+import type { Connections } from './connections.js';
 import { clusterLink, sentinelLink, singleLink, topologyOf, type AnyRedisClient, type RedisClientLike, type RedisClusterLike, type RedisLink, type RedisSentinelLike } from './link.js';
 
 /** A Sentinel group: the master group's name and where the sentinels listen (no sentinel password yet); the master's password and TLS go in `clientOptions`. */
@@ -45,20 +46,20 @@ export function checkConnectOptions(options: RedisConnectOptions): void {
 }
 
 /** Asks each sentinel in turn which address the master group `name` has now. */
-async function sentinelMaster(createClient: (options: object) => unknown, config: RedisSentinelConfig): Promise<{ host: string; port: number }> {
+async function sentinelMaster(createClient: (options: object) => unknown, config: RedisSentinelConfig, connections: Connections): Promise<{ host: string; port: number }> {
   let lastError: unknown = new Error('no sentinel answered');
   for (const node of config.sentinelRootNodes) {
-    const client = createClient({ socket: { host: node.host, port: node.port, connectTimeout: 1_000, reconnectStrategy: false } }) as RedisClientLike;
+    const client = connections.add(createClient({ socket: { host: node.host, port: node.port, connectTimeout: 1_000, reconnectStrategy: false } }) as RedisClientLike);
     client.on('error', () => {});
     try {
-      await client.connect();
+      await connections.connect(client);
       const reply = (await client.sendCommand(['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', config.name])) as string[] | null;
       if (reply?.[0] && reply[1]) return { host: reply[0], port: Number(reply[1]) };
       lastError = new Error(`sentinel ${node.host}:${node.port} knows no master named ${config.name}`);
     } catch (error) {
       lastError = error;
     } finally {
-      client.destroy?.();
+      await connections.drop(client);
     }
   }
   throw lastError;
@@ -66,27 +67,36 @@ async function sentinelMaster(createClient: (options: object) => unknown, config
 
 const serverVersion = (info: unknown) => Number(/redis_version:(\d+)/.exec(String(info))?.[1] ?? '0');
 
-async function openCluster(cluster: RedisClusterLike, owned: boolean): Promise<RedisLink> {
-  if (!cluster.isOpen) await cluster.connect();
-  // Sharded pub/sub needs Redis 7 on every master.
-  const infos = await Promise.all(cluster.masters.map(async (master) => (await cluster.nodeClient(master)).sendCommand(['INFO', 'server'])));
-  return clusterLink(cluster, owned, infos.every((info) => serverVersion(info) >= 7));
+async function openCluster(cluster: RedisClusterLike, owned: boolean, connections: Connections): Promise<RedisLink> {
+  try {
+    if (!cluster.isOpen) await (owned ? connections.connect(cluster) : cluster.connect());
+    // Sharded pub/sub needs Redis 7 on every master.
+    const infos = await Promise.all(cluster.masters.map(async (master) => (await cluster.nodeClient(master)).sendCommand(['INFO', 'server'])));
+    return clusterLink(cluster, owned, infos.every((info) => serverVersion(info) >= 7), connections);
+  } catch (error) {
+    // A cluster client of ours that failed to open is no one's: dropped here, or it would go on reconnecting.
+    if (owned) await connections.drop(cluster);
+    throw error;
+  }
 }
 
-/** Connects as the options say; `onError` hears every connection error (node-redis reconnects by itself). */
-export async function connectLink(options: RedisConnectOptions, onError: (error: unknown) => void): Promise<RedisLink> {
-  const listen = <T extends { on(event: 'error', listener: (error: unknown) => void): unknown }>(client: T) => (client.on('error', onError), client);
+/**
+ * Connects as the options say; `onError` hears every connection error (node-redis reconnects by itself). Every client
+ * it makes is in `connections`, so the store's close() ends it even while it is still connecting.
+ */
+export async function connectLink(options: RedisConnectOptions, onError: (error: unknown) => void, connections: Connections): Promise<RedisLink> {
+  const listen = <T extends AnyRedisClient>(client: T) => (client.on('error', onError), connections.add(client));
   if (options.client) {
     const client = options.client as AnyRedisClient;
     switch (topologyOf(client)) {
       case 'cluster':
-        return openCluster(client as RedisClusterLike, false);
+        return openCluster(client as RedisClusterLike, false, connections);
       case 'sentinel':
         if (!client.isOpen) await client.connect();
-        return sentinelLink(client as RedisSentinelLike, false);
+        return sentinelLink(client as RedisSentinelLike, false, connections);
       default:
         if (!client.isOpen) await client.connect();
-        return singleLink(client as RedisClientLike, false, onError);
+        return singleLink(client as RedisClientLike, false, onError, connections);
     }
   }
   const redis = await import('redis');
@@ -94,32 +104,32 @@ export async function connectLink(options: RedisConnectOptions, onError: (error:
   if (options.sentinel) {
     // Asked of the sentinels at each connection, and no reconnecting to a fixed address: when the master goes, the
     // store drops the connection (store.ts) and the next call asks again, so it follows a failover in seconds.
-    const { host, port } = await sentinelMaster(redis.createClient, options.sentinel);
+    const { host, port } = await sentinelMaster(redis.createClient, options.sentinel, connections);
     const master = listen(redis.createClient({ ...defaults, socket: { ...(defaults.socket as object), host, port, reconnectStrategy: false } }) as unknown as RedisClientLike);
     try {
-      await master.connect();
+      await connections.connect(master);
       const role = String(await master.sendCommand(['ROLE']));
       if (!role.startsWith('master')) throw new Error(`Sentinel named ${host}:${port}, which is not a master yet`);
     } catch (error) {
-      master.destroy?.();
+      await connections.drop(master);
       throw error;
     }
-    return { ...singleLink(master, true, onError), topology: 'sentinel' };
+    return { ...singleLink(master, true, onError, connections), topology: 'sentinel' };
   }
   const makeCluster = (rootNodes: { url: string }[]) =>
     listen(redis.createCluster({ rootNodes, defaults } as Parameters<typeof redis.createCluster>[0]) as unknown as RedisClusterLike);
-  if (options.rootNodes) return openCluster(makeCluster(options.rootNodes), true);
+  if (options.rootNodes) return openCluster(makeCluster(options.rootNodes), true, connections);
   const single = listen(redis.createClient({ url: options.url, ...defaults }) as unknown as RedisClientLike);
   try {
-    await single.connect();
+    await connections.connect(single);
     // A Cluster node behind a plain URL: every key on another node's slot would be MOVED, so use the cluster client.
     if (/cluster_enabled:1/.test(String(await single.sendCommand(['INFO', 'cluster'])))) {
-      single.destroy?.();
-      return openCluster(makeCluster([{ url: String(options.url) }]), true);
+      await connections.drop(single);
+      return openCluster(makeCluster([{ url: String(options.url) }]), true, connections);
     }
   } catch (error) {
-    single.destroy?.();
+    await connections.drop(single);
     throw error;
   }
-  return singleLink(single, true, onError);
+  return singleLink(single, true, onError, connections);
 }

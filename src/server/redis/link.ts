@@ -2,12 +2,16 @@
  * One way to talk to any Redis deployment node-redis reaches: a single server or managed primary endpoint, a Cluster
  * (each command routed by its key's slot), or a Sentinel-managed primary. The store (store.ts) speaks only to this.
  */
+import { ClaimStoreError } from '../claims.js';
+import type { Connections } from './connections.js';
+
 export type Listener = (message: string, channel: string) => void;
 export type RedisTopology = 'single' | 'cluster' | 'sentinel';
 
 /** What a node-redis single client (v4 and later, `createClient()`) has that this store uses. */
 export interface RedisClientLike {
   readonly isOpen: boolean;
+  readonly isReady?: boolean;
   connect(): Promise<unknown>;
   sendCommand(args: string[]): Promise<unknown>;
   duplicate(): RedisClientLike;
@@ -22,6 +26,7 @@ export interface RedisClientLike {
 /** What a node-redis cluster client (`createCluster()`) has that this store uses. */
 export interface RedisClusterLike {
   readonly isOpen: boolean;
+  readonly isReady?: boolean;
   readonly masters: readonly object[];
   connect(): Promise<unknown>;
   sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
@@ -38,6 +43,7 @@ export interface RedisClusterLike {
 /** What a node-redis sentinel client (`createSentinel()`) has that this store uses. */
 export interface RedisSentinelLike {
   readonly isOpen: boolean;
+  readonly isReady?: boolean;
   connect(): Promise<unknown>;
   sendCommand(isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
   subscribe(channel: string, listener: Listener): Promise<unknown>;
@@ -62,7 +68,7 @@ export interface RedisLink {
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, listener: Listener): Promise<void>;
   unsubscribe(channel: string, listener: Listener): Promise<void>;
-  /** Closes what the store opened; a client the merchant passed is left open. */
+  /** Ends what the store opened (connections.ts), pub/sub included; a client the merchant passed is left open. */
   close(): Promise<void>;
 }
 
@@ -81,27 +87,29 @@ export function topologyOf(client: unknown): RedisTopology {
   );
 }
 
-const closeQuietly = async (client: { isOpen?: boolean; close?(): Promise<unknown>; quit?(): Promise<unknown>; destroy?(): unknown }) => {
-  try {
-    if (client.isOpen) await (client.close ?? client.quit)?.call(client);
-  } catch {
-    client.destroy?.();
-  }
-};
-
-/** A single server: commands on one connection, pub/sub on a duplicate (a subscribed connection runs nothing else). */
-export function singleLink(main: RedisClientLike, owned: boolean, onError: (error: unknown) => void): RedisLink {
-  let subscriber: Promise<RedisClientLike> | undefined;
-  const subscriberClient = () =>
-    (subscriber ??= (async () => {
-      const sub = main.duplicate();
-      sub.on('error', onError);
-      await sub.connect();
-      return sub;
-    })().catch((error: unknown) => {
-      subscriber = undefined;
-      throw error;
-    }));
+/**
+ * A single server: commands on one connection, pub/sub on a duplicate (a subscribed connection runs nothing else),
+ * opened at the first subscribe. Once closed, it opens nothing more: an unsubscribe that comes late (a wait whose
+ * subscribe was answered after close() began) has nothing left to undo.
+ */
+export function singleLink(main: RedisClientLike, owned: boolean, onError: (error: unknown) => void, connections: Connections): RedisLink {
+  let closed = false;
+  /** The pub/sub client as soon as it is made (so close() can end it while it connects), and its connecting. */
+  let subscriber: { client: RedisClientLike; connected: Promise<RedisClientLike> } | undefined;
+  const subscriberClient = (): Promise<RedisClientLike> => {
+    if (closed) return Promise.reject(new ClaimStoreError('redis: the connection is closed'));
+    if (!subscriber) {
+      const client = connections.add(main.duplicate());
+      client.on('error', onError);
+      const made = { client, connected: connections.connect(client) };
+      made.connected.catch(() => {
+        if (subscriber === made) subscriber = undefined;
+        void connections.end(client);
+      });
+      subscriber = made;
+    }
+    return subscriber.connected;
+  };
   return {
     topology: 'single',
     send: (_key, args) => main.sendCommand(args),
@@ -109,12 +117,16 @@ export function singleLink(main: RedisClientLike, owned: boolean, onError: (erro
     onEveryMaster: async (args) => [await main.sendCommand(args)],
     publish: async (channel, message) => void (await main.sendCommand(['PUBLISH', channel, message])),
     subscribe: async (channel, listener) => void (await (await subscriberClient()).subscribe(channel, listener)),
-    unsubscribe: async (channel, listener) => void (await (await subscriberClient()).unsubscribe(channel, listener)),
+    unsubscribe: async (channel, listener) => {
+      // Without a pub/sub connection (closed, never opened, or failed) there is no subscription to end.
+      if (closed || !subscriber) return;
+      await (await subscriber.connected).unsubscribe(channel, listener);
+    },
     async close() {
-      const sub = await subscriber?.catch(() => undefined);
+      closed = true;
+      const sub = subscriber?.client;
       subscriber = undefined;
-      if (sub) await closeQuietly(sub);
-      if (owned) await closeQuietly(main);
+      await Promise.all([sub && connections.end(sub), owned && connections.end(main)]);
     },
   };
 }
@@ -123,7 +135,7 @@ export function singleLink(main: RedisClientLike, owned: boolean, onError: (erro
  * A Cluster: each command to the master of its key's slot (node-redis follows MOVED/ASK); wake-ups on sharded
  * pub/sub (SPUBLISH/SSUBSCRIBE, Redis 7) so a message stays on its slot's shard, else on classic pub/sub.
  */
-export function clusterLink(cluster: RedisClusterLike, owned: boolean, sharded: boolean): RedisLink {
+export function clusterLink(cluster: RedisClusterLike, owned: boolean, sharded: boolean, connections: Connections): RedisLink {
   return {
     topology: 'cluster',
     send: (key, args) => cluster.sendCommand(key, false, args),
@@ -133,13 +145,13 @@ export function clusterLink(cluster: RedisClusterLike, owned: boolean, sharded: 
     subscribe: async (channel, listener) => void (await (sharded ? cluster.sSubscribe(channel, listener) : cluster.subscribe(channel, listener))),
     unsubscribe: async (channel, listener) => void (await (sharded ? cluster.sUnsubscribe(channel, listener) : cluster.unsubscribe(channel, listener))),
     close: async () => {
-      if (owned) await closeQuietly(cluster);
+      if (owned) await connections.end(cluster);
     },
   };
 }
 
 /** A Sentinel-managed primary: node-redis finds the current master and follows a failover by itself. */
-export function sentinelLink(sentinel: RedisSentinelLike, owned: boolean): RedisLink {
+export function sentinelLink(sentinel: RedisSentinelLike, owned: boolean, connections: Connections): RedisLink {
   return {
     topology: 'sentinel',
     send: (_key, args) => sentinel.sendCommand(false, args),
@@ -150,7 +162,7 @@ export function sentinelLink(sentinel: RedisSentinelLike, owned: boolean): Redis
     subscribe: async (channel, listener) => void (await sentinel.subscribe(channel, listener)),
     unsubscribe: async (channel, listener) => void (await sentinel.unsubscribe(channel, listener)),
     close: async () => {
-      if (owned) await closeQuietly(sentinel);
+      if (owned) await connections.end(sentinel);
     },
   };
 }

@@ -10,6 +10,7 @@ import { errorFields, storeEvents, type EventSink } from '../events.js';
 import { ClaimStoreError, newToken, undoLostClaim, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
 import { defaultClaimTimings } from '../once.js';
 import { checkConnectOptions, connectLink, type RedisConnectOptions } from './connect.js';
+import { storeConnections } from './connections.js';
 import { describeDurability, readDurability, type RedisDurability } from './durability.js';
 import { createJournal } from './journal.js';
 import type { Listener, RedisLink } from './link.js';
@@ -18,7 +19,7 @@ import { allMarkerKeys, claimScript, completeScript, markerKey, releaseScript, r
 export interface RedisStoreOptions extends RedisConnectOptions {
   /** Prefix of every key and channel; default `pay-checkout:`. */
   prefix?: string;
-  /** A command (or subscribe, unsubscribe, connect) unanswered in this time fails: the handler answers 503; default 2,000 ms. */
+  /** A command (or subscribe, unsubscribe, connect) unanswered in this time fails: the handler answers 503; close() gives replies under way as long. Default 2,000 ms. */
   commandTimeoutMs?: number;
   /** Replicas that must hold a claim before the service is called (WAIT); default `'auto'`: 1 where the master has replicas. */
   replicaAcks?: number | 'auto';
@@ -74,6 +75,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     else events.emit({ level: 'error', name: 'store_error', message: `redis store: ${messageOf(error)}`, store: 'redis', error: errorFields(error, undefined, false) });
   };
 
+  /** Every client the store makes, so close() ends them all; replies under way get one command's bound. */
+  const connections = storeConnections(timeoutMs);
   let link: Promise<RedisLink> | undefined;
   let ready: RedisLink | undefined;
   let failConnect: ((error: unknown) => void) | undefined;
@@ -100,7 +103,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     if (link) return link;
     connectTrouble = undefined;
     let dropped = false;
-    const attempt: Promise<RedisLink> = connectLink(options, connectionError)
+    const attempt: Promise<RedisLink> = connectLink(options, connectionError, connections)
       .then(async (opened) => {
         try {
           await setUp(opened);
@@ -364,10 +367,12 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     async close() {
       closed = true;
       clearInterval(heartbeat);
-      const closing = link;
+      const current = ready;
       link = undefined;
       ready = undefined;
-      await (await closing?.catch(() => undefined))?.close();
+      // Every client this store made ends (connections.ts): the pub/sub one, one still connecting or reconnecting to a
+      // Redis that is gone. A connection attempt under way is not awaited: with Redis gone it would never settle.
+      await Promise.all([current?.close(), connections.close()]);
     },
   };
   // The abuse limits' counters beside the claims, on the same routed connection (Cluster slots, Sentinel's primary).
