@@ -36,7 +36,7 @@ describe('<pay-checkout> with the details step still on its way', () => {
   });
 
   it('the embed shows its method screen at once; a tap then shows its button busy, and pay-ready waits for the details step', async () => {
-    expect(customElements.get('pay-step-details'), 'a fresh page').to.equal(undefined);
+    expect(customElements.get('pay-step-details') === undefined, 'a fresh page').to.equal(true);
     holdModule('/src/element/internal/details-steps.ts');
     PayCheckout.detailsWaitMs = 30_000;
     const { el, ready } = embed();
@@ -44,7 +44,7 @@ describe('<pay-checkout> with the details step still on its way', () => {
     void ready.then((at) => (readyAt = at));
     await waitForStep(el, 'method');
     expect(heading(el), 'the method screen, with the details step held').to.equal('Elige cómo pagar');
-    expect(customElements.get('pay-step-details'), 'the details step still on its way').to.equal(undefined);
+    expect(customElements.get('pay-step-details') === undefined, 'the details step still on its way').to.equal(true);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(readyAt, 'no pay-ready while a tap could not open the details').to.equal(undefined);
     expect(interactiveMarks(), 'nor the interactive mark').to.equal(0);

@@ -20,7 +20,7 @@ describe('<pay-checkout> a method tapped right at pay-ready', () => {
     await resetSandbox();
     sessionStorage.clear();
     localStorage.clear();
-    expect(customElements.get('pay-step-details'), 'a fresh page: the details step not yet fetched').to.equal(undefined);
+    expect(customElements.get('pay-step-details') === undefined, 'a fresh page: the details step not yet fetched').to.equal(true);
     holdModule('/src/element/internal/details-steps.ts');
     PayCheckout.detailsWaitMs = 30_000;
     const heard: string[] = [];

@@ -21,7 +21,7 @@ describe('a tap on the server-drawn first screen before the element takes over',
     await resetSandbox();
     sessionStorage.clear();
     localStorage.clear();
-    expect(customElements.get('pay-step-details'), 'a fresh page').to.equal(undefined);
+    expect(customElements.get('pay-step-details') === undefined, 'a fresh page').to.equal(true);
     holdModule('/src/element/internal/details-steps.ts');
     PayCheckout.detailsWaitMs = 300;
     const { host, drawn, container } = await serverDrawn();
@@ -33,7 +33,7 @@ describe('a tap on the server-drawn first screen before the element takes over',
     // Its wait over, it takes over without the details step (still held), and taps Nequi on its own screen.
     await ready;
     await waitForStep(host, 'method');
-    expect(customElements.get('pay-step-details'), 'the details step still on its way').to.equal(undefined);
+    expect(customElements.get('pay-step-details') === undefined, 'the details step still on its way').to.equal(true);
     await waitUntil(() => button(host, 'Nequi').getAttribute('aria-busy') === 'true', 'the tap replayed: Nequi busy', { timeout: 5_000 });
     await releaseHeld();
     await waitForStep(host, 'details');

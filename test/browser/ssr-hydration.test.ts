@@ -32,7 +32,7 @@ describe('<pay-checkout> server-rendered, then hydrated', () => {
     // The page's listener, added before the element's code arrives, as a server-rendered page does.
     const events: CustomEvent[] = [];
     for (const name of allEvents) host.addEventListener(name, (e) => events.push(e as CustomEvent));
-    expect(customElements.get('pay-checkout')).to.equal(undefined);
+    expect(customElements.get('pay-checkout') === undefined).to.equal(true);
     expect(host.shadowRoot?.querySelectorAll('section.base')).to.have.length(1);
     expect(host.shadowRoot?.querySelector('pay-step-status')?.shadowRoot?.querySelector('[part=loading]')).to.be.instanceOf(HTMLElement);
     expect(host.hasAttribute('theme')).to.equal(false);
