@@ -95,8 +95,8 @@ export class PayCheckout extends PayCheckoutSettings {
   static statusTimings: StatusTimings | undefined;
 
   /**
-   * How long a server-drawn method screen stays, past the link's answer, while the details step's chunk and the
-   * catalog arrive (250 ms unset). Tests change it; pages should leave it alone.
+   * How long a server-drawn method screen stays, and `pay-ready` waits, past the link's answer, while the details
+   * step's chunk and the catalog arrive (250 ms unset). Tests change it; pages should leave it alone.
    * @internal Test hook: not in the published types (stripInternal).
    */
   static detailsWaitMs: number | undefined;

@@ -3,35 +3,12 @@
 // quick-tap-embed.test.ts). In a page of its own (each file runs in one: a module can be held once per page), so the
 // chunk is fetched here first, and held (test/harness/slow-chunk-middleware.mjs).
 import { expect } from '@open-wc/testing';
-import { button, click, heading, resetSandbox, waitForStep } from './support/checkout.js';
-import { canHoldModules, holdModule, releaseHeld } from './support/server-drawn.js';
+import { button, click, heading, waitForStep } from './support/checkout.js';
+import { embed, heldModuleHooks, holdModule, interactiveMarks, releaseHeld } from './support/server-drawn.js';
 import { PayCheckout } from '../../src/element/pay-checkout.js';
 
-/** The element for `demo-fixed`, with the moment it said `pay-ready` (performance.now()), once it does. */
-function embed(): { el: PayCheckout; ready: Promise<number> } {
-  const el = document.createElement('pay-checkout');
-  for (const [name, value] of Object.entries({ link: 'demo-fixed', 'api-base': '/v1', locale: 'es' })) el.setAttribute(name, value);
-  const ready = new Promise<number>((resolve) => el.addEventListener('pay-ready', () => resolve(performance.now())));
-  document.body.append(el);
-  return { el, ready };
-}
-
-const interactiveMarks = () => performance.getEntriesByName('pay-checkout:interactive').length;
-
 describe('<pay-checkout> with the details step still on its way', () => {
-  before(function () {
-    if (!canHoldModules) this.skip();
-  });
-  beforeEach(async () => {
-    await resetSandbox();
-    sessionStorage.clear();
-    localStorage.clear();
-    performance.clearMarks();
-  });
-  afterEach(async () => {
-    PayCheckout.detailsWaitMs = undefined;
-    await releaseHeld();
-  });
+  heldModuleHooks();
 
   it('the embed: pay-ready comes without the details step once the wait runs out, and a tap then shows its button busy', async () => {
     expect(customElements.get('pay-step-details') === undefined, 'a fresh page').to.equal(true);

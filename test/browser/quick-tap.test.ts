@@ -3,23 +3,14 @@
 // own page (each test file runs in one), so that chunk has not been fetched before; the dev server holds it back
 // until the test lets it go (test/harness/slow-chunk-middleware.mjs), as a phone's line does.
 import { expect, waitUntil } from '@open-wc/testing';
-import { click, heading, resetSandbox, waitForStep } from './support/checkout.js';
-import { canHoldModules, flowStep, holdModule, releaseHeld, serverDrawn } from './support/server-drawn.js';
+import { click, heading, waitForStep } from './support/checkout.js';
+import { flowStep, heldModuleHooks, holdModule, releaseHeld, serverDrawn } from './support/server-drawn.js';
 import { PayCheckout } from '../../src/element/pay-checkout.js';
 
 describe('<pay-checkout> a method tapped right at pay-ready', () => {
-  before(function () {
-    if (!canHoldModules) this.skip();
-  });
-  afterEach(() => {
-    PayCheckout.detailsWaitMs = undefined;
-    document.cookie = 'pay-test-hold=; path=/; max-age=0';
-  });
+  heldModuleHooks();
 
   it('on a server-drawn screen: the element takes over with the details step here, and the tap opens it at once', async () => {
-    await resetSandbox();
-    sessionStorage.clear();
-    localStorage.clear();
     expect(customElements.get('pay-step-details') === undefined, 'a fresh page: the details step not yet fetched').to.equal(true);
     holdModule('/src/element/internal/details-steps.ts');
     PayCheckout.detailsWaitMs = 30_000;

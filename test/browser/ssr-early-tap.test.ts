@@ -4,23 +4,14 @@
 // one), so the details step's chunk is fetched here first, and held (test/harness/slow-chunk-middleware.mjs): the
 // element keeps the drawn screen while it waits for that chunk, 300 ms here, then takes over without it.
 import { expect, waitUntil } from '@open-wc/testing';
-import { button, heading, resetSandbox, waitForStep } from './support/checkout.js';
-import { canHoldModules, drawnButton, flowStep, holdModule, releaseHeld, serverDrawn } from './support/server-drawn.js';
+import { button, heading, waitForStep } from './support/checkout.js';
+import { drawnButton, flowStep, heldModuleHooks, holdModule, releaseHeld, serverDrawn } from './support/server-drawn.js';
 import { PayCheckout } from '../../src/element/pay-checkout.js';
 
 describe('a tap on the server-drawn first screen before the element takes over', () => {
-  before(function () {
-    if (!canHoldModules) this.skip();
-  });
-  after(() => {
-    PayCheckout.detailsWaitMs = undefined;
-    document.cookie = 'pay-test-hold=; path=/; max-age=0';
-  });
+  heldModuleHooks();
 
   it('is replayed on the element’s own screen once its wait is over: the tapped method opens its details', async () => {
-    await resetSandbox();
-    sessionStorage.clear();
-    localStorage.clear();
     expect(customElements.get('pay-step-details') === undefined, 'a fresh page').to.equal(true);
     holdModule('/src/element/internal/details-steps.ts');
     PayCheckout.detailsWaitMs = 300;

@@ -58,7 +58,7 @@ export class StepChunks {
     private readonly track: (later: LaterSteps) => OrderTracker,
     /** Whether the server's drawing of the first screen is on show (the element's own screen can wait behind it). */
     private readonly drawn: () => boolean,
-    /** How long a server-drawn method screen may wait for what its tap opens; unset, `detailsWaitMs`. */
+    /** How long a server-drawn method screen (and `pay-ready`) may wait for what its tap opens; unset, `detailsWaitMs`. */
     private readonly waitMs: () => number | undefined,
   ) {}
 
@@ -78,8 +78,8 @@ export class StepChunks {
     // chunk and the whole catalog), so a tap as it takes over never waits on them; the embed's does not wait (its
     // loading screen would stay longer: a cost to every buyer for a tap few make, issue 31's decisions), only its
     // `pay-ready` does (`answersAtOnce`).
-    const waits = flow.step === 'method' && !isServer && this.drawn() && !this._detailsAwaited;
-    const first = beforeOrderSteps.includes(flow.step) && flow.step !== 'unavailable' && !(waits && !(this.details && isWholeCatalog(m)));
+    const waits = flow.step === 'method' && !isServer && this.drawn() && !this._nextAtHand;
+    const first = beforeOrderSteps.includes(flow.step) && flow.step !== 'unavailable' && !waits;
     const steps = this.later ?? (flow.step === 'details' ? this.details : undefined);
     const ready = m.locale === this.wantedLocale && (first || (isWholeCatalog(m) && steps !== undefined));
     return ready ? flow : { step: 'loading', request: null };
@@ -92,7 +92,12 @@ export class StepChunks {
    * link's answer, a moment after it; on a server-drawn page, as the element takes over.
    */
   answersAtOnce(s: FlowState): boolean {
-    return s.step !== 'method' || this._detailsAwaited || (this.details !== undefined && this.catalog !== null);
+    return s.step !== 'method' || this._nextAtHand;
+  }
+
+  /** Whether the method screen's tap has what it opens (the details step's chunk and the whole catalog), or waits no more. */
+  private get _nextAtHand(): boolean {
+    return this._detailsAwaited || (this.details !== undefined && this.catalog !== null);
   }
 
   /** The screen of the state on show (`shown`), drawn by the chunk that holds its step. */
@@ -154,7 +159,7 @@ export class StepChunks {
    * `pay-ready`) waits for the details step's chunk and the catalog at most `detailsWaitMs` more, or until one fails.
    */
   linkHere(): void {
-    if (!this._detailsAwaited && !(this.details && this.catalog)) setTimeout(() => this._stopAwaiting(), this.waitMs() ?? detailsWaitMs);
+    if (!this._nextAtHand) setTimeout(() => this._stopAwaiting(), this.waitMs() ?? detailsWaitMs);
   }
 
   private _stopAwaiting(): void {

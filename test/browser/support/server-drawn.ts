@@ -1,4 +1,5 @@
 import { PayCheckout } from '../../../src/element/pay-checkout.js';
+import { resetSandbox } from './checkout.js';
 
 /**
  * The hosted page's server-drawn first screen for `demo-fixed` (renderHostedPage through the dev server's `/ssr-hosted`),
@@ -37,3 +38,36 @@ export const drawnButton = (drawn: Element, text: string) => [...drawn.shadowRoo
  * the tests that hold a chunk run in Chromium only (the element's logic is the same in every engine).
  */
 export const canHoldModules = /Chrome\//.test(navigator.userAgent);
+
+/**
+ * The hooks of a file whose tests hold a module: Chromium only (`canHoldModules`); each test on a fresh sandbox, with
+ * nothing saved and no marks; after it, the element's wait as it ships and no hold asked for. The tests release what
+ * they hold themselves (a release from a page holding nothing is ignored; one held request goes after 10 s anyway).
+ */
+export function heldModuleHooks(): void {
+  before(function () {
+    if (!canHoldModules) this.skip();
+  });
+  beforeEach(async () => {
+    await resetSandbox();
+    sessionStorage.clear();
+    localStorage.clear();
+    performance.clearMarks();
+  });
+  afterEach(() => {
+    PayCheckout.detailsWaitMs = undefined;
+    document.cookie = 'pay-test-hold=; path=/; max-age=0';
+  });
+}
+
+/** The script-tag embed for `demo-fixed` in Spanish, with the moment it said `pay-ready` (performance.now()), once it does. */
+export function embed(): { el: PayCheckout; ready: Promise<number> } {
+  const el = document.createElement('pay-checkout');
+  for (const [name, value] of Object.entries({ link: 'demo-fixed', 'api-base': '/v1', locale: 'es' })) el.setAttribute(name, value);
+  const ready = new Promise<number>((resolve) => el.addEventListener('pay-ready', () => resolve(performance.now())));
+  document.body.append(el);
+  return { el, ready };
+}
+
+/** How many `pay-checkout:interactive` marks the page has. */
+export const interactiveMarks = () => performance.getEntriesByName('pay-checkout:interactive').length;
