@@ -65,6 +65,7 @@ function db(): PDO
     $pdo->exec('CREATE TABLE IF NOT EXISTS deliveries (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
         event_id TEXT NOT NULL,
+        link TEXT NOT NULL,
         answered INTEGER NOT NULL,
         at TEXT NOT NULL
     )');

@@ -29,14 +29,14 @@ $db = db();
 $failures = getenv('SHOP_NOTIFY_FAILURES');
 if ($failures && is_file($failures) && (int) file_get_contents($failures) > 0) {
     file_put_contents($failures, (string) ((int) file_get_contents($failures) - 1));
-    $db->prepare('INSERT INTO deliveries (event_id, answered, at) VALUES (?, 500, ?)')->execute([$notice['id'], now_iso()]);
+    $db->prepare('INSERT INTO deliveries (event_id, link, answered, at) VALUES (?, ?, 500, ?)')->execute([$notice['id'], (string) ($data['link'] ?? ''), now_iso()]);
     answer_json(500, ['error' => 'the shop is being deployed']);
     exit;
 }
 
 $db->exec('BEGIN IMMEDIATE');
 try {
-    $db->prepare('INSERT INTO deliveries (event_id, answered, at) VALUES (?, 200, ?)')->execute([$notice['id'], now_iso()]);
+    $db->prepare('INSERT INTO deliveries (event_id, link, answered, at) VALUES (?, ?, 200, ?)')->execute([$notice['id'], (string) ($data['link'] ?? ''), now_iso()]);
     $insert = $db->prepare('INSERT OR IGNORE INTO notices (id, type, link, received_at, body) VALUES (?, ?, ?, ?, ?)');
     $insert->execute([$notice['id'], $notice['type'], (string) ($data['link'] ?? ''), now_iso(), $body]);
     $first = $insert->rowCount() === 1;
