@@ -26,9 +26,10 @@ if ($cart['paid_at']) {
     echo '<p id="cart-status" data-paid="true">Pagado. Gracias por tu compra.</p>';
 } else {
     echo '<p id="cart-status" data-paid="false">Pendiente de pago.</p>';
-    // The embed: the element's script and API from serve, the reserve line, the cart's hash. No secret on the page.
+    // The documented embed: the script from serve (which tells the element its API is beside it), the reserve line,
+    // the cart's hash. No secret on the page.
     echo '<script type="module" src="', e($serve), '/pay-checkout.js"></script>',
         '<style>', $reserve, '</style>',
-        '<pay-checkout link="', e($cart['hash']), '" api-base="', e($serve), '/v1"></pay-checkout>';
+        '<pay-checkout link="', e($cart['hash']), '"></pay-checkout>';
 }
 page_end();
