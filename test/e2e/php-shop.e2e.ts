@@ -164,7 +164,14 @@ describe('a PHP shop beside pay-checkout serve', () => {
     const buyer = await Buyer.create(world);
     const hash = await fillCart(buyer, coffee, panela);
     const known = new Set((await world.orders()).map((order) => order.id_order));
-    await buyer.payWith(gateway);
+    // An anonymous cart: the shop knows nothing of the buyer, so the details screen asks for the contact too.
+    await buyer.chooseMethod(gateway.name);
+    await buyer.fillDetails({ phone: '300 123 4567' });
+    await buyer.page.getByLabel('Nombre').fill('Ana');
+    await buyer.page.getByLabel('Apellido').fill('Gómez');
+    await buyer.page.getByLabel('Correo electrónico').fill('ana@example.com');
+    await buyer.payButton().click();
+    await buyer.waitForStep(gateway.waitingStep);
     const order = await newOrder(known);
     assert.equal(order.total, coffee * 38_000 + panela * 9_500, 'the order is for the cart the PHP shop answered');
     if (gateway.kind === 'otp') {
