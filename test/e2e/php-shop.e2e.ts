@@ -57,6 +57,12 @@ interface Notice {
   type: string;
   link: string;
 }
+interface ServeEvent {
+  name: string;
+  id?: string;
+  attempt?: number;
+  status?: number;
+}
 interface Delivery {
   event_id: string;
   answered: number;
@@ -72,6 +78,8 @@ describe('a PHP shop beside pay-checkout serve', () => {
   let shopUrl: string;
   let serveChild: ChildProcess;
   let serveTail: () => string;
+  /** The events of the serve process running now. */
+  let serveEvents: ServeEvent[] = [];
   let serveUrl: string;
   let servePort: number;
 
@@ -105,6 +113,22 @@ describe('a PHP shop beside pay-checkout serve', () => {
       },
     });
     serveTail = keepTail(serveChild);
+    // Its events, one JSON line each (info on stdout, the rest on stderr): the relay's say when an attempt is settled.
+    const events: ServeEvent[] = (serveEvents = []);
+    let partial = '';
+    const read = (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        try {
+          events.push(JSON.parse(line) as ServeEvent);
+        } catch {
+          // not an event line
+        }
+      }
+    };
+    serveChild.stdout?.on('data', read);
+    serveChild.stderr?.on('data', read);
     try {
       await until('serve to be ready', answers(`${serveUrl}/v1/health/ready`));
     } catch (error) {
@@ -232,14 +256,18 @@ describe('a PHP shop beside pay-checkout serve', () => {
     const { hash, buyer } = await payCart(gateways.push, 1, 1);
     await buyer.close();
     const deliveriesFor = () => shopRows<Delivery>(`SELECT event_id, answered FROM deliveries WHERE link = '${hash}' ORDER BY seq`);
-    // Killed after the first refused try and again after the second: what was due lives in Redis, not in serve.
+    // Killed once the relay has settled the first refused try, and again after the second: what is due next lives in
+    // Redis, not in serve. The attempt numbers go on across the restarts: the same outbox entry, not a new one.
+    const settledAttempts: number[] = [];
     for (const refused of [1, 2]) {
-      await until(`refused try ${refused}`, async () => (await deliveriesFor()).filter((d) => d.answered === 500).length >= refused);
+      const failed = await until(`serve to settle refused try ${refused}`, async () => serveEvents.find((e) => e.name === 'notice_delivery_failed' && e.status === 500));
+      settledAttempts.push(failed.attempt ?? 0);
       const killed = once(serveChild, 'exit');
       serveChild.kill('SIGKILL');
       await killed;
       await startServe();
     }
+    assert.deepEqual(settledAttempts, [1, 2]);
     const cart = await until('the shop to mark the cart paid', async () => {
       const row = await cartOf(hash);
       return row?.paid_at ? row : undefined;
