@@ -92,26 +92,25 @@ describe('a PHP shop beside pay-checkout serve', () => {
   const cartOf = async (hash: string) => (await shopRows<Cart>(`SELECT * FROM carts WHERE hash = '${hash.replace(/[^0-9a-f]/g, '')}'`))[0];
   const noticesOf = (hash: string) => shopRows<Notice>(`SELECT id, type, link FROM notices WHERE link = '${hash.replace(/[^0-9a-f]/g, '')}'`);
 
+  /** serve's settings, the environment alone, as an operator's unit file gives them. */
+  const serveEnv = () => ({
+    ...process.env,
+    PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo',
+    PAY_CHECKOUT_BASE_URL: world.sandbox.baseUrl,
+    PAY_CHECKOUT_LINKS_URL: `${shopUrl}/links.php?hash={hash}`,
+    PAY_CHECKOUT_APP_SECRET: appSecret,
+    PAY_CHECKOUT_NOTIFY_URL: `${shopUrl}/notify.php`,
+    PAY_CHECKOUT_NOTIFY_RETRY_MS: '400',
+    PAY_CHECKOUT_WEBHOOK_SECRET: 'whsec_test_demo',
+    PAY_CHECKOUT_REDIS_URL: redis.url,
+    PAY_CHECKOUT_SECRET: 'order-tokens-signing-secret-for-this-test',
+    PAY_CHECKOUT_ALLOWED_ORIGINS: shopUrl,
+    PORT: String(servePort),
+    HOST: '127.0.0.1',
+  });
+
   async function startServe(): Promise<void> {
-    serveChild = spawn(process.execPath, ['--import', 'tsx', cli, 'serve'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo',
-        PAY_CHECKOUT_BASE_URL: world.sandbox.baseUrl,
-        PAY_CHECKOUT_LINKS_URL: `${shopUrl}/links.php?hash={hash}`,
-        PAY_CHECKOUT_APP_SECRET: appSecret,
-        PAY_CHECKOUT_NOTIFY_URL: `${shopUrl}/notify.php`,
-        PAY_CHECKOUT_NOTIFY_RETRY_MS: '400',
-        PAY_CHECKOUT_WEBHOOK_SECRET: 'whsec_test_demo',
-        PAY_CHECKOUT_REDIS_URL: redis.url,
-        PAY_CHECKOUT_SECRET: 'order-tokens-signing-secret-for-this-test',
-        PAY_CHECKOUT_ALLOWED_ORIGINS: shopUrl,
-        PORT: String(servePort),
-        HOST: '127.0.0.1',
-      },
-    });
+    serveChild = spawn(process.execPath, ['--import', 'tsx', cli, 'serve'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: serveEnv() });
     serveTail = keepTail(serveChild);
     // Its events, one JSON line each (info on stdout, the rest on stderr): the relay's say when an attempt is settled.
     const events: ServeEvent[] = (serveEvents = []);
@@ -249,6 +248,14 @@ describe('a PHP shop beside pay-checkout serve', () => {
     const response = await fetch(`${shopUrl}/notify.php`, { method: 'POST', body: notice, headers: { 'Pay-Checkout-Signature': forged } });
     assert.equal(response.status, 401);
     assert.deepEqual(await shopRows('SELECT id FROM notices WHERE id = \'evt_forged\''), []);
+  });
+
+  it('serve --check passes against the PHP shop: its links endpoint and its notify endpoint both answer as signed', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, 'serve', '--check'], { cwd: repoRoot, env: { ...serveEnv(), PORT: '0' }, timeout: 30_000 });
+    assert.match(stdout, new RegExp(`${shopUrl}/links\\.php`), stdout);
+    assert.match(stdout, new RegExp(`${shopUrl}/notify\\.php`), stdout);
+    const test = await shopRows<Notice>("SELECT id, type, link FROM notices WHERE type = 'test'");
+    assert.equal(test.length, 1, 'the signed test notice reached the shop');
   });
 
   it('lost notices: three 500s from the shop and serve killed with SIGKILL between the tries, the cart is still marked paid once', async () => {
