@@ -100,7 +100,8 @@ describe('a PHP shop beside pay-checkout serve', () => {
     PAY_CHECKOUT_LINKS_URL: `${shopUrl}/links.php?hash={hash}`,
     PAY_CHECKOUT_APP_SECRET: appSecret,
     PAY_CHECKOUT_NOTIFY_URL: `${shopUrl}/notify.php`,
-    PAY_CHECKOUT_NOTIFY_RETRY_MS: '400',
+    // Room for the test to kill serve between two tries even on a loaded machine, and still seconds in all.
+    PAY_CHECKOUT_NOTIFY_RETRY_MS: '1000',
     PAY_CHECKOUT_WEBHOOK_SECRET: 'whsec_test_demo',
     PAY_CHECKOUT_REDIS_URL: redis.url,
     PAY_CHECKOUT_SECRET: 'order-tokens-signing-secret-for-this-test',
