@@ -293,6 +293,18 @@ describe('a PHP shop beside pay-checkout serve', () => {
     assert.equal(deliveries[0]?.event_id, notices[0]?.id);
   });
 
+  it('a notice sent again with the same id (pay-checkout deliveries redeliver) is answered 200 and marks nothing twice', async () => {
+    const [cart] = await shopRows<Cart>('SELECT * FROM carts WHERE paid_at IS NOT NULL ORDER BY paid_at LIMIT 1');
+    assert.ok(cart?.paid_by_event);
+    const takenBefore = await shopRows<Delivery>(`SELECT event_id, answered FROM deliveries WHERE event_id = '${cart.paid_by_event}' AND answered = 200`);
+    assert.equal(takenBefore.length, 1);
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, 'deliveries', 'redeliver', cart.paid_by_event], { cwd: repoRoot, env: serveEnv(), timeout: 30_000 });
+    assert.match(stdout, new RegExp(cart.paid_by_event), stdout);
+    await until('the shop to take the notice again', async () => (await shopRows<Delivery>(`SELECT answered FROM deliveries WHERE event_id = '${cart.paid_by_event}' AND answered = 200`)).length === 2);
+    assert.deepEqual(await cartOf(cart.hash), cart, 'the cart is as it was: paid once, by the first delivery');
+    assert.equal((await noticesOf(cart.hash)).length, 1);
+  });
+
   it('no cart heard of its payment twice: one paid notice per cart, whatever the webhooks and restarts did', async () => {
     const perCart = await shopRows<{ link: string; paid: number }>("SELECT link, count(*) AS paid FROM notices WHERE type = 'order.paid' GROUP BY link");
     assert.equal(perCart.length, 4, `four paid carts: ${JSON.stringify(perCart)}`);
