@@ -177,7 +177,6 @@ describe('createCheckoutHandler options', () => {
     assert.throws(() => createCheckoutHandler({ merchantKey: 'mk', resolveLink, secret: 'short' }), /at least 16/);
     assert.throws(() => createCheckoutHandler({ merchantKey: 'mk' } as never), /resolveLink/);
     assert.throws(() => createCheckoutHandler({ merchantKey: '', resolveLink }), /merchantKey/);
-    assert.throws(() => createCheckoutHandler({ merchantKey: 'mk', resolveLink, idempotency: {} } as never), /replaced by `store`/);
     assert.throws(() => createCheckoutHandler({ merchantKey: 'mk', resolveLink, secret: [] }), /empty list/);
   });
 });
