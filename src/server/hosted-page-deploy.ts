@@ -23,7 +23,7 @@ export interface HostedPageOptions {
   basePath?: string;
 }
 
-const cspMeta = /(<meta\s+http-equiv="Content-Security-Policy"\s+content=")([^"]*)(")/;
+export const cspMeta = /(<meta\s+http-equiv="Content-Security-Policy"\s+content=")([^"]*)(")/;
 const apiBaseMeta = /(<meta\s+name="pay-api-base"\s+content=")([^"]*)(")/;
 
 /** The page's index.html has both metas this module sets. */
@@ -66,11 +66,11 @@ function headersFile(basePath: string, headers: Record<string, string>): string 
   return `${basePath}*\n${Object.entries(headers).map(([name, value]) => `  ${name}: ${value}\n`).join('')}`;
 }
 
-/** `connect-src` and `img-src` gain exactly `origin` beside what they allowed (`default-src` when absent). */
-function allowOrigin(policy: string, origin: string): string {
+/** `connect-src` and `img-src` (or the directives named) gain exactly `origin` beside what they allowed (`default-src` when absent). */
+export function allowOrigin(policy: string, origin: string, names: readonly string[] = ['connect-src', 'img-src']): string {
   const directives = policy.split(';').map((d) => d.trim()).filter(Boolean).map((d) => d.split(/\s+/));
   const fallback = directives.find(([name]) => name === 'default-src')?.slice(1) ?? [];
-  for (const name of ['connect-src', 'img-src']) {
+  for (const name of names) {
     let directive = directives.find(([n]) => n === name);
     if (!directive) directives.push((directive = [name, ...fallback]));
     if (!directive.includes(origin)) directive.push(origin);

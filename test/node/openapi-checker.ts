@@ -46,9 +46,17 @@ export function openApiChecker(document: Json) {
       if (!op) throw new Error(`${method} ${template}: method not in the document`);
       const key = String(status) in op.responses ? String(status) : 'default';
       if (!(key in op.responses)) throw new Error(`${method} ${template}: status ${status} not in the document`);
-      const response = op.responses[key].$ref ? 'components/responses/Error' : pointer('paths', template, method.toLowerCase(), 'responses', key);
+      const shared: string | undefined = op.responses[key].$ref;
+      const response = shared ? shared.replace(/^#\//, '') : pointer('paths', template, method.toLowerCase(), 'responses', key);
       const validate = validatorFor(`${response}/content/application~1json/schema`);
-      return { operation: `${method.toUpperCase()} ${template} ${key}`, errors: errorsOf(validate, body) };
+      const errors = errorsOf(validate, body);
+      // A 4xx names the api_codes it can carry as its examples: an answer with another code is undocumented.
+      const examples = op.responses[key].content?.['application/json']?.examples as Record<string, unknown> | undefined;
+      const apiCode = (body as { api_code?: unknown } | null)?.api_code;
+      if (status >= 400 && status < 500 && !(examples && typeof apiCode === 'string' && apiCode in examples)) {
+        errors.push(`${status} ${String(apiCode)} is not among the documented api_codes (${Object.keys(examples ?? {}).join(', ') || 'none'})`);
+      }
+      return { operation: `${method.toUpperCase()} ${template} ${key}`, errors };
     },
     /** Validates one webhook body against `webhooks.{event}.post.requestBody`. */
     webhook(event: string, body: unknown): Checked {
