@@ -27,6 +27,7 @@ import { answerHeaders, toResponse } from './text-response.js';
 import { defaultStatusPollMs, defaultWaiterCaps, statusWaits } from './status-wait.js';
 import { webhookIntake } from './webhook-intake.js';
 import { dialectEvents } from './dialect-log.js';
+import { orderStatusNotices } from './order-status.js';
 
 /** `template`: the route as `http.route` names it, under `{basePath}/checkout/`. */
 type Route = { template: string; methods: Record<string, (ops: Operations, request: Incoming, param: string) => Promise<Reply>> };
@@ -108,6 +109,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Drainabl
     now: options.now ?? Date.now,
     waits: (waits = statusWaits({ store, pollMs: options.statusPollMs ?? defaultStatusPollMs, caps: { ...defaultWaiterCaps, ...options.statusWaiters }, onWaiting: telemetry.waiting })),
     guards,
+    orderStatus: orderStatusNotices({ onOrderStatus: options.onOrderStatus, webhooks: Boolean(options.webhookSecret), store, leaseMs: timings.leaseMs, emit }),
   });
   const intake = options.webhookSecret
     ? webhookIntake({ secret: options.webhookSecret, now: options.now ?? Date.now, store, timings, merchant, ops, onDelivery: options.onWebhook, onSettled: telemetry.settled })

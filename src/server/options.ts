@@ -9,6 +9,7 @@ import type { LimitsOption } from './limits.js';
 import type { WaiterCaps } from './status-wait.js';
 import type { ResolveLink } from './links.js';
 import type { ClaimTimings } from './once.js';
+import type { OnOrderStatus } from './order-status.js';
 
 export interface CheckoutHandlerOptions {
   /** The store's secret key: it stays on this server and never appears in a response. */
@@ -49,6 +50,12 @@ export interface CheckoutHandlerOptions {
    * or shape is unknown arrives as `{ event: 'unknown', name, payload }` (acknowledged 200, never refused).
    */
   onWebhook?: (delivery: WebhookDelivery) => void;
+  /**
+   * Told each outcome of an order made through a link (`confirmed`, `cancelled`, `refunded`) with the link's hash:
+   * from the verified webhooks with `webhookSecret`, else from the buyers' own status checks. A rejection fails the
+   * webhook (the service delivers it again). `pay-checkout serve` relays these to the shop (`createRelay`).
+   */
+  onOrderStatus?: OnOrderStatus;
   /**
    * While a status request waits (`?wait=25&since=STATUS`), how often the handler asks `GET /orders/{id}`; default
    * 2,000 ms. A webhook through `webhookSecret` wakes it sooner, on every instance sharing `store`.
