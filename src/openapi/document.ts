@@ -30,7 +30,7 @@ import {
   webhookUserAgent,
   type ApiCode,
 } from '../contract/index.js';
-import { byStatus, intakeRefusals, refusalsOf, retryAfterCodes } from './refusals.js';
+import { byStatus, failuresOf, intakeRefusals, refusalsOf, retryAfterCodes } from './refusals.js';
 import { routes, type Caller, type Route } from './routes.js';
 
 type Json = Record<string, unknown>;
@@ -113,6 +113,24 @@ function queryParameters(query: z.ZodMiniType | undefined): Json[] {
 /** The component name of a refusal's example: its `api_code`. */
 const exampleRef = (code: ApiCode) => ({ $ref: `#/components/examples/${code}` });
 
+const retryAfterHeader = {
+  'Retry-After': { description: 'Seconds to wait before asking again (with `LIMIT_REACHED`, `IDEMPOTENCY_KEY_IN_USE` and `LINK_SOURCE_UNAVAILABLE`).', schema: { type: 'integer', minimum: 1 } },
+};
+const line = (code: ApiCode, withStatus = false) =>
+  `- \`${code}\` (${errorCatalog[code].code}${withStatus ? `, HTTP ${errorCatalog[code].httpStatus}` : ''}): ${errorCatalog[code].message}`;
+const errorContent = (codes: readonly ApiCode[]) => ({
+  'application/json': { schema: ref('ErrorResponse'), examples: Object.fromEntries(codes.map((code) => [code, exampleRef(code)])) },
+});
+
+/** `default`: the 5xx failures, each `api_code` with its HTTP status; a proxy in front may answer others of its own. */
+function failureResponse(codes: readonly ApiCode[]): Json {
+  return {
+    description: `The service or the server in front of it could not answer, with one of these \`api_code\`s:\n\n${codes.map((code) => line(code, true)).join('\n')}`,
+    ...(codes.some((code) => retryAfterCodes.has(code)) ? { headers: retryAfterHeader } : {}),
+    content: errorContent(codes),
+  };
+}
+
 /**
  * One response per 4xx status: the ErrorResponse schema, and each `api_code` it can carry named in the description
  * and given as an example (the catalog's body), so a reader branches on `api_code` knowing which to expect.
@@ -120,14 +138,10 @@ const exampleRef = (code: ApiCode) => ({ $ref: `#/components/examples/${code}` }
 function refusalResponses(codes: readonly ApiCode[], lead = 'Refused'): Json {
   const out: Json = {};
   for (const [status, ofStatus] of byStatus(codes)) {
-    const lines = ofStatus.map((code) => `- \`${code}\` (${errorCatalog[code].code}): ${errorCatalog[code].message}`);
-    const retryAfter = ofStatus.some((code) => retryAfterCodes.has(code))
-      ? { headers: { 'Retry-After': { description: 'Seconds to wait before asking again (with `LIMIT_REACHED` and `IDEMPOTENCY_KEY_IN_USE`).', schema: { type: 'integer', minimum: 1 } } } }
-      : {};
     out[String(status)] = {
-      description: `${lead}, with one of these \`api_code\`s:\n\n${lines.join('\n')}`,
-      ...retryAfter,
-      content: { 'application/json': { schema: ref('ErrorResponse'), examples: Object.fromEntries(ofStatus.map((code) => [code, exampleRef(code)])) } },
+      description: `${lead}, with one of these \`api_code\`s:\n\n${ofStatus.map((code) => line(code)).join('\n')}`,
+      ...(ofStatus.some((code) => retryAfterCodes.has(code)) ? { headers: retryAfterHeader } : {}),
+      content: errorContent(ofStatus),
     };
   }
   return out;
@@ -135,7 +149,7 @@ function refusalResponses(codes: readonly ApiCode[], lead = 'Refused'): Json {
 
 /** `components.examples`: the catalog's body of every code some operation or webhook documents, once each. */
 function refusalExamples(): Json {
-  const used = new Set<ApiCode>([...routes.flatMap(refusalsOf), ...intakeRefusals]);
+  const used = new Set<ApiCode>([...routes.flatMap(refusalsOf), ...routes.flatMap(failuresOf), ...intakeRefusals]);
   const order = Object.keys(errorCatalog) as ApiCode[];
   return Object.fromEntries(order.filter((code) => used.has(code)).map((code) => [code, { summary: errorCatalog[code].message, value: errorBody(code) }]));
 }
@@ -149,7 +163,7 @@ function operation(route: Route, bodyNames: Map<z.ZodMiniType, string>, idSchema
   const responses: Json = {};
   for (const status of route.success) responses[String(status)] = { description: status === 201 ? 'Created' : 'OK', content, ...replay };
   Object.assign(responses, refusalResponses(refusalsOf(route)));
-  responses.default = { $ref: '#/components/responses/Error' };
+  responses.default = failureResponse(failuresOf(route));
   const optional = (route.optionalHeaders ?? []).map((name) => ({
     name,
     in: 'header',
@@ -271,9 +285,6 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Json {
     webhooks: Object.fromEntries(Object.keys(webhookPayloadSchemas).map((event) => [event, webhook(event, webhookNames[event] ?? '')])),
     components: {
       schemas: merge(components(requests, 'input'), components(responses, 'output')),
-      responses: {
-        Error: { description: 'Any other failure (5xx: the service or the handler could not answer): the contract’s ErrorResponse, with its HTTP status.', content: { 'application/json': { schema: ref('ErrorResponse') } } },
-      },
       examples: refusalExamples(),
       securitySchemes: {
         merchantKey: apiKey(merchantKeyHeader, 'The store’s secret key. Server-side only.'),

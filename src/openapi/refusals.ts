@@ -1,6 +1,7 @@
 /**
  * Which 4xx answers each operation can give, as `api_code`s of the error catalog (src/contract/errors.ts): what every
- * route of its caller, path and body can be refused with, plus the refusals of its own rules (`Route.refuses`). The
+ * route of its caller, path and body can be refused with, plus the refusals of its own rules (`Route.refuses`); and
+ * which 5xx failures, in the document's `default` response. The
  * sandbox (src/sandbox/) and `createCheckoutHandler()` (src/server/) are what these lists describe; the document
  * groups them by HTTP status, so a generated client or an API portal sees each one with its code and message.
  */
@@ -29,8 +30,13 @@ const validation: readonly ApiCode[] = ['VALIDATION_FAILED'];
 /** Past an abuse limit of `createCheckoutHandler()` (per address, link, phone, document or order). */
 const limited: readonly ApiCode[] = ['LIMIT_REACHED'];
 
-/** Refusals that carry `Retry-After`: the limit's wait, or how soon an order still being created can be asked for again. */
-export const retryAfterCodes: ReadonlySet<ApiCode> = new Set(['LIMIT_REACHED', 'IDEMPOTENCY_KEY_IN_USE']);
+/** Answers that carry `Retry-After`: the limit's wait, how soon an order still being created, or a link the shop's app did not give in time, can be asked for again. */
+export const retryAfterCodes: ReadonlySet<ApiCode> = new Set(['LIMIT_REACHED', 'IDEMPOTENCY_KEY_IN_USE', 'LINK_SOURCE_UNAVAILABLE']);
+
+/** Any operation can fail on the server's side: an unexpected error, or the service (or its claim store) not answering. */
+const serverFailures: readonly ApiCode[] = ['INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE'];
+/** `pay-checkout serve` asks the shop's app for a link: it may not answer in time, or answer with no link record. */
+const linkSourceFailures: readonly ApiCode[] = ['LINK_SOURCE_UNAVAILABLE', 'LINK_SOURCE_INVALID'];
 
 /**
  * What the handler's webhook intake (`POST {basePath}/webhooks`, src/server/webhook-intake.ts) answers a delivery it
@@ -58,6 +64,11 @@ export function refusalsOf(route: Route): ApiCode[] {
       ...(route.refuses ?? []),
     ]),
   ];
+}
+
+/** The `api_code`s of the 5xx answers a route can give (the document's `default` response), each once. */
+export function failuresOf(route: Route): ApiCode[] {
+  return [...serverFailures, ...(linkParameter.test(route.path) ? linkSourceFailures : [])];
 }
 
 /** `api_code`s by HTTP status, statuses ascending, each status's codes in catalog order. */

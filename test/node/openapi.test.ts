@@ -43,6 +43,8 @@ describe('OpenAPI document', () => {
     for (const route of routes.filter((r) => r.caller === 'public')) assert.deepEqual(document.paths[route.path][route.method].security, [], route.operationId);
     for (const [event, hook] of Object.entries(document.webhooks as Record<string, Json>)) assert.deepEqual(hook.post.security, [], event);
     assert.deepEqual(Object.keys(document.paths['/checkout/links/{hash}/orders'].post.responses['409'].content['application/json'].examples), ['LINK_ALREADY_PAID', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE']);
+    // A link the shop's app (pay-checkout serve) could not give is a 5xx of its own, beside the server's failures.
+    assert.deepEqual(Object.keys(document.paths['/checkout/links/{hash}'].get.responses.default.content['application/json'].examples), ['INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE', 'LINK_SOURCE_UNAVAILABLE', 'LINK_SOURCE_INVALID']);
     assert.deepEqual(document.components.examples.LIMIT_REACHED.value, { code: 3017, api_code: 'LIMIT_REACHED', message: 'Too many attempts; wait before trying again.', error: true });
     assert.deepEqual(document.components.securitySchemes.merchantKey, { type: 'apiKey', in: 'header', name: 'merchant-key', description: 'The store’s secret key. Server-side only.' });
   });
