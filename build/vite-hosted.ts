@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, ViteDevServer } from 'vite';
-import { configureHostedPage } from '../src/sandbox/hosted-page.js';
+import { configureHostedPage } from '../src/server/hosted-page-deploy.js';
 import { withPageStyle } from './hosted-page-style.js';
 
 const hostedDir = fileURLToPath(new URL('../hosted/', import.meta.url));

@@ -20,6 +20,9 @@ import type { StepChunks } from './step-chunks.js';
 import type { StepFocus } from './step-focus.js';
 import type { StatusTimings } from '../internal/status-timings.js';
 
+/** The buyer API's base URL a server put beside the script it served (`pay-checkout serve`'s `/pay-checkout.js`). */
+const servedApiBase = Symbol.for('pay-checkout.api-base');
+
 /** The steps before any order, where the order tracker has nothing to do: the details step's chunk can run them. */
 const beforeTracker: readonly FlowStep[] = ['amount', 'method', 'details'];
 
@@ -70,9 +73,13 @@ export class FlowRunner implements ReactiveController {
   }
 
   options(): ClientOptions {
-    // A relative `api-base` ("/v1") means this page's own origin.
+    // A relative `api-base` ("/v1") means this page's own origin. Without one, the buyer API the script was served
+    // beside, where its server said so (`pay-checkout serve` writes it into its copy of the script), so the embed
+    // needs no `api-base` on another origin.
     const options: ClientOptions = { environment: this.host.environment };
-    if (this.host.apiBase) options.baseUrl = new URL(this.host.apiBase, location.href).href;
+    const served = (globalThis as { [servedApiBase]?: unknown })[servedApiBase];
+    const base = this.host.apiBase || (typeof served === 'string' ? served : undefined);
+    if (base) options.baseUrl = new URL(base, location.href).href;
     return options;
   }
 
