@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
+import { runDoctor } from '../../src/doctor/doctor.js';
 import { serveCommand } from '../../src/server/serve/command.js';
 import { parseServeSettings, rawSettings } from '../../src/server/serve/settings.js';
 
@@ -35,7 +36,7 @@ async function run(env: Record<string, string | undefined>, argv: string[] = [])
   console.error = (...args: unknown[]) => void errors.push(args.join(' '));
   console.log = (...args: unknown[]) => void logs.push(args.join(' '));
   try {
-    return { status: await serveCommand(argv, env), stderr: errors.join('\n'), stdout: logs.join('\n') };
+    return { status: await serveCommand(argv, env, { probe: runDoctor }), stderr: errors.join('\n'), stdout: logs.join('\n') };
   } finally {
     console.error = error;
     console.log = log;
