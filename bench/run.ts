@@ -26,11 +26,11 @@ const sections: [string, () => Promise<boolean>][] = [
   ['handler', async () => (await import('./handler.js')).benchHandler({ durationMs, concurrency, warmupMs: 500 })],
   ['size', async () => (await import('./size.js')).benchSize()],
   ['timing', async () => (await import('./timing.js')).benchTiming({ loads })],
-  // The hosted page static and server-rendered against a plain page with the amount in its HTML (issue 22).
+  // The hosted page static and server-rendered against a plain page with the amount in its HTML.
   ['first-paint', async () => (await import('./first-paint.js')).benchFirstPaint({ loads: Math.max(1, Math.round(loads / 2)) })],
   // The first interactive screen alone (hosted page and script-tag embed): bytes and time, without the waiting figures.
   ['first-screen', async () => (await import('./timing.js')).benchTiming({ loads, firstScreenOnly: true })],
-  // Layout shift and tap → next visible change, hosted page and embed, mobile profile (issue 31).
+  // Layout shift and tap → next visible change, hosted page and embed, mobile profile.
   ['vitals', async () => (await import('./vitals.js')).benchVitals({ loads: Math.max(1, Math.round(loads / 6)) })],
   ['package', async () => (await import('./package.js')).benchPackage()],
   ['confirm', async () => (await import('./confirm.js')).benchConfirm()],

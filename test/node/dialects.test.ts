@@ -1,8 +1,8 @@
 /**
- * Issue 28: the clients, the webhook intake and createCheckoutHandler() against the sandbox in both dialects
- * (`contract`, the default, and `live`, the shapes the live service answers in), over real sockets. The flows of
- * "Done when": Nequi, Daviplata and Bre-B pay through the handler, cancel and refund work, and a webhook as the
- * dialect sends it (`X-Wava-*`, `data`-nested in `live`) wakes a waiting status request and settles an in-doubt create.
+ * The clients, the webhook intake and createCheckoutHandler() against the sandbox in both dialects (`contract`, the
+ * default, and `live`, the shapes the live service answers in), over real sockets: Nequi, Daviplata and Bre-B pay
+ * through the handler, cancel and refund work, and a webhook as the dialect sends it (`X-Wava-*`, `data`-nested in
+ * `live`) wakes a waiting status request and settles an in-doubt create.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
