@@ -1,13 +1,13 @@
 /**
  * Bench section "lighthouse" (`npm run bench -- --only lighthouse`): what an outside judge says. Lighthouse (the npm
- * package, 12.2.3, which runs on Node 20; Lighthouse 13 needs Node 22) with its default mobile settings (a Moto G Power screen,
- * simulated slow 4G, 4x CPU) in Debian's Chromium, launched by chrome-launcher from `CHROME_PATH`, on:
+ * package, 12.2.3, which runs on Node 20; Lighthouse 13 needs Node 22) with its default mobile settings (a Moto G
+ * Power screen, simulated slow 4G, 4x CPU) in Debian's Chromium, launched by chrome-launcher from `CHROME_PATH`, on:
  * - the hosted page the built sandbox draws, for a fixed and a dynamic link, in Spanish and in English;
  * - the docs site's home and one framework page, served from dist-docs/ by the docs suite's plain static server.
  * For each it prints the four category scores, the metrics, and every audit that failed or could not run.
- * Budget (docs/site/contributing/benchmarks.md): the hosted page scores 100 for performance,
- * accessibility and best practices and fails no SEO audit but `is-crawlable` (a checkout is `noindex` on purpose);
- * the docs pages score 100 for accessibility, best practices and SEO, with no layout shift.
+ * Budget (docs/site/contributing/benchmarks.md): the hosted page scores 100 for performance, accessibility and best
+ * practices and fails no SEO audit but `is-crawlable` (a checkout is `noindex` on purpose); the docs pages score 100
+ * for accessibility, best practices and SEO, with no layout shift.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
