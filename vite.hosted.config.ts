@@ -1,7 +1,7 @@
 // The hosted page as static files: dist/hosted/index.html + assets/. index.html names its entry absolutely under
 // /checkout/ (the sandbox's checkout_url), so /checkout/HASH, /checkout/HASH/ and deeper paths all find it with one
 // rewrite rule (everything under it → index.html); the scripts import each other relatively, so moving the page to
-// another path only means rewriting index.html (configureHostedPage in pay-checkout/sandbox).
+// another path only means rewriting index.html (configureHostedPage in pay-checkout/server/hosted-page).
 // Built in library mode, like the script tag: an app build wraps every dynamic import in Vite's preload helper,
 // script the first interactive screen would carry for chunks it never needs before it.
 import { readFileSync } from 'node:fs';

@@ -17,6 +17,8 @@ Commands:
   serve                the checkout beside a shop of any stack, configured by PAY_CHECKOUT_* variables:
                        buyer API, webhook intake, hosted page and the element's script on one origin
                        (pay-checkout serve --help lists the settings; --check tries them)
+  deliveries           the notices to your app still pending or given up, from the shared store
+                       (deliveries redeliver ID sends one again with the same id)
   doctor               a read-only probe of your account before the first live call: which shape the
                        service answers in, which gateways the handler could drive, and what is wrong;
                        exits 0 only when the handler can work with that account
@@ -133,11 +135,14 @@ function guardOptions(values: ReturnType<typeof parse>['values']): NonNullable<S
   };
 }
 
-// `serve` has options of its own (one per setting), parsed by its command; a server keeps the process alive.
+// `serve` and `deliveries` have options of their own (serve's settings), parsed by their commands; a server keeps the process alive.
 if (process.argv[2] === 'serve') {
   const { serveCommand } = await import('./server/serve/command.js');
   const status = await serveCommand(process.argv.slice(3), process.env);
   if (status !== undefined) process.exitCode = status;
+} else if (process.argv[2] === 'deliveries') {
+  const { deliveriesCommand } = await import('./server/serve/command.js');
+  process.exitCode = await deliveriesCommand(process.argv.slice(3), process.env);
 } else {
   const { values, positionals } = parse(process.argv.slice(2));
   const [command, ...extra] = positionals;

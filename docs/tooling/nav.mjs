@@ -10,7 +10,7 @@ export const nav = [
     ['Angular', 'frameworks/angular.md'], ['React Router', 'frameworks/react-router.md'], ['Lit SSR', 'frameworks/lit-ssr.md'], ['Editors', 'frameworks/editors.md'],
   ]],
   ['Servers', [
-    ['For servers', 'servers/index.md'], ['The server handler', 'servers/handler.md'], ['Exactly once on N instances', 'servers/exactly-once.md'],
+    ['For servers', 'servers/index.md'], ['The server handler', 'servers/handler.md'], ['pay-checkout serve', 'servers/serve.md'], ['Exactly once on N instances', 'servers/exactly-once.md'],
     ['Limits', 'servers/limits.md'], ['Performance', 'servers/performance.md'], ['Node', 'servers/node.md'], ['Operating it', 'servers/operating.md'], ['Webhook verification', 'servers/webhooks.md'], ['Typed clients', 'servers/clients.md'], ['The live service as it answers', 'servers/live-service.md'],
   ]],
   ['Sandbox', [['The sandbox', 'sandbox/index.md'], ['Live checkouts', 'sandbox/live.md'], ['The control API', 'sandbox/control-api.md'], ['Security', 'sandbox/security.md']]],

@@ -1,4 +1,7 @@
-/** The five buyer API operations, each translated to the merchant API through MerchantClient. */
+/**
+ * The buyer API's operations, each translated to the merchant API through MerchantClient: the five routes' (routes.ts)
+ * and `createdReply`, the answer a webhook stores for a create it settles.
+ */
 import type { MerchantClient } from '../client/index.js';
 import {
   CheckoutLinkSchema,

@@ -84,8 +84,9 @@ export interface CheckoutHandlerOptions {
   /** Called before a new order is created with the page's bot-check token (`X-Bot-Check`); false refuses with 403. */
   botCheck?: BotCheck;
   /**
-   * Told once per process for each way the service answers differently from the contract (a `result` wrapper, the
-   * other cancel route...), so the log says which shape this account speaks. Default: one `console.info` line each.
+   * Told once for each way the service answers differently from the contract (a `result` wrapper, the other cancel
+   * route...), so the log says which shape this account speaks. Default: one `service_dialect` event each through
+   * `onEvent`, once per handler; a callback given here is told once per variant however many handlers share it.
    */
   onDialect?: OnDialect;
   /** Unexpected failures (answered 500 7001); default console.error. Never given the merchant key. */

@@ -57,6 +57,12 @@ interface Notice {
   type: string;
   link: string;
 }
+interface ServeEvent {
+  name: string;
+  id?: string;
+  attempt?: number;
+  status?: number;
+}
 interface Delivery {
   event_id: string;
   answered: number;
@@ -72,6 +78,8 @@ describe('a PHP shop beside pay-checkout serve', () => {
   let shopUrl: string;
   let serveChild: ChildProcess;
   let serveTail: () => string;
+  /** The events of the serve process running now. */
+  let serveEvents: ServeEvent[] = [];
   let serveUrl: string;
   let servePort: number;
 
@@ -84,27 +92,42 @@ describe('a PHP shop beside pay-checkout serve', () => {
   const cartOf = async (hash: string) => (await shopRows<Cart>(`SELECT * FROM carts WHERE hash = '${hash.replace(/[^0-9a-f]/g, '')}'`))[0];
   const noticesOf = (hash: string) => shopRows<Notice>(`SELECT id, type, link FROM notices WHERE link = '${hash.replace(/[^0-9a-f]/g, '')}'`);
 
+  /** serve's settings, the environment alone, as an operator's unit file gives them. */
+  const serveEnv = () => ({
+    ...process.env,
+    PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo',
+    PAY_CHECKOUT_BASE_URL: world.sandbox.baseUrl,
+    PAY_CHECKOUT_LINKS_URL: `${shopUrl}/links.php?hash={hash}`,
+    PAY_CHECKOUT_APP_SECRET: appSecret,
+    PAY_CHECKOUT_NOTIFY_URL: `${shopUrl}/notify.php`,
+    PAY_CHECKOUT_NOTIFY_RETRY_MS: '400',
+    PAY_CHECKOUT_WEBHOOK_SECRET: 'whsec_test_demo',
+    PAY_CHECKOUT_REDIS_URL: redis.url,
+    PAY_CHECKOUT_SECRET: 'order-tokens-signing-secret-for-this-test',
+    PAY_CHECKOUT_ALLOWED_ORIGINS: shopUrl,
+    PORT: String(servePort),
+    HOST: '127.0.0.1',
+  });
+
   async function startServe(): Promise<void> {
-    serveChild = spawn(process.execPath, ['--import', 'tsx', cli, 'serve'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo',
-        PAY_CHECKOUT_BASE_URL: world.sandbox.baseUrl,
-        PAY_CHECKOUT_LINKS_URL: `${shopUrl}/links.php?hash={hash}`,
-        PAY_CHECKOUT_APP_SECRET: appSecret,
-        PAY_CHECKOUT_NOTIFY_URL: `${shopUrl}/notify.php`,
-        PAY_CHECKOUT_NOTIFY_RETRY_MS: '400',
-        PAY_CHECKOUT_WEBHOOK_SECRET: 'whsec_test_demo',
-        PAY_CHECKOUT_REDIS_URL: redis.url,
-        PAY_CHECKOUT_SECRET: 'order-tokens-signing-secret-for-this-test',
-        PAY_CHECKOUT_ALLOWED_ORIGINS: shopUrl,
-        PORT: String(servePort),
-        HOST: '127.0.0.1',
-      },
-    });
+    serveChild = spawn(process.execPath, ['--import', 'tsx', cli, 'serve'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: serveEnv() });
     serveTail = keepTail(serveChild);
+    // Its events, one JSON line each (info on stdout, the rest on stderr): the relay's say when an attempt is settled.
+    const events: ServeEvent[] = (serveEvents = []);
+    let partial = '';
+    const read = (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        try {
+          events.push(JSON.parse(line) as ServeEvent);
+        } catch {
+          // not an event line
+        }
+      }
+    };
+    serveChild.stdout?.on('data', read);
+    serveChild.stderr?.on('data', read);
     try {
       await until('serve to be ready', answers(`${serveUrl}/v1/health/ready`));
     } catch (error) {
@@ -164,7 +187,14 @@ describe('a PHP shop beside pay-checkout serve', () => {
     const buyer = await Buyer.create(world);
     const hash = await fillCart(buyer, coffee, panela);
     const known = new Set((await world.orders()).map((order) => order.id_order));
-    await buyer.payWith(gateway);
+    // An anonymous cart: the shop knows nothing of the buyer, so the details screen asks for the contact too.
+    await buyer.chooseMethod(gateway.name);
+    await buyer.fillDetails({ phone: '300 123 4567' });
+    await buyer.page.getByLabel('Nombre').fill('Ana');
+    await buyer.page.getByLabel('Apellido').fill('Gómez');
+    await buyer.page.getByLabel('Correo electrónico').fill('ana@example.com');
+    await buyer.payButton().click();
+    await buyer.waitForStep(gateway.waitingStep);
     const order = await newOrder(known);
     assert.equal(order.total, coffee * 38_000 + panela * 9_500, 'the order is for the cart the PHP shop answered');
     if (gateway.kind === 'otp') {
@@ -220,19 +250,31 @@ describe('a PHP shop beside pay-checkout serve', () => {
     assert.deepEqual(await shopRows('SELECT id FROM notices WHERE id = \'evt_forged\''), []);
   });
 
+  it('serve --check passes against the PHP shop: its links endpoint and its notify endpoint both answer as signed', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, 'serve', '--check'], { cwd: repoRoot, env: { ...serveEnv(), PORT: '0' }, timeout: 30_000 });
+    assert.match(stdout, new RegExp(`${shopUrl}/links\\.php`), stdout);
+    assert.match(stdout, new RegExp(`${shopUrl}/notify\\.php`), stdout);
+    const test = await shopRows<Notice>("SELECT id, type, link FROM notices WHERE type = 'test'");
+    assert.equal(test.length, 1, 'the signed test notice reached the shop');
+  });
+
   it('lost notices: three 500s from the shop and serve killed with SIGKILL between the tries, the cart is still marked paid once', async () => {
     writeFileSync(failuresFile, '3');
     const { hash, buyer } = await payCart(gateways.push, 1, 1);
     await buyer.close();
     const deliveriesFor = () => shopRows<Delivery>(`SELECT event_id, answered FROM deliveries WHERE link = '${hash}' ORDER BY seq`);
-    // Killed after the first refused try and again after the second: what was due lives in Redis, not in serve.
+    // Killed once the relay has settled the first refused try, and again after the second: what is due next lives in
+    // Redis, not in serve. The attempt numbers go on across the restarts: the same outbox entry, not a new one.
+    const settledAttempts: number[] = [];
     for (const refused of [1, 2]) {
-      await until(`refused try ${refused}`, async () => (await deliveriesFor()).filter((d) => d.answered === 500).length >= refused);
+      const failed = await until(`serve to settle refused try ${refused}`, async () => serveEvents.find((e) => e.name === 'notice_delivery_failed' && e.status === 500));
+      settledAttempts.push(failed.attempt ?? 0);
       const killed = once(serveChild, 'exit');
       serveChild.kill('SIGKILL');
       await killed;
       await startServe();
     }
+    assert.deepEqual(settledAttempts, [1, 2]);
     const cart = await until('the shop to mark the cart paid', async () => {
       const row = await cartOf(hash);
       return row?.paid_at ? row : undefined;

@@ -7,7 +7,9 @@
 import { parseArgs } from 'node:util';
 import { checkServe, formatCheck } from './check.js';
 import { jsonLines, startServe } from './index.js';
-import { parseServeSettings, rawSettings, serveSettings, SettingError } from './settings.js';
+import { outboxOf, relayOf } from './notices.js';
+import { parseDeliverySettings, parseServeSettings, rawSettings, serveSettings, SettingError } from './settings.js';
+import { createRelay, deliveriesCommand as listDeliveries } from '../relay/index.js';
 
 export const serveUsage = `Usage: pay-checkout serve [--check] [options]
 
@@ -48,7 +50,14 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
     return 2;
   }
   if (values.check) {
-    const items = await checkServe(settings);
+    const relay = relayOf(settings, () => {});
+    const sendTestEvent = async () => {
+      const sent = await relay!.sendTestEvent();
+      if (!sent.ok) throw new Error(`a signed test notice was not taken: ${sent.error ?? `answered ${sent.status}`}`);
+      return `took a signed test notice (${sent.status})`;
+    };
+    const items = await checkServe(settings, relay ? { sendTestEvent } : {});
+    await relay?.close();
     console.log(formatCheck(items));
     return items.every((item) => item.ok) ? 0 : 1;
   }
@@ -73,4 +82,25 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
     });
   }
   return undefined;
+}
+
+/**
+ * `npx pay-checkout deliveries [--json] [--given-up | --pending] | deliveries redeliver ID`: the outbox in the shared
+ * store, read with serve's own settings (the store, the notify URL and app secrets a redelivery is sent with).
+ */
+export async function deliveriesCommand(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  let settings;
+  try {
+    settings = parseDeliverySettings(rawSettings(env));
+  } catch (error) {
+    if (!(error instanceof SettingError)) throw error;
+    console.error(`pay-checkout deliveries: ${error.message}`);
+    return 2;
+  }
+  const relay = createRelay({ outbox: outboxOf(settings.store), notifyUrl: settings.notifyUrl, secrets: settings.appSecrets, emit: () => {} });
+  try {
+    return await listDeliveries({ relay, args: argv, print: (line) => console.log(line) });
+  } finally {
+    await relay.close();
+  }
 }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { allowOrigin, cspMeta, hostedBuildBase } from '../hosted-page-deploy.js';
-import { canRenderHostedPage, hostedEntryPath, hostedPageLinks, renderHostedPage } from '../hosted-page.js';
+import { canRenderHostedPage, hostedEntryPath, hostedPageHeaders, hostedPageLinks, renderHostedPage } from '../hosted-page.js';
 import type { Answer, Incoming } from '../incoming.js';
 import { encodingFor } from './assets.js';
 
@@ -41,14 +41,18 @@ export function hostedRoute(options: HostedRouteOptions) {
     // Before the link is asked for: the browser fetches the first screen's modules while the shop's app answers.
     incoming.earlyHints?.(hostedPageLinks(index, locale, { entryInline: drawn }));
     const link = await options.linkAnswer(hash, incoming);
-    const page =
-      link.status === 200 && drawn ? await renderHostedPage(index, { hash, link: link.json, locale, ...(entryScript !== undefined ? { entryScript } : {}) }) : index;
-    const links = hostedPageLinks(page, locale, { entryInline: page !== index });
+    // The title and preview need no Lit SSR; the first screen does (renderHostedPage draws what it can).
+    const { html: page, headers: pageHeaders } =
+      link.status === 200
+        ? await renderHostedPage(index, { hash, link: link.json, locale, withHeaders: true, ...(drawn && entryScript !== undefined ? { entryScript } : {}) })
+        : { html: index, headers: hostedPageHeaders(index) };
+    const links = hostedPageLinks(page, locale, { entryInline: hostedEntryPath(page) === undefined });
     const headers: Record<string, string> = {
+      // The payment page's own: CSP with frame-ancestors, X-Frame-Options, nosniff, Referrer-Policy, Permissions-Policy.
+      ...Object.fromEntries(Object.entries(pageHeaders).map(([name, value]) => [name.toLowerCase(), value])),
       'content-type': 'text/html; charset=utf-8',
       // The link's status may change at any time (paid, expired): the page is drawn for each visit.
       'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
       vary: 'Accept-Encoding',
       ...(links.length > 0 ? { link: links.join(', ') } : {}),
     };

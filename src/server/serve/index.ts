@@ -16,6 +16,7 @@ import type { DrainableCheckoutHandler } from '../options.js';
 import { appLinks, fileLinks } from './app-links.js';
 import { encoded, encodingFor, findDist, loadAssets, precompress, type Asset } from './assets.js';
 import { hostedRoute } from './hosted-route.js';
+import { relayOf } from './notices.js';
 import type { ServeSettings } from './settings.js';
 
 export interface StartServeOptions {
@@ -57,8 +58,10 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
       : fileLinks({ path: settings.links.path, emit });
   const store = await storeOf(settings, emit);
   if (!store) {
-    emit({ level: 'warn', name: 'memory_store', message: 'no PAY_CHECKOUT_REDIS_URL or PAY_CHECKOUT_DATABASE_URL: claims and the notice outbox live in this process and do not outlive it; run one instance only, and set one of them for production' });
+    emit({ level: 'warn', name: 'memory_store', message: 'no PAY_CHECKOUT_REDIS_URL or PAY_CHECKOUT_DATABASE_URL: order claims live in this process and do not outlive it; run one instance only, and set one of them for production' });
   }
+  // Started once the server listens; warns once itself when its outbox is the memory one.
+  const relay = relayOf(settings, emit, options.fetch);
   const handler = createCheckoutHandler({
     merchantKey: settings.merchantKey,
     ...settings.service,
@@ -69,6 +72,7 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
     allowedOrigins: settings.allowedOrigins,
     trustProxy: settings.trustProxy,
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(relay ? { onOrderStatus: async (change) => void (await relay.record(change)) } : {}),
     onEvent: emit,
   });
   // The handler's own entry, without a web Request or Response per request (node-native.ts).
@@ -158,6 +162,7 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
     // Behind a proxy every connection comes from it: the proxy holds slow clients, and the cap per address would cut it off.
     ...(settings.trustProxy > 0 ? { maxConnectionsPerAddress: Infinity } : {}),
   });
+  relay?.start();
   // Compressed once, in the background, so no buyer waits for a file's first compression.
   void precompress(files).catch((error: unknown) => emit({ level: 'warn', name: 'precompress_failed', message: `compressing the package's files failed: ${String(error)}` }));
   const close = running.close;
@@ -166,6 +171,7 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
     assets: dist !== undefined,
     close: async (closeOptions) => {
       await close(closeOptions);
+      await relay?.close();
       await store?.close?.();
     },
   };

@@ -149,15 +149,7 @@ export function parseServeSettings(raw: RawSettings): ServeSettings {
   const notifyUrl = raw.notifyUrl === undefined ? undefined : httpUrl('notifyUrl', raw.notifyUrl);
   if (notifyUrl !== undefined && appSecrets.length === 0) throw new SettingError(`${serveSettings.appSecret.env} is not set: ${serveSettings.notifyUrl.env} needs it, as the notices are signed; it expects ${serveSettings.appSecret.expects}.`);
   const notifyRetryMs = raw.notifyRetryMs === undefined ? undefined : wholeNumber('notifyRetryMs', raw.notifyRetryMs, 1);
-  if (raw.redisUrl !== undefined && raw.databaseUrl !== undefined) throw both('redisUrl', 'databaseUrl');
-  let store: ServeSettings['store'] = { kind: 'memory' };
-  if (raw.redisUrl !== undefined) {
-    if (!URL.canParse(raw.redisUrl) || !/^rediss?:$/.test(new URL(raw.redisUrl).protocol)) throw wrong('redisUrl', redactUrl(raw.redisUrl));
-    store = { kind: 'redis', url: raw.redisUrl };
-  } else if (raw.databaseUrl !== undefined) {
-    if (!URL.canParse(raw.databaseUrl) || !/^postgres(ql)?:$/.test(new URL(raw.databaseUrl).protocol)) throw wrong('databaseUrl', redactUrl(raw.databaseUrl));
-    store = { kind: 'postgres', url: raw.databaseUrl };
-  }
+  const store = storeSetting(raw);
   return {
     merchantKey,
     service,
@@ -173,6 +165,32 @@ export function parseServeSettings(raw: RawSettings): ServeSettings {
     port: raw.port === undefined ? 3000 : wholeNumber('port', raw.port, 0, 65535),
     host: raw.host,
   };
+}
+
+/** The shared store the settings name, or memory. */
+function storeSetting(raw: RawSettings): ServeSettings['store'] {
+  if (raw.redisUrl !== undefined && raw.databaseUrl !== undefined) throw both('redisUrl', 'databaseUrl');
+  if (raw.redisUrl !== undefined) {
+    if (!URL.canParse(raw.redisUrl) || !/^rediss?:$/.test(new URL(raw.redisUrl).protocol)) throw wrong('redisUrl', redactUrl(raw.redisUrl));
+    return { kind: 'redis', url: raw.redisUrl };
+  }
+  if (raw.databaseUrl !== undefined) {
+    if (!URL.canParse(raw.databaseUrl) || !/^postgres(ql)?:$/.test(new URL(raw.databaseUrl).protocol)) throw wrong('databaseUrl', redactUrl(raw.databaseUrl));
+    return { kind: 'postgres', url: raw.databaseUrl };
+  }
+  return { kind: 'memory' };
+}
+
+/**
+ * What `pay-checkout deliveries` needs: the shared store the outbox lives in (a memory outbox is inside the serving
+ * process, out of reach), and the notify URL and app secrets a redelivery is sent and signed with.
+ */
+export function parseDeliverySettings(raw: RawSettings): Pick<ServeSettings, 'notifyUrl' | 'appSecrets' | 'store'> & { notifyUrl: string } {
+  const store = storeSetting(raw);
+  if (store.kind === 'memory') throw new SettingError(`${serveSettings.redisUrl.env} is not set: the outbox is read from the shared store (${serveSettings.redisUrl.expects}, or ${serveSettings.databaseUrl.env}); with neither, it lives inside the serve process.`);
+  const notifyUrl = raw.notifyUrl === undefined ? (() => { throw wrong('notifyUrl'); })() : httpUrl('notifyUrl', raw.notifyUrl);
+  const appSecrets = raw.appSecret === undefined ? (() => { throw wrong('appSecret'); })() : secretList('appSecret', raw.appSecret);
+  return { notifyUrl, appSecrets, store };
 }
 
 /** A store URL as it may be printed: its password out. */
