@@ -257,6 +257,15 @@ export function createRelay(options: RelayOptions): Relay {
       if (!made) return undefined;
       const { notice } = made;
       const added = await outbox.add({ id: notice.id, key: noticeKeyOf(change.id_order, change.status), body: JSON.stringify(notice), created_at: now() });
+      emit({
+        level: 'info',
+        name: 'notice_recorded',
+        message: `notice ${notice.id} (${notice.type}, order ${change.id_order}) ${added ? 'recorded' : 'was in the outbox already'}`,
+        id: notice.id,
+        type: notice.type,
+        id_order: change.id_order,
+        added,
+      });
       if (added && started) void tick();
       return { id: notice.id, added };
     },
