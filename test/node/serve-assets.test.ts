@@ -50,7 +50,7 @@ describe('pay-checkout serve: the element\'s script and the hosted page', () => 
   before(async () => {
     dist = fakeDist();
     links = path.join(dist, 'links.json');
-    writeFileSync(links, JSON.stringify({ camiseta: { amount: 20_000, description: 'Camiseta <b>roja</b>', store_name: 'Tienda Sol' } }));
+    writeFileSync(links, JSON.stringify({ camiseta: { amount: 20_000, description: 'Camiseta <b>roja</b>', store_name: 'Tienda Sol', image_url: 'https://shop.example/img/camiseta.jpg' } }));
     sandbox = await startTestSandbox();
     const settings = parseServeSettings(
       rawSettings({ PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo', PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`, PAY_CHECKOUT_LINKS_FILE: links, PAY_CHECKOUT_ALLOWED_ORIGINS: shop, PORT: '0', HOST: '127.0.0.1' }),
@@ -101,12 +101,13 @@ describe('pay-checkout serve: the element\'s script and the hosted page', () => 
     assert.equal(entry.headers['cache-control'], 'public, max-age=31536000, immutable');
   });
 
-  test('/checkout/{hash}: the page with the link in it, the store named as text, sent with a payment page\'s headers', async () => {
+  test('/checkout/{hash}: the page with the link in it, the store named as text, its picture in the preview, sent with a payment page\'s headers', async () => {
     const page = await get(`${serve.url}/checkout/camiseta`, { 'accept-encoding': 'gzip' });
     assert.equal(page.status, 200);
     const html = gunzipSync(page.body).toString('utf8');
     assert.match(html, /<title>Tienda Sol · Pago<\/title>/);
     assert.doesNotMatch(html, /<b>roja<\/b>/, 'the link\'s text is never HTML');
+    assert.match(html, /<meta property="og:image" content="https:\/\/shop\.example\/img\/camiseta\.jpg" \/>/, 'the record\'s image_url is the preview\'s picture');
     assert.equal(page.headers['cache-control'], 'no-store');
     assert.match(String(page.headers['content-security-policy']), /frame-ancestors 'none'/);
     assert.match(String(page.headers['content-security-policy']), new RegExp(`img-src [^;]*${sandbox.origin.replace(/[.]/g, '\\.')}`), 'the gateway icons come from the service');
