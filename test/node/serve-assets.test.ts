@@ -22,19 +22,26 @@ function fakeDist(): string {
   writeFileSync(path.join(dist, 'pay-checkout.js'), `${script('entry')}import("./pay-checkout.en-Ab_1cD2e.js");\n`);
   writeFileSync(path.join(dist, 'pay-checkout.en-Ab_1cD2e.js'), script('en'));
   mkdirSync(path.join(dist, 'hosted', 'assets'), { recursive: true });
-  const page = readFileSync(new URL('../../hosted/index.html', import.meta.url), 'utf8').replace('src="./main.ts"', 'src="/checkout/assets/main-Zx9_8yW7.js"');
+  const page = readFileSync(new URL('../../hosted/index.html', import.meta.url), 'utf8')
+    .replace('src="./main.ts"', 'src="/checkout/assets/main-Zx9_8yW7.js"')
+    .replace('</head>', '<link rel="modulepreload" href="/checkout/assets/reader-Qw3_4eR5.js" />\n  </head>');
   writeFileSync(path.join(dist, 'hosted', 'index.html'), page);
   writeFileSync(path.join(dist, 'hosted', 'assets', 'main-Zx9_8yW7.js'), script('main'));
   return dist;
 }
 
 /** A GET with these headers, its body as bytes (fetch would decode it). */
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer; hints: string[] }> {
   return new Promise((resolve, reject) => {
+    const hints: string[] = [];
     const req = request(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), hints }));
+    });
+    // 103 Early Hints, before the answer.
+    req.on('information', (info) => {
+      if (info.statusCode === 103) hints.push(String(info.headers.link));
     });
     req.on('error', reject);
     req.end();
@@ -113,6 +120,8 @@ describe('pay-checkout serve: the element\'s script and the hosted page', () => 
     assert.match(String(page.headers['content-security-policy']), new RegExp(`img-src [^;]*${sandbox.origin.replace(/[.]/g, '\\.')}`), 'the gateway icons come from the service');
     assert.equal(page.headers['x-frame-options'], 'DENY');
     assert.equal(page.headers['referrer-policy'], 'same-origin');
+    // The first screen's modules named before the page, while the link is asked for.
+    assert.deepEqual(page.hints, ['</checkout/assets/reader-Qw3_4eR5.js>; rel=modulepreload']);
   });
 
   test('/checkout/{hash} of no link: the page as built, answered 404, the element says so', async () => {
