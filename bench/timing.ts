@@ -118,7 +118,7 @@ async function firstScreen(browser: Browser, sandbox: RunningSandbox, loads: num
     // The bodies of what was asked before the screen, all of them, even those still arriving.
     await page.waitForLoadState('networkidle');
     // What the first screen waits for, apart from the next screens' chunks (details, later steps, whole catalog), which
-    // are fetched early on purpose (issue 31: a quick tap finds its next screen) and never waited for.
+    // are fetched early on purpose (a quick tap finds its next screen) and never waited for.
     let bytes = 0;
     let early = 0;
     for (const r of before) {
@@ -240,7 +240,7 @@ export async function benchTiming(options: TimingOptions = {}): Promise<boolean>
     const rows: [string, string, string, boolean][] = [
       [`hosted page: first interactive screen, median of ${loads} cold loads, ${profile}`, `${ms(screen.median)} (min ${ms(screen.min)}, max ${ms(screen.max)})`, '— (none in §7)', true],
       ['hosted page: script and style it waits for (its inline script too), gzip', kB(screen.codeBytes), `${kB(firstInteractiveBudgetGzip)} (20 kB the goal)`, screen.codeBytes <= firstInteractiveBudgetGzip],
-      ['hosted page: the next screens’ chunks, fetched before it but not waited for, gzip', kB(screen.earlyBytes), '— (issue 31: preloaded from the top of the body)', true],
+      ['hosted page: the next screens’ chunks, fetched before it but not waited for, gzip', kB(screen.earlyBytes), '— (preloaded from the top of the body, so a quick tap finds them)', true],
       ['hosted page: API calls before it', String(screen.apiCalls), '1 (GET /checkout/links/{hash})', screen.apiCalls <= 1],
       ['hosted page: all requests before it (page, script, style, API), median', String(screen.requests), '—', true],
       [`script-tag embed: first interactive screen, median of ${embedLoads} cold loads, same profile`, `${ms(embed.median)} (min ${ms(embed.min)}, max ${ms(embed.max)})`, '—', true],

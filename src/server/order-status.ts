@@ -69,26 +69,32 @@ export function orderStatusNotices(options: OrderStatusNoticeOptions): OrderStat
     if (!outcomeStatuses.has(details.status)) return;
     const seenKey = `${details.id_order}:${details.status}`;
     if (reported.has(seenKey)) return;
-    const gateway = gatewayOfOrder(details);
-    const link = await linkOf(details.id_order);
-    if (!link || !gateway) {
-      // Not an order of this server's links (a partner account sees every store's), or its record has expired.
-      emit({ level: 'warn', name: 'order_status_unlinked', message: `order ${details.id_order} ${details.status}: no link is known for it; no notice sent`, id_order: details.id_order });
-      return;
-    }
-    const cancel = CancelReasonSchema.safeParse(details.cancel_reason);
-    await onOrderStatus({
-      link,
-      id_order: details.id_order,
-      id_external: details.id_external ?? null,
-      status: details.status,
-      amount: details.total,
-      currency: details.currency,
-      gateway: gateway.kind,
-      cancel_reason: cancel.success ? cancel.data : null,
-    });
+    // Marked at once, so checks of one order together on this instance report it once; a failure unmarks it.
     if (reported.size >= reportedCap) reported.clear();
     reported.add(seenKey);
+    try {
+      const gateway = gatewayOfOrder(details);
+      const link = await linkOf(details.id_order);
+      if (!link || !gateway) {
+        // Not an order of this server's links (a partner account sees every store's), or its record has expired.
+        emit({ level: 'warn', name: 'order_status_unlinked', message: `order ${details.id_order} ${details.status}: no link is known for it; no notice sent`, id_order: details.id_order });
+        return;
+      }
+      const cancel = CancelReasonSchema.safeParse(details.cancel_reason);
+      await onOrderStatus({
+        link,
+        id_order: details.id_order,
+        id_external: details.id_external ?? null,
+        status: details.status,
+        amount: details.total,
+        currency: details.currency,
+        gateway: gateway.kind,
+        cancel_reason: cancel.success ? cancel.data : null,
+      });
+    } catch (error) {
+      reported.delete(seenKey);
+      throw error;
+    }
   };
 
   return {

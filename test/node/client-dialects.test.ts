@@ -1,5 +1,5 @@
 /**
- * Issue 28: the merchant client reads every shape the live service is documented or observed to answer in
+ * The merchant client reads every shape the live service is documented or observed to answer in
  * (live-service-facts §12–13), from a stand-in on a real socket; what money depends on is still required.
  */
 import assert from 'node:assert/strict';

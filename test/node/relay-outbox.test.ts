@@ -1,0 +1,138 @@
+/**
+ * The relay's outboxes, memory, Redis and PostgreSQL (real servers): one entry per order and status, one sender per
+ * lease, a lease that runs out makes the entry due again, settlements fenced by the lease's token, redelivery with
+ * the same id. Redis and PostgreSQL are checked through two outboxes on one store, as two instances.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { memoryOutbox, postgresOutbox, redisOutbox, type Outbox } from '../../src/server/relay/index.js';
+import { startPostgres, type TestPostgres } from './postgres-harness.js';
+import { startRedis, type TestRedis } from './redis-harness.js';
+
+let redis: TestRedis;
+let db: TestPostgres;
+const opened: Outbox[] = [];
+const track = (outbox: Outbox) => (opened.push(outbox), outbox);
+
+before(async () => {
+  [redis, db] = await Promise.all([startRedis(), startPostgres()]);
+});
+after(async () => {
+  await Promise.all(opened.map((o) => o.close().catch(() => {})));
+  await Promise.all([redis?.stop(), db?.stop()]);
+});
+
+let made = 0;
+/** Two outboxes on one fresh store (a prefix or table of their own), as two instances would have. */
+type Pair = () => [Outbox, Outbox];
+const pairs: Record<string, Pair> = {
+  memory: () => {
+    const one = track(memoryOutbox());
+    return [one, one];
+  },
+  redis: () => {
+    const prefix = `t${(made += 1)}:`;
+    return [track(redisOutbox({ url: redis.url, prefix })), track(redisOutbox({ url: redis.url, prefix }))];
+  },
+  postgres: () => {
+    const table = `outbox_t${(made += 1)}`;
+    return [track(postgresOutbox({ url: db.url, table })), track(postgresOutbox({ url: db.url, table }))];
+  },
+};
+
+const entry = (id: string, key: string, at = 1_000) => ({ id, key, body: `{"id":"${id}"}`, created_at: at });
+
+for (const [kind, pair] of Object.entries(pairs)) {
+  describe(`${kind} outbox`, () => {
+    it('keeps one entry per order and status, even when both instances add it at once', async () => {
+      const [a, b] = pair();
+      const added = await Promise.all([a.add(entry('e1', '7:confirmed')), b.add(entry('e1', '7:confirmed')), a.add(entry('e1', '7:confirmed')), b.add(entry('e1', '7:confirmed'))]);
+      assert.equal(added.filter(Boolean).length, 1);
+      assert.equal(await a.add(entry('e2', '7:refunded')), true, 'another status of the same order is another entry');
+      const listed = await b.list(['pending']);
+      assert.deepEqual(listed.map((e) => e.id).sort(), ['e1', 'e2']);
+      assert.equal(listed.find((e) => e.id === 'e1')?.body, '{"id":"e1"}');
+    });
+
+    it('leases a due entry to one instance only, and counts the attempt', async () => {
+      const [a, b] = pair();
+      await a.add(entry('e1', '1:confirmed', 1_000));
+      assert.deepEqual(await a.lease(999, 30_000, 8), [], 'not due before its time');
+      const leases = await Promise.all([a.lease(1_000, 30_000, 8), b.lease(1_000, 30_000, 8), a.lease(1_000, 30_000, 8), b.lease(1_000, 30_000, 8)]);
+      const taken = leases.flat();
+      assert.equal(taken.length, 1);
+      assert.equal(taken[0]!.entry.id, 'e1');
+      assert.equal(taken[0]!.entry.attempts, 1);
+    });
+
+    it("makes an entry due again once a lease runs out (a crashed sender), and fences the late sender's settlement", async () => {
+      const [a, b] = pair();
+      await a.add(entry('e1', '1:confirmed'));
+      const [first] = await a.lease(1_000, 5_000, 8);
+      assert.deepEqual(await b.lease(5_999, 5_000, 8), [], 'held until the lease runs out');
+      const [second] = await b.lease(6_000, 5_000, 8);
+      assert.equal(second?.entry.id, 'e1');
+      assert.equal(second?.entry.attempts, 2);
+      assert.equal(await a.settle('e1', first!.token, { state: 'delivered', at: 6_001, status: 200 }), false, 'the lapsed lease settles nothing');
+      assert.equal(await b.settle('e1', second!.token, { state: 'delivered', at: 6_002, status: 204 }), true);
+      assert.deepEqual(await a.list(['pending', 'given_up']), []);
+      assert.deepEqual(await a.lease(1_000_000, 5_000, 8), [], 'a delivered entry is never sent again by itself');
+    });
+
+    it('a failed attempt waits for its retry time; a given-up entry is listed as such and no longer sent', async () => {
+      const [a, b] = pair();
+      await a.add(entry('e1', '1:confirmed'));
+      const [lease] = await a.lease(1_000, 30_000, 8);
+      assert.equal(await a.settle('e1', lease!.token, { state: 'pending', next_at: 2_000, error: 'answered 500', status: 500 }), true);
+      assert.deepEqual(await b.lease(1_999, 30_000, 8), []);
+      const [retry] = await b.lease(2_000, 30_000, 8);
+      assert.equal(retry?.entry.attempts, 2);
+      assert.equal(retry?.entry.last_error, 'answered 500');
+      assert.equal(retry?.entry.last_status, 500);
+      assert.equal(await b.settle('e1', retry!.token, { state: 'given_up', at: 3_000, error: 'no answer within the timeout', status: null }), true);
+      assert.deepEqual(await a.lease(10_000_000, 30_000, 8), []);
+      const [gaveUp] = await a.list(['given_up']);
+      assert.equal(gaveUp?.state, 'given_up');
+      assert.equal(gaveUp?.last_error, 'no answer within the timeout');
+      assert.deepEqual(await a.list(['pending']), []);
+    });
+
+    it('redelivers with the same id, at once and with a fresh retry window; an unknown id is no entry', async () => {
+      const [a, b] = pair();
+      await a.add(entry('e1', '1:confirmed'));
+      const [lease] = await a.lease(1_000, 30_000, 8);
+      await a.settle('e1', lease!.token, { state: 'given_up', at: 2_000, error: 'answered 410', status: 410 });
+      assert.equal(await b.redeliver('e1', 50_000), true);
+      assert.equal(await b.redeliver('nope', 50_000), false);
+      const [again] = await a.lease(50_000, 30_000, 8, 'e1');
+      assert.equal(again?.entry.id, 'e1');
+      assert.equal(again?.entry.attempts, 1);
+      assert.equal(again?.entry.window_from, 50_000);
+      await a.settle('e1', again!.token, { state: 'delivered', at: 50_001, status: 200 });
+      assert.equal(await a.add(entry('e9', '1:confirmed')), false, 'its order and status stay taken');
+      assert.equal(await a.redeliver('e1', 60_000), true, 'a delivered notice can be sent again too');
+      assert.equal((await a.list(['pending']))[0]?.id, 'e1');
+    });
+
+    it('leases only the entry asked for, and at most the batch size', async () => {
+      const [a] = pair();
+      for (let n = 1; n <= 5; n++) await a.add(entry(`e${n}`, `${n}:confirmed`, 1_000 + n));
+      const [only] = await a.lease(10_000, 30_000, 8, 'e4');
+      assert.equal(only?.entry.id, 'e4');
+      const batch = await a.lease(10_000, 30_000, 2);
+      assert.deepEqual(batch.map((l) => l.entry.id), ['e1', 'e2'], 'the longest-due first');
+    });
+  });
+}
+
+describe('outbox settings', () => {
+  it('refuses a PostgreSQL table name that is not a plain SQL name, and neither or both connections', () => {
+    assert.throws(() => postgresOutbox({ url: 'postgres://x', table: 'x; DROP TABLE y' }), /SQL name/);
+    assert.throws(() => postgresOutbox({}), /exactly one/);
+  });
+
+  it('an unreachable Redis fails the call with a store error, not a hang', async () => {
+    const outbox = track(redisOutbox({ url: 'redis://127.0.0.1:1', commandTimeoutMs: 500 }));
+    await assert.rejects(outbox.add(entry('e1', '1:confirmed')), { name: 'ClaimStoreError' });
+  });
+});
