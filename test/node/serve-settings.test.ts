@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { runDoctor } from '../../src/doctor/doctor.js';
-import { serveCommand } from '../../src/server/serve/command.js';
+import { deliveriesCommand, serveCommand } from '../../src/server/serve/command.js';
 import { parseServeSettings, rawSettings } from '../../src/server/serve/settings.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -112,6 +112,31 @@ describe('pay-checkout serve: a missing or malformed setting', () => {
     assert.equal(code, 2);
     assert.equal(stdout, '');
     assert.equal(stderr, "pay-checkout serve: PAY_CHECKOUT_MERCHANT_KEY is not set: it expects the store's merchant key.\n");
+  });
+});
+
+describe('pay-checkout deliveries: its settings', () => {
+  const deliveries = async (env: Record<string, string | undefined>) => {
+    const errors: string[] = [];
+    const { error } = console;
+    console.error = (...args: unknown[]) => void errors.push(args.join(' '));
+    try {
+      return { status: await deliveriesCommand([], env), stderr: errors.join('\n') };
+    } finally {
+      console.error = error;
+    }
+  };
+
+  test('without a shared store: one sentence saying the outbox is inside the serve process, exit 2', async () => {
+    const { status, stderr } = await deliveries({ PAY_CHECKOUT_NOTIFY_URL: 'https://shop.example/notify', PAY_CHECKOUT_APP_SECRET: appSecret });
+    assert.equal(status, 2);
+    assert.match(stderr, /^pay-checkout deliveries: PAY_CHECKOUT_REDIS_URL is not set: .*inside the serve process\.$/);
+  });
+
+  test('without the notify URL a redelivery is sent to: one sentence naming it, exit 2', async () => {
+    const { status, stderr } = await deliveries({ PAY_CHECKOUT_REDIS_URL: 'redis://127.0.0.1:6379', PAY_CHECKOUT_APP_SECRET: appSecret });
+    assert.equal(status, 2);
+    assert.match(stderr, /^pay-checkout deliveries: PAY_CHECKOUT_NOTIFY_URL is not set/);
   });
 });
 
