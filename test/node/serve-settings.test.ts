@@ -70,6 +70,7 @@ const cases: [string, Record<string, string | undefined>, string, RegExp][] = [
   ['a proxy count that is not a number', { ...valid, PAY_CHECKOUT_TRUST_PROXY: 'yes' }, 'PAY_CHECKOUT_TRUST_PROXY', /whole number from 0/],
   ['a port past 65535', { ...valid, PORT: '70000' }, 'PORT', /port number from 0 to 65535/],
   ['a port that is not a number', { ...valid, PORT: 'http' }, 'PORT', /port number from 0 to 65535/],
+  ['a host that is no address or name', { ...valid, HOST: 'http://0.0.0.0' }, 'HOST', /the interface to listen on/],
 ];
 
 describe('pay-checkout serve: a missing or malformed setting', () => {
@@ -151,6 +152,9 @@ describe('pay-checkout serve: settings as given', () => {
     assert.deepEqual(settings.allowedOrigins, ['https://shop.example', 'https://www.shop.example']);
     assert.deepEqual(settings.service, { environment: 'production' });
     assert.deepEqual(settings.store, { kind: 'memory' });
+    assert.equal(settings.host, undefined);
+    assert.equal(parseServeSettings(rawSettings({ ...valid, HOST: '[::1]' })).host, '::1');
+    assert.equal(parseServeSettings(rawSettings({ ...valid, HOST: 'localhost' })).host, 'localhost');
   });
 
   test('secrets rotate as comma lists; a base URL picks the service', () => {
