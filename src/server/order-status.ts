@@ -1,6 +1,7 @@
 /**
  * What the handler tells `onOrderStatus`: each outcome of an order it learns (paid, cancelled, refunded), from the
- * service's verified webhooks or, where no webhook secret is configured, from the buyers' own status checks. The
+ * service's verified webhooks and from the buyers' own status checks (the contract shows a webhook for payment only,
+ * so a cancellation is learnt from the buyer's page; the receiver keeps one per order and status). The
  * link an order was paid through is remembered in the claim store when the order is created (the service's order
  * carries no link), so any instance sharing the store can name it later.
  */
@@ -40,7 +41,7 @@ const reportedCap = 10_000;
 export interface OrderStatusNotices {
   /** An order was created through a link: remember the link for the order's later changes. */
   created(hash: string, idOrder: number): Promise<void>;
-  /** A buyer's status check read the order (reported only where no webhooks arrive). */
+  /** A buyer's status check (or cancel, or code) read the order. */
   seen(details: OrderDetails): Promise<void>;
   /** A verified webhook said the order changed: an outcome's record is read back from the service, then reported. */
   delivered(idOrder: number, status: string, merchant: MerchantClient): Promise<void>;
@@ -48,8 +49,6 @@ export interface OrderStatusNotices {
 
 export interface OrderStatusNoticeOptions {
   onOrderStatus: OnOrderStatus | undefined;
-  /** With webhooks configured, they are the one source; buyers' checks are not also reported. */
-  webhooks: boolean;
   store: ClaimStore;
   leaseMs: number;
   emit: EventSink;
@@ -107,7 +106,7 @@ export function orderStatusNotices(options: OrderStatusNoticeOptions): OrderStat
       }
     },
     async seen(details) {
-      if (options.webhooks || !outcomeStatuses.has(details.status)) return;
+      if (!outcomeStatuses.has(details.status)) return;
       try {
         await report(details);
       } catch (error) {
