@@ -97,6 +97,11 @@ describe('pay-checkout serve: links from the shop\'s app', () => {
     return { status: response.status, body: (await response.json()) as { data?: { description: string }; api_code?: string; error?: boolean; message?: string }, ms: Date.now() - started, headers: response.headers };
   };
 
+  test('with the memory store it warns once at start that claims and the notice outbox do not outlive it', () => {
+    assert.equal(events.filter((e) => e.name === 'memory_store' && e.level === 'warn').length, 1);
+    assert.equal(events.filter((e) => e.name === 'notice_outbox_volatile' && e.level === 'warn').length, 1);
+  });
+
   test('a link record from the app is the buyer API\'s link, asked with a signed GET of its path and query', async () => {
     const link = await getLink('good-1');
     assert.equal(link.status, 200);
