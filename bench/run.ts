@@ -2,7 +2,7 @@
  * `npm run bench`: prints measured figures against the budgets of docs/site/contributing/architecture.md. A script, not a test:
  * each section lives in `bench/*.ts` and returns whether it met its budget.
  * Options: `--duration SECONDS` (per measured run, default 5), `--concurrency N` (default 32), `--only NAME`
- * (sandbox, handler, size, timing, first-paint, first-screen, vitals, package, confirm, abuse, lighthouse), `--runs N`
+ * (sandbox, handler, serve, size, timing, first-paint, first-screen, vitals, package, confirm, abuse, lighthouse), `--runs N`
  * (Lighthouse runs per page, default 1: the median is reported).
  */
 import { parseArgs } from 'node:util';
@@ -26,13 +26,15 @@ const concurrency = Math.max(1, Math.floor(Number(values.concurrency) || 32));
 const sections: [string, () => Promise<boolean>][] = [
   ['sandbox', () => benchSandbox({ durationMs, concurrency, warmupMs: 500 })],
   ['handler', async () => (await import('./handler.js')).benchHandler({ durationMs, concurrency, warmupMs: 500 })],
+  // `pay-checkout serve` (links from a shop's app over HTTP) against the handler embedded in Node, same run.
+  ['serve', async () => (await import('./serve.js')).benchServe({ durationMs, concurrency, warmupMs: 500 })],
   ['size', async () => (await import('./size.js')).benchSize()],
   ['timing', async () => (await import('./timing.js')).benchTiming({ loads })],
-  // The hosted page static and server-rendered against a plain page with the amount in its HTML (issue 22).
+  // The hosted page static and server-rendered against a plain page with the amount in its HTML.
   ['first-paint', async () => (await import('./first-paint.js')).benchFirstPaint({ loads: Math.max(1, Math.round(loads / 2)) })],
   // The first interactive screen alone (hosted page and script-tag embed): bytes and time, without the waiting figures.
   ['first-screen', async () => (await import('./timing.js')).benchTiming({ loads, firstScreenOnly: true })],
-  // Layout shift and tap → next visible change, hosted page and embed, mobile profile (issue 31).
+  // Layout shift and tap → next visible change, hosted page and embed, mobile profile.
   ['vitals', async () => (await import('./vitals.js')).benchVitals({ loads: Math.max(1, Math.round(loads / 6)) })],
   ['package', async () => (await import('./package.js')).benchPackage()],
   ['confirm', async () => (await import('./confirm.js')).benchConfirm()],

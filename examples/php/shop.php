@@ -150,6 +150,23 @@ function answer_json(int $status, array $body): void
     echo json_encode($body, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
 }
 
+/** Ends the request with 405 unless it uses `$method`. */
+function only_method(string $method): void
+{
+    if ($_SERVER['REQUEST_METHOD'] === $method) return;
+    header("Allow: $method");
+    answer_json(405, ['error' => "$method only"]);
+    exit;
+}
+
+/** Ends the request with 401 unless its Pay-Checkout-Signature signs `$signedText` with the app secret. */
+function require_signature(string $signedText): void
+{
+    if (signature_is_valid($_SERVER['HTTP_PAY_CHECKOUT_SIGNATURE'] ?? '', $signedText, app_secrets())) return;
+    answer_json(401, ['error' => 'bad or missing Pay-Checkout-Signature']);
+    exit;
+}
+
 function e(string|int $text): string
 {
     return htmlspecialchars((string) $text, ENT_QUOTES | ENT_SUBSTITUTE, 'UTF-8');

@@ -16,8 +16,8 @@ import { formatMoney, intlLocales } from '../i18n/format-money.js';
 import { previewMessages } from '../i18n/preview.js';
 import { hostedPageHeaders } from './hosted-page-headers.js';
 
-export { hostedPageHeaders, hostedPagePermissions, type HostedPageHeaderOptions } from './hosted-page-headers.js';
-export { configureHostedPage, hostedBuildBase, isHostedPage, writeHostedPage, type HostedPageOptions } from './hosted-page-deploy.js';
+export { hostedPageHeaders, type HostedPageHeaderOptions } from './hosted-page-headers.js';
+export { configureHostedPage, hostedBuildBase, writeHostedPage, type HostedPageOptions } from './hosted-page-deploy.js';
 
 export interface RenderHostedPageOptions {
   /** The link's hash, as in `/checkout/{hash}`. */
@@ -107,7 +107,8 @@ export async function canRenderHostedPage(): Promise<boolean> {
  * the title and preview only. With `withHeaders`, `{ html, headers }`.
  */
 export function renderHostedPage(html: string, options: RenderHostedPageOptions & { withHeaders: true }): Promise<RenderedHostedPage>;
-export function renderHostedPage(html: string, options: RenderHostedPageOptions): Promise<string>;
+export function renderHostedPage(html: string, options: RenderHostedPageOptions & { withHeaders?: false }): Promise<string>;
+export function renderHostedPage(html: string, options: RenderHostedPageOptions): Promise<string | RenderedHostedPage>;
 export async function renderHostedPage(html: string, options: RenderHostedPageOptions): Promise<string | RenderedHostedPage> {
   const url = pageUrl(options.url);
   const page = await drawPage(html, options, url);

@@ -1,4 +1,4 @@
-// The end of `pay-ready`'s wait on the embed (issue 31): past `detailsWaitMs` the page hears it without the details
+// The end of `pay-ready`'s wait on the embed: past `detailsWaitMs` the page hears it without the details
 // step's chunk, and a method tapped then shows its button busy until the chunk comes (the wait itself:
 // quick-tap-embed.test.ts). In a page of its own (each file runs in one: a module can be held once per page), so the
 // chunk is fetched here first, and held (test/harness/slow-chunk-middleware.mjs).

@@ -1,4 +1,4 @@
-// A method tapped the moment the server-drawn first screen comes alive (issue 31): the element takes over once the
+// A method tapped the moment the server-drawn first screen comes alive: the element takes over once the
 // details step's chunk and the whole catalog are in, so the tap answers with the details screen at once. First in its
 // own page (each test file runs in one), so that chunk has not been fetched before; the dev server holds it back
 // until the test lets it go (test/harness/slow-chunk-middleware.mjs), as a phone's line does.

@@ -1,5 +1,5 @@
 // A tap on the server-drawn first screen (renderHostedPage) before the element takes over is replayed on the element's
-// own screen (issue 31). The element's own listener, here: no inline script runs in this page, the hosted page's
+// own screen. The element's own listener, here: no inline script runs in this page, the hosted page's
 // early-tap script among them (that one: test/e2e/server-rendered.e2e.ts). In a page of its own (each file runs in
 // one), so the details step's chunk is fetched here first, and held (test/harness/slow-chunk-middleware.mjs): the
 // element keeps the drawn screen while it waits for that chunk, 300 ms here, then takes over without it.

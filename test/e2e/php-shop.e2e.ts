@@ -100,7 +100,8 @@ describe('a PHP shop beside pay-checkout serve', () => {
     PAY_CHECKOUT_LINKS_URL: `${shopUrl}/links.php?hash={hash}`,
     PAY_CHECKOUT_APP_SECRET: appSecret,
     PAY_CHECKOUT_NOTIFY_URL: `${shopUrl}/notify.php`,
-    PAY_CHECKOUT_NOTIFY_RETRY_MS: '400',
+    // Room for the test to kill serve between two tries even on a loaded machine, and still seconds in all.
+    PAY_CHECKOUT_NOTIFY_RETRY_MS: '1000',
     PAY_CHECKOUT_WEBHOOK_SECRET: 'whsec_test_demo',
     PAY_CHECKOUT_REDIS_URL: redis.url,
     PAY_CHECKOUT_SECRET: 'order-tokens-signing-secret-for-this-test',
@@ -290,6 +291,18 @@ describe('a PHP shop beside pay-checkout serve', () => {
     assert.deepEqual(notices.map((n) => n.type), ['order.paid']);
     assert.equal(cart.paid_by_event, notices[0]?.id);
     assert.equal(deliveries[0]?.event_id, notices[0]?.id);
+  });
+
+  it('a notice sent again with the same id (pay-checkout deliveries redeliver) is answered 200 and marks nothing twice', async () => {
+    const [cart] = await shopRows<Cart>('SELECT * FROM carts WHERE paid_at IS NOT NULL ORDER BY paid_at LIMIT 1');
+    assert.ok(cart?.paid_by_event);
+    const takenBefore = await shopRows<Delivery>(`SELECT event_id, answered FROM deliveries WHERE event_id = '${cart.paid_by_event}' AND answered = 200`);
+    assert.equal(takenBefore.length, 1);
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, 'deliveries', 'redeliver', cart.paid_by_event], { cwd: repoRoot, env: serveEnv(), timeout: 30_000 });
+    assert.match(stdout, new RegExp(cart.paid_by_event), stdout);
+    await until('the shop to take the notice again', async () => (await shopRows<Delivery>(`SELECT answered FROM deliveries WHERE event_id = '${cart.paid_by_event}' AND answered = 200`)).length === 2);
+    assert.deepEqual(await cartOf(cart.hash), cart, 'the cart is as it was: paid once, by the first delivery');
+    assert.equal((await noticesOf(cart.hash)).length, 1);
   });
 
   it('no cart heard of its payment twice: one paid notice per cart, whatever the webhooks and restarts did', async () => {

@@ -22,19 +22,26 @@ function fakeDist(): string {
   writeFileSync(path.join(dist, 'pay-checkout.js'), `${script('entry')}import("./pay-checkout.en-Ab_1cD2e.js");\n`);
   writeFileSync(path.join(dist, 'pay-checkout.en-Ab_1cD2e.js'), script('en'));
   mkdirSync(path.join(dist, 'hosted', 'assets'), { recursive: true });
-  const page = readFileSync(new URL('../../hosted/index.html', import.meta.url), 'utf8').replace('src="./main.ts"', 'src="/checkout/assets/main-Zx9_8yW7.js"');
+  const page = readFileSync(new URL('../../hosted/index.html', import.meta.url), 'utf8')
+    .replace('src="./main.ts"', 'src="/checkout/assets/main-Zx9_8yW7.js"')
+    .replace('</head>', '<link rel="modulepreload" href="/checkout/assets/reader-Qw3_4eR5.js" />\n  </head>');
   writeFileSync(path.join(dist, 'hosted', 'index.html'), page);
   writeFileSync(path.join(dist, 'hosted', 'assets', 'main-Zx9_8yW7.js'), script('main'));
   return dist;
 }
 
 /** A GET with these headers, its body as bytes (fetch would decode it). */
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer; hints: string[] }> {
   return new Promise((resolve, reject) => {
+    const hints: string[] = [];
     const req = request(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), hints }));
+    });
+    // 103 Early Hints, before the answer.
+    req.on('information', (info) => {
+      if (info.statusCode === 103) hints.push(String(info.headers.link));
     });
     req.on('error', reject);
     req.end();
@@ -50,7 +57,7 @@ describe('pay-checkout serve: the element\'s script and the hosted page', () => 
   before(async () => {
     dist = fakeDist();
     links = path.join(dist, 'links.json');
-    writeFileSync(links, JSON.stringify({ camiseta: { amount: 20_000, description: 'Camiseta <b>roja</b>', store_name: 'Tienda Sol' } }));
+    writeFileSync(links, JSON.stringify({ camiseta: { amount: 20_000, description: 'Camiseta <b>roja</b>', store_name: 'Tienda Sol', image_url: 'https://shop.example/img/camiseta.jpg' } }));
     sandbox = await startTestSandbox();
     const settings = parseServeSettings(
       rawSettings({ PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo', PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`, PAY_CHECKOUT_LINKS_FILE: links, PAY_CHECKOUT_ALLOWED_ORIGINS: shop, PORT: '0', HOST: '127.0.0.1' }),
@@ -101,17 +108,20 @@ describe('pay-checkout serve: the element\'s script and the hosted page', () => 
     assert.equal(entry.headers['cache-control'], 'public, max-age=31536000, immutable');
   });
 
-  test('/checkout/{hash}: the page with the link in it, the store named as text, sent with a payment page\'s headers', async () => {
+  test('/checkout/{hash}: the page with the link in it, the store named as text, its picture in the preview, sent with a payment page\'s headers', async () => {
     const page = await get(`${serve.url}/checkout/camiseta`, { 'accept-encoding': 'gzip' });
     assert.equal(page.status, 200);
     const html = gunzipSync(page.body).toString('utf8');
     assert.match(html, /<title>Tienda Sol · Pago<\/title>/);
     assert.doesNotMatch(html, /<b>roja<\/b>/, 'the link\'s text is never HTML');
+    assert.match(html, /<meta property="og:image" content="https:\/\/shop\.example\/img\/camiseta\.jpg" \/>/, 'the record\'s image_url is the preview\'s picture');
     assert.equal(page.headers['cache-control'], 'no-store');
     assert.match(String(page.headers['content-security-policy']), /frame-ancestors 'none'/);
     assert.match(String(page.headers['content-security-policy']), new RegExp(`img-src [^;]*${sandbox.origin.replace(/[.]/g, '\\.')}`), 'the gateway icons come from the service');
     assert.equal(page.headers['x-frame-options'], 'DENY');
     assert.equal(page.headers['referrer-policy'], 'same-origin');
+    // The first screen's modules named before the page, while the link is asked for.
+    assert.deepEqual(page.hints, ['</checkout/assets/reader-Qw3_4eR5.js>; rel=modulepreload']);
   });
 
   test('/checkout/{hash} of no link: the page as built, answered 404, the element says so', async () => {

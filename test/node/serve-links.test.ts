@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { verifyPayCheckoutSignature } from '../../src/webhooks/pay-checkout-signature.js';
 import { startServe, type RunningServe } from '../../src/server/serve/index.js';
+import { runDoctor } from '../../src/doctor/doctor.js';
 import { serveCommand } from '../../src/server/serve/command.js';
 import { parseServeSettings, rawSettings } from '../../src/server/serve/settings.js';
 import type { ServerEvent } from '../../src/server/events.js';
@@ -120,9 +121,8 @@ describe('pay-checkout serve: links from the shop\'s app', () => {
   });
 
   test('an app that hangs, fails, answers HTML or a record without description: an ErrorResponse within 4 s each, while another link is served', async () => {
-    const broken = ['hangs', 'fails', 'html', 'no-description'] as const;
     const started = Date.now();
-    const failing = Promise.all(broken.map((hash) => getLink(hash)));
+    const failing = Promise.all([getLink('hangs'), getLink('fails'), getLink('html'), getLink('no-description')]);
     // While the app hangs on one link, another link is asked for and served at once.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const meanwhile = await getLink('good-3');
@@ -169,7 +169,7 @@ describe('pay-checkout serve: links from the shop\'s app', () => {
     const { log } = console;
     console.log = (...args: unknown[]) => void lines.push(args.join(' '));
     try {
-      const status = await serveCommand(['--check'], { PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`, PAY_CHECKOUT_APP_SECRET: appSecret, ...env });
+      const status = await serveCommand(['--check'], { PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`, PAY_CHECKOUT_APP_SECRET: appSecret, ...env }, { probe: runDoctor });
       return { status, out: lines.join('\n') };
     } finally {
       console.log = log;

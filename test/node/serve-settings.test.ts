@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
-import { serveCommand } from '../../src/server/serve/command.js';
+import { runDoctor } from '../../src/doctor/doctor.js';
+import { deliveriesCommand, serveCommand } from '../../src/server/serve/command.js';
 import { parseServeSettings, rawSettings } from '../../src/server/serve/settings.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -35,7 +36,7 @@ async function run(env: Record<string, string | undefined>, argv: string[] = [])
   console.error = (...args: unknown[]) => void errors.push(args.join(' '));
   console.log = (...args: unknown[]) => void logs.push(args.join(' '));
   try {
-    return { status: await serveCommand(argv, env), stderr: errors.join('\n'), stdout: logs.join('\n') };
+    return { status: await serveCommand(argv, env, { probe: runDoctor }), stderr: errors.join('\n'), stdout: logs.join('\n') };
   } finally {
     console.error = error;
     console.log = log;
@@ -69,6 +70,7 @@ const cases: [string, Record<string, string | undefined>, string, RegExp][] = [
   ['a proxy count that is not a number', { ...valid, PAY_CHECKOUT_TRUST_PROXY: 'yes' }, 'PAY_CHECKOUT_TRUST_PROXY', /whole number from 0/],
   ['a port past 65535', { ...valid, PORT: '70000' }, 'PORT', /port number from 0 to 65535/],
   ['a port that is not a number', { ...valid, PORT: 'http' }, 'PORT', /port number from 0 to 65535/],
+  ['a host that is no address or name', { ...valid, HOST: 'http://0.0.0.0' }, 'HOST', /the interface to listen on/],
 ];
 
 describe('pay-checkout serve: a missing or malformed setting', () => {
@@ -114,6 +116,31 @@ describe('pay-checkout serve: a missing or malformed setting', () => {
   });
 });
 
+describe('pay-checkout deliveries: its settings', () => {
+  const deliveries = async (env: Record<string, string | undefined>) => {
+    const errors: string[] = [];
+    const { error } = console;
+    console.error = (...args: unknown[]) => void errors.push(args.join(' '));
+    try {
+      return { status: await deliveriesCommand([], env), stderr: errors.join('\n') };
+    } finally {
+      console.error = error;
+    }
+  };
+
+  test('without a shared store: one sentence saying the outbox is inside the serve process, exit 2', async () => {
+    const { status, stderr } = await deliveries({ PAY_CHECKOUT_NOTIFY_URL: 'https://shop.example/notify', PAY_CHECKOUT_APP_SECRET: appSecret });
+    assert.equal(status, 2);
+    assert.match(stderr, /^pay-checkout deliveries: PAY_CHECKOUT_REDIS_URL is not set: .*inside the serve process\.$/);
+  });
+
+  test('without the notify URL a redelivery is sent to: one sentence naming it, exit 2', async () => {
+    const { status, stderr } = await deliveries({ PAY_CHECKOUT_REDIS_URL: 'redis://127.0.0.1:6379', PAY_CHECKOUT_APP_SECRET: appSecret });
+    assert.equal(status, 2);
+    assert.match(stderr, /^pay-checkout deliveries: PAY_CHECKOUT_NOTIFY_URL is not set/);
+  });
+});
+
 describe('pay-checkout serve: settings as given', () => {
   test('a flag stands in for its variable and wins over it; empty variables are unset', () => {
     const settings = parseServeSettings(
@@ -125,6 +152,9 @@ describe('pay-checkout serve: settings as given', () => {
     assert.deepEqual(settings.allowedOrigins, ['https://shop.example', 'https://www.shop.example']);
     assert.deepEqual(settings.service, { environment: 'production' });
     assert.deepEqual(settings.store, { kind: 'memory' });
+    assert.equal(settings.host, undefined);
+    assert.equal(parseServeSettings(rawSettings({ ...valid, HOST: '[::1]' })).host, '::1');
+    assert.equal(parseServeSettings(rawSettings({ ...valid, HOST: 'localhost' })).host, 'localhost');
   });
 
   test('secrets rotate as comma lists; a base URL picks the service', () => {

@@ -252,9 +252,12 @@ try {
     }
   });
 
-  await check('Node server: pay-checkout/server and pay-checkout/webhooks, over HTTP', async () => {
+  await check('Node server: pay-checkout/server, pay-checkout/server/hosted-page and pay-checkout/webhooks, over HTTP', async () => {
     if (!sandbox) throw new Error('needs the sandbox from the bin check');
     await must(appBin('tsc'), ['-p', 'node-server'], { cwd: app });
+    // The hosted page's deploy step and headers, from pay-checkout/server/hosted-page (node-server/hosted-page.ts).
+    const hosted = await must(process.execPath, ['out/hosted-page.js'], { cwd: path.join(app, 'node-server') });
+    if (!hosted.includes('hosted page ok')) throw new Error(`node-server/hosted-page.js: ${hosted}`);
     const started = await startChild(process.execPath, ['out/server.js'], {
       cwd: path.join(app, 'node-server'),
       env: { SANDBOX_URL: sandbox.origin, PORT: '0' },

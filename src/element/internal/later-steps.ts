@@ -17,7 +17,7 @@ import { transition } from '../../flow/machine.js';
 import { detailsStepTemplate, laterParts as parts } from './details-steps.js';
 export { transitionOnPage } from './details-steps.js';
 export { OrderTracker } from './order-tracker.js';
-export { resumeSaved, returnedFromCard } from './resume-order.js';
+export { resumeRun, returnedFromCard } from './resume-order.js';
 
 /**
  * The steps after the first screen, the whole flow and the order tracker: one lazy chunk (see `loadLaterSteps`),

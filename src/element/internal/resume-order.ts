@@ -87,6 +87,14 @@ export function resumeSaved(ctx: Omit<ResumeContext, 'saved'>, hash: string, lin
   void (saved ? resumeOrder({ ...ctx, saved }, link) : restoreReceipt(ctx, link));
 }
 
+/**
+ * The element's resume of a saved order or receipt: the link is on its way, the later steps' chunk (this one) and the
+ * tracker here. `loadLink` starts afresh when the saved order is gone.
+ */
+export function resumeRun(run: Omit<ResumeContext, 'saved' | 'timings' | 'tracker' | 'loadLink'> & { timings(): StatusTimings | undefined }, tracker: OrderTracker, hash: string, link: Promise<CheckoutLink>, loadLink: () => void): void {
+  if (run.current()) resumeSaved({ ...run, timings: run.timings(), tracker, loadLink }, hash, link);
+}
+
 /** `pageshow` from the back/forward cache on the card page's hand-off: the buyer came back from the card page. */
 export function returnedFromCard(flow: FlowState, hash: string, back: () => void): void {
   if (flow.step === 'redirect' && readSavedOrder(hash)?.handed_off) back();

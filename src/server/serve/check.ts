@@ -5,7 +5,6 @@
  * record), and the notify URL (a signed test notice). Exit 0 when every item passed, 1 when any failed.
  */
 import { resolveBaseUrl } from '../../client/send.js';
-import { runDoctor } from '../../doctor/doctor.js';
 import type { ServerEvent } from '../events.js';
 import { appLinks, fileLinks } from './app-links.js';
 import type { ServeSettings } from './settings.js';
@@ -19,13 +18,25 @@ export interface CheckItem {
   sentence: string;
 }
 
+/**
+ * The doctor's read-only probe (`runDoctor` of src/doctor/, which sits above the server and is handed in by the CLI):
+ * whether the service answers this merchant key, and which gateways the handler could drive.
+ */
+export type ServiceProbe = (options: { baseUrl: string; merchantKey: string; fetch?: typeof globalThis.fetch }) => Promise<{
+  ready: boolean;
+  mistake?: string | undefined;
+  checks: readonly { ok: boolean; sentence: string }[];
+  drivable: readonly string[];
+}>;
+
 export interface CheckOptions {
+  probe: ServiceProbe;
   fetch?: typeof globalThis.fetch;
   /** Sends the signed test notice (the relay's); resolves with a sentence, rejects with what failed. */
   sendTestEvent?: () => Promise<string>;
 }
 
-export async function checkServe(settings: ServeSettings, options: CheckOptions = {}): Promise<CheckItem[]> {
+export async function checkServe(settings: ServeSettings, options: CheckOptions): Promise<CheckItem[]> {
   const items: CheckItem[] = [{ name: 'settings', ok: true, sentence: `every setting is well formed (store: ${settings.store.kind}, links: ${settings.links.kind === 'url' ? 'from your app' : 'from a file'})` }];
   const baseUrl = resolveBaseUrl(settings.service);
   const [service, links, notify] = await Promise.all([checkService(settings, baseUrl, options), checkLinks(settings, options), checkNotify(settings, options)]);
@@ -33,7 +44,7 @@ export async function checkServe(settings: ServeSettings, options: CheckOptions 
 }
 
 async function checkService(settings: ServeSettings, baseUrl: string, options: CheckOptions): Promise<CheckItem> {
-  const report = await runDoctor({ baseUrl, merchantKey: settings.merchantKey, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const report = await options.probe({ baseUrl, merchantKey: settings.merchantKey, ...(options.fetch ? { fetch: options.fetch } : {}) });
   if (report.ready) return { name: 'service', ok: true, sentence: `${baseUrl} answers with this merchant key; it can drive ${report.drivable.join(', ') || 'no gateway'}` };
   const failed = report.mistake ?? report.checks.find((check) => !check.ok)?.sentence ?? 'no gateway the server can drive is enabled for this store';
   return { name: 'service', ok: false, sentence: `${baseUrl}: ${failed}` };

@@ -5,7 +5,7 @@
  * given 10 s) and exits 0.
  */
 import { parseArgs } from 'node:util';
-import { checkServe, formatCheck } from './check.js';
+import { checkServe, formatCheck, type ServiceProbe } from './check.js';
 import { jsonLines, startServe } from './index.js';
 import { outboxOf, relayOf } from './notices.js';
 import { parseDeliverySettings, parseServeSettings, rawSettings, serveSettings, SettingError } from './settings.js';
@@ -26,8 +26,11 @@ ${Object.values(serveSettings)
                        one line each, exit 0 when all pass, 1 otherwise
   -h, --help           this text`;
 
-/** Runs the command; resolves with the exit status for `--check` and for a setting error, never for a server. */
-export async function serveCommand(argv: string[], env: Record<string, string | undefined>): Promise<number | undefined> {
+/**
+ * Runs the command; resolves with the exit status for `--check` and for a setting error, never for a server. `probe`:
+ * the doctor's, for `--check` (the CLI hands it in; the doctor sits above the server).
+ */
+export async function serveCommand(argv: string[], env: Record<string, string | undefined>, { probe }: { probe: ServiceProbe }): Promise<number | undefined> {
   const options = Object.fromEntries(Object.values(serveSettings).map((s) => [s.flag, { type: 'string' as const }]));
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -56,7 +59,7 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
       if (!sent.ok) throw new Error(`a signed test notice was not taken: ${sent.error ?? `answered ${sent.status}`}`);
       return `took a signed test notice (${sent.status})`;
     };
-    const items = await checkServe(settings, relay ? { sendTestEvent } : {});
+    const items = await checkServe(settings, { probe, ...(relay ? { sendTestEvent } : {}) });
     await relay?.close();
     console.log(formatCheck(items));
     return items.every((item) => item.ok) ? 0 : 1;

@@ -5,6 +5,7 @@
  * (`SettingError`), which the command prints and exits 2 on.
  */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import type { Environment } from '../../client/index.js';
 
 /** A setting that is missing or malformed: its message is the one line the command prints. */
@@ -163,8 +164,15 @@ export function parseServeSettings(raw: RawSettings): ServeSettings {
     allowedOrigins: raw.allowedOrigins === undefined ? [] : origins(raw.allowedOrigins),
     trustProxy: raw.trustProxy === undefined ? 0 : wholeNumber('trustProxy', raw.trustProxy, 0, 16),
     port: raw.port === undefined ? 3000 : wholeNumber('port', raw.port, 0, 65535),
-    host: raw.host,
+    host: raw.host === undefined ? undefined : hostSetting(raw.host),
   };
+}
+
+/** An interface to listen on: an IPv4 or IPv6 address (brackets allowed) or a host name. */
+function hostSetting(value: string): string {
+  const bare = value.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(bare) === 0 && !/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(bare)) throw wrong('host', value);
+  return bare;
 }
 
 /** The shared store the settings name, or memory. */
