@@ -1,5 +1,5 @@
 /**
- * A relay in a process of its own, for relay-crash.test.ts to kill with SIGKILL: argv `STORE URL NOTIFY_URL`. It
+ * A relay in a process of its own, for relay-outbox.test.ts to kill with SIGKILL: argv `STORE URL NOTIFY_URL`. It
  * records one paid order's notice, starts sending, prints `recorded ID` and runs until killed.
  */
 import { createRelay, postgresOutbox, redisOutbox } from '../../src/server/relay/index.js';
