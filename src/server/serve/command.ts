@@ -70,7 +70,7 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
     running = await startServe(settings, { onEvent: jsonLines });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
       console.error(`pay-checkout serve: cannot listen on ${settings.host ?? 'every interface'}:${settings.port} (${code}); set PORT or HOST.`);
       return 1;
     }
