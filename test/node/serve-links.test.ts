@@ -181,6 +181,19 @@ describe('pay-checkout serve: links from the shop\'s app', () => {
     assert.equal((await getLink('good-4')).status, 200);
   });
 
+  test('a failure is answered again for a second without asking the app, then the app is asked again', async () => {
+    const asked = () => app.requests.filter((r) => r.url.includes('/fails?')).length;
+    const before = asked();
+    const first = await getLink('fails');
+    const again = await getLink('fails');
+    assert.equal(first.status, 503);
+    assert.deepEqual(again.body, first.body);
+    assert.equal(asked(), before + 1, 'the retry within a second did not reach the app');
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
+    assert.equal((await getLink('fails')).status, 503);
+    assert.equal(asked(), before + 2);
+  });
+
   test('a hash no app could mean is not found, without asking the app', async () => {
     const before = app.requests.length;
     const link = await getLink('../../etc/passwd');
