@@ -78,6 +78,7 @@ describe('pay-checkout serve: links from the shop\'s app', () => {
         PAY_CHECKOUT_LINKS_URL: `${app.url}/pay-links/{hash}?shop=1`,
         PAY_CHECKOUT_APP_SECRET: appSecret,
         PAY_CHECKOUT_ALLOWED_ORIGINS: 'https://shop.example',
+        PAY_CHECKOUT_NOTIFY_URL: `${app.url}/notify`,
         PORT: '0',
         HOST: '127.0.0.1',
       }),
@@ -96,6 +97,11 @@ describe('pay-checkout serve: links from the shop\'s app', () => {
     return { status: response.status, body: (await response.json()) as { data?: { description: string }; api_code?: string; error?: boolean; message?: string }, ms: Date.now() - started, headers: response.headers };
   };
 
+  test('with the memory store it warns once at start that claims and the notice outbox do not outlive it', () => {
+    assert.equal(events.filter((e) => e.name === 'memory_store' && e.level === 'warn').length, 1);
+    assert.equal(events.filter((e) => e.name === 'notice_outbox_volatile' && e.level === 'warn').length, 1);
+  });
+
   test('a link record from the app is the buyer API\'s link, asked with a signed GET of its path and query', async () => {
     const link = await getLink('good-1');
     assert.equal(link.status, 200);
@@ -112,6 +118,25 @@ describe('pay-checkout serve: links from the shop\'s app', () => {
     assert.equal(app.requests.filter((r) => r.url.includes('/good-2?')).length, 1, 'one request for six asks');
     await getLink('good-2');
     assert.equal(app.requests.filter((r) => r.url.includes('/good-2?')).length, 1, 'answered from the cache');
+  });
+
+  test('a link just paid is asked of the app again, not offered from the cache for the rest of its 30 s', async () => {
+    assert.equal((await getLink('good-paid')).status, 200);
+    const asked = () => app.requests.filter((r) => r.url.includes('/good-paid?')).length;
+    assert.equal(asked(), 1);
+    const created = await fetch(`${serve.url}/v1/checkout/links/good-paid/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'paid-once' },
+      body: JSON.stringify({ payment_gateway: { id_payment_gateway: 1 }, shopper: { id_number: '12345678', id_type: 1, phone_number: '3001234567', first_name: 'Ana', last_name: 'Gómez', email: 'ana@example.com' } }),
+    });
+    const order = ((await created.json()) as { data: { id_order: number; order_token: string } }).data;
+    assert.equal(created.status, 201, JSON.stringify(order));
+    assert.equal((await fetch(`${sandbox.origin}/sandbox/orders/${order.id_order}/approve`, { method: 'POST' })).status, 200);
+    // The buyer's own status check is how this server learns the payment (no webhook secret here).
+    const status = await fetch(`${serve.url}/v1/checkout/orders/${order.id_order}`, { headers: { 'x-order-token': order.order_token } });
+    assert.equal(((await status.json()) as { data: { status: string } }).data.status, 'confirmed');
+    await getLink('good-paid');
+    assert.equal(asked(), 2, 'the app was asked again once the link was paid');
   });
 
   test('a 404 from the app is LINK_NOT_FOUND', async () => {

@@ -75,6 +75,9 @@ function boundedCache(max: number, now: () => number) {
       entries.delete(hash);
       return undefined;
     },
+    delete(hash: string) {
+      entries.delete(hash);
+    },
     set(hash: string, found: Found, forMs: number) {
       entries.delete(hash);
       entries.set(hash, { until: now() + forMs, found });
@@ -91,7 +94,10 @@ function refusal(failure: AppFailure): CheckoutHttpError {
   return error.withCause(failure);
 }
 
-export function appLinks(options: AppLinksOptions): ResolveLink {
+/** A `resolveLink` whose remembered record of a hash can be dropped (the link was just paid: ask the app again). */
+export type CachedLinks = ResolveLink & { forget(hash: string): void };
+
+export function appLinks(options: AppLinksOptions): CachedLinks {
   const o = { ...appLinkDefaults, ...options };
   const now = options.now ?? Date.now;
   const fetch = options.fetch ?? globalThis.fetch;
@@ -141,7 +147,7 @@ export function appLinks(options: AppLinksOptions): ResolveLink {
     return checked.info;
   };
 
-  return async (hash) => {
+  const resolve: ResolveLink = async (hash) => {
     if (!plausibleHash.test(hash)) return null;
     const cached = cache.get(hash);
     if (cached) return cached.found;
@@ -170,6 +176,7 @@ export function appLinks(options: AppLinksOptions): ResolveLink {
     }
     return pending;
   };
+  return Object.assign(resolve, { forget: (hash: string) => cache.delete(hash) });
 }
 
 /** The body as text, refusing one past `limit` bytes (no record is that large). */
@@ -214,7 +221,7 @@ export interface FileLinksOptions {
  * changes (looked at once a second at most, on a request). A file broken by an edit keeps the last good records, and
  * says so in a `links_file_invalid` event; a record that breaks the contract answers LINK_SOURCE_INVALID.
  */
-export function fileLinks(options: FileLinksOptions): ResolveLink {
+export function fileLinks(options: FileLinksOptions): CachedLinks {
   const now = options.now ?? Date.now;
   const every = options.checkEveryMs ?? 1_000;
   let records: Record<string, unknown> = {};
@@ -242,7 +249,7 @@ export function fileLinks(options: FileLinksOptions): ResolveLink {
     }
   };
 
-  return (hash) => {
+  const resolve: ResolveLink = (hash) => {
     if (now() - checkedAt >= every) reload();
     if (!Object.hasOwn(records, hash)) return null;
     const checked = linkInfoOf(records[hash]);
@@ -250,4 +257,6 @@ export function fileLinks(options: FileLinksOptions): ResolveLink {
     options.emit({ level: 'error', name: 'links_file_invalid', message: `the links file's record for ${hash} breaks the contract: ${checked.problem}`, path: options.path, hash });
     throw refusal(new AppFailure('not_a_record', checked.problem));
   };
+  // The file is the shop's word, read again as it changes: nothing is kept to forget.
+  return Object.assign(resolve, { forget: () => {} });
 }
