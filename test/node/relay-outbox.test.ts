@@ -183,6 +183,49 @@ for (const [kind, store] of Object.entries(stores)) {
   });
 }
 
+describe('npx pay-checkout deliveries', () => {
+  it('lists a given-up notice from the shared store and redelivers it with the same id', async () => {
+    const cli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+    const taken: string[] = [];
+    const app = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        taken.push((JSON.parse(body) as { id: string }).id);
+        response.writeHead(200).end();
+      });
+    });
+    app.listen(0, '127.0.0.1');
+    await once(app, 'listening');
+    try {
+      // A notice given up on: recorded, its one attempt failed, its window already over.
+      const outbox = track(redisOutbox({ url: redis.url }));
+      await outbox.add({ id: 'evt_cli_given_up', key: '77:confirmed', body: '{"id":"evt_cli_given_up","type":"order.paid","created_at":"2026-11-28T16:00:00.000Z","data":{"id_order":77}}', created_at: 1_000 });
+      const [lease] = await outbox.lease(1_000, 30_000, 8, 'evt_cli_given_up');
+      await outbox.settle('evt_cli_given_up', lease!.token, { state: 'given_up', at: 2_000, error: 'answered 500', status: 500 });
+      const env = { ...process.env, PAY_CHECKOUT_REDIS_URL: redis.url, PAY_CHECKOUT_NOTIFY_URL: `http://127.0.0.1:${(app.address() as AddressInfo).port}/notify`, PAY_CHECKOUT_APP_SECRET: 'deliveries-cli-app-secret' };
+      const run = async (...args: string[]) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', cli, 'deliveries', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        const [code] = (await once(child, 'exit')) as [number];
+        return { code, out: out.trim() };
+      };
+      const listed = await run();
+      assert.equal(listed.code, 0, listed.out);
+      assert.equal(listed.out, 'evt_cli_given_up  order.paid  77  given up  1 attempt  last: answered 500');
+      const again = await run('redeliver', 'evt_cli_given_up');
+      assert.deepEqual(again, { code: 0, out: 'evt_cli_given_up: delivered (200).' });
+      assert.deepEqual(taken, ['evt_cli_given_up']);
+      assert.deepEqual(await outbox.list(['pending', 'given_up']), []);
+    } finally {
+      app.closeAllConnections();
+      await new Promise((r) => app.close(r));
+    }
+  });
+});
+
 describe('outbox settings', () => {
   it('refuses a PostgreSQL table name that is not a plain SQL name, and neither or both connections', () => {
     assert.throws(() => postgresOutbox({ url: 'postgres://x', table: 'x; DROP TABLE y' }), /SQL name/);
