@@ -13,9 +13,9 @@ import { performRequest } from '../internal/flow-requests.js';
 import type { CheckoutPage } from '../internal/flow-requests.js';
 import { linkOnPage } from '../internal/link-request.js';
 import { nextState } from '../internal/next-state.js';
-import type { OrderTracker } from '../internal/order-tracker.js';
+import type { OrderTracker } from '../order/order-tracker.js';
 import type { StatusTimings } from '../internal/status-timings.js';
-import type { DetailsSteps, LaterSteps } from '../internal/steps.js';
+import type { DetailsSteps, LaterSteps } from '../steps/steps.js';
 
 /** What the runner needs around it, as plain functions: the chunks of steps, and what a new screen asks of the page. */
 export interface FlowRunnerOptions {
