@@ -1,21 +1,21 @@
-import { html, isServer, nothing } from "lit";
-import type { PropertyValues, TemplateResult } from "lit";
-import type { FlowState, FlowStep } from "../flow/types.js";
-import { spoken, withMoney } from "./internal/spoken.js";
-import { isWholeCatalog } from "../i18n/messages.js";
-import type { FirstMessages, Messages } from "../i18n/messages.js";
-import type { StatusTimings } from "./internal/status-timings.js";
-import { FlowRunner } from "./controllers/flow-runner.js";
-import { LiveRegion } from "./controllers/live-region.js";
-import { ServerScreen } from "./controllers/server-screen.js";
-import { StepChunks } from "./controllers/step-chunks.js";
-import { StepFocus } from "./controllers/step-focus.js";
-import { defineSteps } from "./internal/steps.js";
-import { dropServerShell, serverFirstScreen } from "./internal/server-shell.js";
-import { answersAtOnce, shownState } from "./internal/screen-policy.js";
-import { stepTemplate } from "./internal/step-template.js";
-import { PayCheckoutSettings } from "./pay-checkout-settings.js";
-import { payCheckoutStyles } from "./pay-checkout.styles.js";
+import { html, isServer, nothing } from 'lit';
+import type { PropertyValues, TemplateResult } from 'lit';
+import type { FlowState, FlowStep } from '../flow/types.js';
+import { spoken, withMoney } from './internal/spoken.js';
+import { isWholeCatalog } from '../i18n/messages.js';
+import type { FirstMessages, Messages } from '../i18n/messages.js';
+import type { StatusTimings } from './internal/status-timings.js';
+import { FlowRunner } from './controllers/flow-runner.js';
+import { LiveRegion } from './controllers/live-region.js';
+import { ServerScreen } from './controllers/server-screen.js';
+import { StepChunks } from './controllers/step-chunks.js';
+import { StepFocus } from './controllers/step-focus.js';
+import { defineSteps } from './internal/steps.js';
+import { dropServerShell, serverFirstScreen } from './internal/server-shell.js';
+import { answersAtOnce, shownState } from './internal/screen-policy.js';
+import { stepTemplate } from './internal/step-template.js';
+import { PayCheckoutSettings } from './pay-checkout-settings.js';
+import { payCheckoutStyles } from './pay-checkout.styles.js';
 
 /**
  * A checkout for one payment link: amount, payment method, buyer details, the
@@ -137,13 +137,10 @@ export class PayCheckout extends PayCheckoutSettings {
     waitMs: () => PayCheckout.detailsWaitMs,
   });
   private readonly _screen = new ServerScreen(this, {
-    ready: () => this._shown().step !== "loading",
+    ready: () => this._shown().step !== 'loading',
     answers: () => answersAtOnce(this._shown(), this._chunks),
   });
-  private readonly _focus = new StepFocus(this, {
-    onScreen: () =>
-      this._shown() === this._runner.flow ? this._runner.flow : undefined,
-  });
+  private readonly _focus = new StepFocus(this, { onScreen: () => (this._shown() === this._runner.flow ? this._runner.flow : undefined) });
   private readonly _runner: FlowRunner = new FlowRunner(this, {
     details: () => this._chunks.details,
     later: () => this._chunks.later,
@@ -154,14 +151,15 @@ export class PayCheckout extends PayCheckoutSettings {
     newScreen: (changed, focus) => {
       if (focus) this._focus.pending = true;
       // A new screen speaks through its focused heading: nothing said for the last one lingers or follows it.
-      if (changed) this._live.announce("");
+      if (changed) this._live.announce('');
     },
     answering: () => {
       const shown = this._shown();
-      return shown.step !== "loading" && answersAtOnce(shown, this._chunks);
+      return shown.step !== 'loading' && answersAtOnce(shown, this._chunks);
     },
     timings: () => PayCheckout.statusTimings,
   });
+
   /** The strings on screen; a server renderer hands over its locale's first screens (renderHostedPage). */
   private get messages(): FirstMessages | Messages {
     return this._chunks.messages;
@@ -173,16 +171,12 @@ export class PayCheckout extends PayCheckoutSettings {
   // `defer-hydration` (set by pay-checkout/react until React has hydrated, and by Lit SSR on nested elements): the
   // element shows its loading shell and starts only once the attribute goes, so no event fires before listeners exist.
   static override get observedAttributes(): string[] {
-    return [...super.observedAttributes, "defer-hydration"];
+    return [...super.observedAttributes, 'defer-hydration'];
   }
 
-  override attributeChangedCallback(
-    name: string,
-    old: string | null,
-    value: string | null,
-  ): void {
+  override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
     super.attributeChangedCallback(name, old, value);
-    if (name === "defer-hydration" && value === null) this.requestUpdate();
+    if (name === 'defer-hydration' && value === null) this.requestUpdate();
   }
 
   override connectedCallback(): void {
@@ -197,19 +191,12 @@ export class PayCheckout extends PayCheckoutSettings {
       defineSteps();
       // Drawn in the catalog the server hands over (renderHostedPage's English), else the bundled Spanish.
       this._chunks.wantedLocale = this.messages.locale;
-      this._runner.flow =
-        serverFirstScreen(this.linkData, this.link, this.methods) ??
-        this._runner.flow;
+      this._runner.flow = serverFirstScreen(this.linkData, this.link, this.methods) ?? this._runner.flow;
       return;
     }
-    if (!this._runner.started && this.hasAttribute("defer-hydration")) return;
-    if (changed.has("locale") || !this._runner.started)
-      this._chunks.useLocale();
-    this._runner.settingsChanged(
-      changed.has("link") ||
-        changed.has("apiBase") ||
-        changed.has("environment"),
-    );
+    if (!this._runner.started && this.hasAttribute('defer-hydration')) return;
+    if (changed.has('locale') || !this._runner.started) this._chunks.useLocale();
+    this._runner.settingsChanged(changed.has('link') || changed.has('apiBase') || changed.has('environment'));
   }
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
@@ -224,82 +211,44 @@ export class PayCheckout extends PayCheckoutSettings {
     if (this._screen.showing) return nothing;
     const m = this.messages;
     const header = this._header();
-    const step = html`<div
-      part="step"
-      @pay-step=${this._runner.onStep}
-      @pay-announce=${this._live.onAnnounce}
-      @pay-handoff=${this._runner.onHandoff}
-    >
-      ${stepTemplate(this._shown(), this._chunks, this._chunks.tracker?.remainingMs ?? null, this)}
-    </div>`;
-    return html`<section
-      class="base"
-      part="base"
-      aria-label=${m.checkoutLabel}
-      lang=${m.locale === "es" ? "es-CO" : "en"}
-    >
+    const step = html`<div part="step" @pay-step=${this._runner.onStep} @pay-announce=${this._live.onAnnounce} @pay-handoff=${this._runner.onHandoff}>${stepTemplate(this._shown(), this._chunks, this._chunks.tracker?.remainingMs ?? null, this)}</div>`;
+    return html`<section class="base" part="base" aria-label=${m.checkoutLabel} lang=${m.locale === 'es' ? 'es-CO' : 'en'}>
       ${this.keyRefused && isWholeCatalog(m) ? html`<p class="config-error" part="config-error">${m.merchantKeyRefused}</p>` : nothing}
-      ${
-        header === nothing
-          ? step
-          : // Another template: the screens under a header are drawn anew, not moved down when it arrives (no layout shift).
-            [header, step]
-      }
-      <div
-        class="sr-only"
-        part="live-region"
-        role="status"
-        aria-live="polite"
-        aria-atomic="true"
-      >
-        ${this._live.message}
-      </div>
+      ${header === nothing
+        ? step
+        : // Another template: the screens under a header are drawn anew, not moved down when it arrives (no layout shift).
+          [header, step]}
+      <div class="sr-only" part="live-region" role="status" aria-live="polite" aria-atomic="true">${this._live.message}</div>
     </section>`;
   }
 
   private _header(): TemplateResult | typeof nothing {
     const s = this._runner.flow;
-    const link = "link" in s ? s.link : null;
-    if (!link || s.step === "unavailable") return nothing;
-    const amount =
-      "amount" in s && typeof s.amount === "number"
-        ? s.amount
-        : (link.amount ?? null);
+    const link = 'link' in s ? s.link : null;
+    if (!link || s.step === 'unavailable') return nothing;
+    const amount = 'amount' in s && typeof s.amount === 'number' ? s.amount : link.amount ?? null;
     const m = this.messages;
     return html`<header part="header">
       <p class="store" part="store">${link.store_name}</p>
       ${link.description ? html`<p class="description" part="description">${link.description}</p>` : nothing}
-      ${
-        amount !== null && s.step !== "amount"
-          ? // Paid: the receipt says "Total pagado" too, so screen readers hear it there only.
-            html`<p
-              class="amount"
-              part="amount"
-              aria-hidden=${s.step === "paid" ? "true" : "false"}
-            >
-              <span
-                >${s.step === "paid" && isWholeCatalog(m) ? m.receipt.totalPaid : m.total}</span
-              ><strong
-                >${spoken(withMoney((money) => money(amount), link.currency, m))}</strong
-              >
-            </p>`
-          : nothing
-      }
+      ${amount !== null && s.step !== 'amount'
+        ? // Paid: the receipt says "Total pagado" too, so screen readers hear it there only.
+          html`<p class="amount" part="amount" aria-hidden=${s.step === 'paid' ? 'true' : 'false'}>
+            <span>${s.step === 'paid' && isWholeCatalog(m) ? m.receipt.totalPaid : m.total}</span
+            ><strong>${spoken(withMoney((money) => money(amount), link.currency, m))}</strong>
+          </p>`
+        : nothing}
     </header>`;
   }
 
   /** The state on screen: the flow's, or loading while the strings or the chunk of its step are on their way. */
   private _shown(): FlowState {
-    return shownState(
-      this._runner.flow,
-      this._chunks,
-      !isServer && this._screen.showing,
-    );
+    return shownState(this._runner.flow, this._chunks, !isServer && this._screen.showing);
   }
 }
 
 declare global {
   interface HTMLElementTagNameMap {
-    "pay-checkout": PayCheckout;
+    'pay-checkout': PayCheckout;
   }
 }

@@ -8,7 +8,7 @@
 import type { CancelReason, GatewayKind, OrderDetails, OrderStatus } from '../contract/index.js';
 import type { MerchantClient } from '../client/index.js';
 import { CancelReasonSchema } from '../contract/index.js';
-import type { ClaimStore } from './claims.js';
+import { keepTrying, type ClaimStore } from './claims.js';
 import { errorFields, type EventSink } from './events.js';
 import { gatewayOfOrder } from './orders.js';
 
@@ -59,9 +59,10 @@ export function orderStatusNotices(options: OrderStatusNoticeOptions): OrderStat
   if (!onOrderStatus) return undefined;
   const reported = new Set<string>();
 
+  // Held (stored but not yet completed), the claim's digest is the hash already.
   const linkOf = async (idOrder: number): Promise<string | undefined> => {
     const view = await store.inspect(linkKey(idOrder));
-    return view.state === 'done' ? view.response : undefined;
+    return view.state === 'done' ? view.response : view.state === 'held' ? view.digest : undefined;
   };
 
   const report = async (details: OrderDetails): Promise<void> => {
@@ -98,12 +99,26 @@ export function orderStatusNotices(options: OrderStatusNoticeOptions): OrderStat
 
   return {
     async created(hash, idOrder) {
+      const key = linkKey(idOrder);
+      let token: string | undefined;
+      /** Claimed with the hash as its digest, then completed: true once stored (or already there, a replayed create). */
+      const remember = async (): Promise<boolean> => {
+        if (!token) {
+          const claim = await store.claim(key, hash, options.leaseMs);
+          if (claim.state !== 'claimed') return true;
+          token = claim.token;
+        }
+        if (await store.complete(key, token, hash, orderLinkTtlMs)) return true;
+        token = undefined; // the claim lapsed meanwhile: claim it again
+        return false;
+      };
       try {
-        const claim = await store.claim(linkKey(idOrder), hash, options.leaseMs);
-        if (claim.state === 'claimed') await store.complete(linkKey(idOrder), claim.token, hash, orderLinkTtlMs);
+        if (await remember()) return;
       } catch (error) {
-        emit({ level: 'error', name: 'order_link_lost', message: `order ${idOrder}: its link could not be stored; its outcome will not be relayed`, id_order: idOrder, error: errorFields(error, undefined, false) });
+        emit({ level: 'warn', name: 'order_link_delayed', message: `order ${idOrder}: its link could not be stored yet; trying again in the background`, id_order: idOrder, error: errorFields(error, undefined, false) });
       }
+      // The create is answered meanwhile; a store that is back within the lease still gets the link.
+      keepTrying(remember, Date.now() + options.leaseMs);
     },
     async seen(details) {
       if (!outcomeStatuses.has(details.status)) return;

@@ -21,6 +21,7 @@ interface Received {
   body: string;
   signature: string | undefined;
   contentType: string | undefined;
+  authorization: string | undefined;
 }
 
 /** The shop's notify endpoint: answers each POST with the next of `answers` (then the last again); `hang` never answers. */
@@ -32,7 +33,7 @@ const server = createServer((request: IncomingMessage, response: ServerResponse)
   request.setEncoding('utf8');
   request.on('data', (chunk: string) => (body += chunk));
   request.on('end', () => {
-    received.push({ body, signature: request.headers['pay-checkout-signature'] as string | undefined, contentType: request.headers['content-type'] });
+    received.push({ body, signature: request.headers['pay-checkout-signature'] as string | undefined, contentType: request.headers['content-type'], authorization: request.headers.authorization });
     const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
     if (answer === 'hang') return;
     setTimeout(() => response.writeHead(answer, { 'content-type': 'text/plain' }).end('ok'), answerDelayMs);
@@ -222,6 +223,18 @@ describe('relay delivery', () => {
     const result = await down.sendTestEvent();
     assert.equal(result.ok, false);
     assert.match(result.error ?? '', /ECONNREFUSED/);
+  });
+
+  it('sends the credentials of a notify URL behind basic auth as its Authorization header, and never names them in an event', async () => {
+    received = [];
+    answers = [500, 200];
+    const withUser = notifyUrl.replace('http://', 'http://shop%40user:p%C3%A1ss-word@');
+    const { relay, events } = relayWith({ notifyUrl: withUser });
+    relay.start();
+    await relay.record(change());
+    await until(() => events.some((e) => e.name === 'notice_delivered'), 'delivery');
+    assert.equal(received[0]!.authorization, `Basic ${Buffer.from('shop@user:páss-word').toString('base64')}`);
+    assert.ok(!JSON.stringify(events).includes('ss-word'));
   });
 
   it('refuses a notify URL that is not http(s) and an empty list of secrets', () => {

@@ -1,24 +1,47 @@
 /**
  * The relay's outboxes, memory, Redis and PostgreSQL (real servers): one entry per order and status, one sender per
  * lease, a lease that runs out makes the entry due again, settlements fenced by the lease's token, redelivery with
- * the same id. Redis and PostgreSQL are checked through two outboxes on one store, as two instances.
+ * the same id. Redis and PostgreSQL are checked through two outboxes on one store, as two instances; and a relay on
+ * each, killed with SIGKILL in the middle of an attempt, loses nothing: the notice waits in the outbox, its lease runs
+ * out, and another relay on the same store sends it with the same id.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { memoryOutbox, postgresOutbox, redisOutbox, type Outbox } from '../../src/server/relay/index.js';
+import { fileURLToPath } from 'node:url';
+import type { ServerEvent } from '../../src/server/events.js';
+import { createRelay, memoryOutbox, postgresOutbox, redisOutbox, type Outbox } from '../../src/server/relay/index.js';
 import { startPostgres, type TestPostgres } from './postgres-harness.js';
-import { startRedis, type TestRedis } from './redis-harness.js';
+import { startRedis, stopChild, type TestRedis } from './redis-harness.js';
 
 let redis: TestRedis;
 let db: TestPostgres;
 const opened: Outbox[] = [];
 const track = (outbox: Outbox) => (opened.push(outbox), outbox);
 
+const crashProcess = fileURLToPath(new URL('./relay-crash-process.ts', import.meta.url));
+/** The shop for the crash cases: the first attempt is held unanswered (its sender dies holding it); later ones are taken. */
+const attempts: { id: string; response: ServerResponse }[] = [];
+const shop = createServer((request, response) => {
+  let body = '';
+  request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+  request.on('end', () => {
+    attempts.push({ id: (JSON.parse(body) as { id: string }).id, response });
+    if (attempts.length > 1) response.writeHead(200).end();
+  });
+});
+
 before(async () => {
-  [redis, db] = await Promise.all([startRedis(), startPostgres()]);
+  shop.listen(0, '127.0.0.1');
+  [redis, db] = await Promise.all([startRedis(), startPostgres(), once(shop, 'listening')]);
 });
 after(async () => {
   await Promise.all(opened.map((o) => o.close().catch(() => {})));
+  shop.closeAllConnections();
+  await new Promise((r) => shop.close(r));
   await Promise.all([redis?.stop(), db?.stop()]);
 });
 
@@ -124,6 +147,84 @@ for (const [kind, pair] of Object.entries(pairs)) {
     });
   });
 }
+
+const stores: Record<string, () => [string, () => Outbox]> = {
+  redis: () => [redis.url, () => redisOutbox({ url: redis.url })],
+  postgres: () => [db.url, () => postgresOutbox({ url: db.url })],
+};
+
+for (const [kind, store] of Object.entries(stores)) {
+  describe(`a relay on ${kind} killed mid-attempt`, () => {
+    it('leaves the notice to another relay on the same store, which delivers it with the same id', async () => {
+      attempts.length = 0;
+      const [url, outbox] = store();
+      const notifyUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/notify`;
+      const first = spawn(process.execPath, ['--import', 'tsx', crashProcess, kind, url, notifyUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      first.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const deadline = Date.now() + 30_000;
+      while (attempts.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(attempts.length, 1, `the first attempt reached the shop; the process said: ${out}`);
+      const id = /recorded (\S+)/.exec(out)?.[1];
+      assert.equal(attempts[0]!.id, id);
+      await stopChild(first, 'SIGKILL');
+
+      const events: ServerEvent[] = [];
+      const relay = createRelay({ outbox: outbox(), notifyUrl, secrets: ['relay-crash-app-secret'], firstRetryMs: 100, pollMs: 50, emit: (e) => events.push(e) });
+      relay.start();
+      try {
+        while (!events.some((e) => e.name === 'notice_delivered') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        assert.deepEqual(attempts.map((a) => a.id), [id, id]);
+        assert.deepEqual(await relay.list(), []);
+      } finally {
+        await relay.close();
+      }
+    });
+  });
+}
+
+describe('npx pay-checkout deliveries', () => {
+  it('lists a given-up notice from the shared store and redelivers it with the same id', async () => {
+    const cli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+    const taken: string[] = [];
+    const app = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        taken.push((JSON.parse(body) as { id: string }).id);
+        response.writeHead(200).end();
+      });
+    });
+    app.listen(0, '127.0.0.1');
+    await once(app, 'listening');
+    try {
+      // A notice given up on: recorded, its one attempt failed, its window already over.
+      const outbox = track(redisOutbox({ url: redis.url }));
+      await outbox.add({ id: 'evt_cli_given_up', key: '77:confirmed', body: '{"id":"evt_cli_given_up","type":"order.paid","created_at":"2026-11-28T16:00:00.000Z","data":{"id_order":77}}', created_at: 1_000 });
+      const [lease] = await outbox.lease(1_000, 30_000, 8, 'evt_cli_given_up');
+      await outbox.settle('evt_cli_given_up', lease!.token, { state: 'given_up', at: 2_000, error: 'answered 500', status: 500 });
+      const env = { ...process.env, PAY_CHECKOUT_REDIS_URL: redis.url, PAY_CHECKOUT_NOTIFY_URL: `http://127.0.0.1:${(app.address() as AddressInfo).port}/notify`, PAY_CHECKOUT_APP_SECRET: 'deliveries-cli-app-secret' };
+      const run = async (...args: string[]) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', cli, 'deliveries', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        const [code] = (await once(child, 'exit')) as [number];
+        return { code, out: out.trim() };
+      };
+      const listed = await run();
+      assert.equal(listed.code, 0, listed.out);
+      assert.equal(listed.out, 'evt_cli_given_up  order.paid  77  given up  1 attempt  last: answered 500');
+      const again = await run('redeliver', 'evt_cli_given_up');
+      assert.deepEqual(again, { code: 0, out: 'evt_cli_given_up: delivered (200).' });
+      assert.deepEqual(taken, ['evt_cli_given_up']);
+      assert.deepEqual(await outbox.list(['pending', 'given_up']), []);
+    } finally {
+      app.closeAllConnections();
+      await new Promise((r) => app.close(r));
+    }
+  });
+});
 
 describe('outbox settings', () => {
   it('refuses a PostgreSQL table name that is not a plain SQL name, and neither or both connections', () => {

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { OrderStatusChange, ServerEvent } from '../../src/server/index.js';
+import { memoryClaimStore, type ClaimStore, type OrderStatusChange, type ServerEvent } from '../../src/server/index.js';
 import { postOrder, resolveHandlerLink, serveHandler, type RunningHandler } from './handler-harness.js';
 import { directOrderBody, gateways, merchant, startTestSandbox, type TestSandbox } from './sandbox-harness.js';
 
@@ -21,7 +21,7 @@ after(async () => {
   await sb.close();
 });
 
-async function handlerWith(options: { webhooks: boolean; fail?: () => boolean }) {
+async function handlerWith(options: { webhooks: boolean; fail?: () => boolean; store?: ClaimStore }) {
   const changes: OrderStatusChange[] = [];
   const events: ServerEvent[] = [];
   let failed = 0;
@@ -30,6 +30,7 @@ async function handlerWith(options: { webhooks: boolean; fail?: () => boolean })
     baseUrl: `${sb.origin}/v1`,
     resolveLink: resolveHandlerLink,
     ...(options.webhooks ? { webhookSecret } : {}),
+    ...(options.store ? { store: options.store } : {}),
     now: () => sb.running.sandbox.context.clock.now(),
     onEvent: (event) => events.push(event),
     onOrderStatus: async (change) => {
@@ -106,6 +107,31 @@ describe('onOrderStatus', () => {
     assert.equal((await sb.api('POST', `/sandbox/orders/${idOrder}/approve`)).status, 200);
     await until('the unlinked event', () => events.some((e) => e.name === 'order_status_unlinked' && e.id_order === idOrder));
     assert.deepEqual(changes, []);
+  });
+
+  it('a link the store could not take at the create is stored in the background, and the outcome still names it', async () => {
+    const inner = memoryClaimStore();
+    let refusals = 0;
+    const store: ClaimStore = {
+      ...inner,
+      claim: async (key, digest, leaseMs) => {
+        if (key.startsWith('pc:order-link:') && refusals < 2) {
+          refusals += 1;
+          throw new Error('the store is away for a moment');
+        }
+        return inner.claim(key, digest, leaseMs);
+      },
+    };
+    const { handler, changes, events } = await handlerWith({ webhooks: false, store });
+    const order = await created(handler.url);
+    assert.ok(events.some((e) => e.name === 'order_link_delayed'));
+    assert.equal((await sb.api('POST', `/sandbox/orders/${order.id_order}/approve`)).status, 200);
+    const stored = async () => (await inner.inspect(`pc:order-link:${order.id_order}`)).state === 'done';
+    for (let tries = 0; tries < 200 && !(await stored()); tries++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(refusals, 2);
+    assert.equal(await statusOf(handler.url, order), 'confirmed');
+    assert.equal(changes.length, 1);
+    assert.equal(changes[0]!.link, 'camiseta-m');
   });
 
   it("without a webhook secret: from the buyers' status checks, once, and nothing while the order is pending", async () => {

@@ -152,7 +152,7 @@ export class FlowRunner implements ReactiveController {
 
   private _apply(prev: FlowState, event: FlowEvent): void {
     const { options, host } = this;
-    const next = nextState(prev, event, { details: options.details(), later: options.later() }, host);
+    const next = nextState(prev, event, options, host);
     if (!next) {
       // Answered once the details step's chunk is here, or else the later steps' (usually long before the buyer gets this far).
       const run = this._run;

@@ -53,13 +53,11 @@ export class ServerScreen implements ReactiveController {
     this._nodes = [...root.childNodes];
     this._drawn = true;
     adoptStyles(root, styles);
+    root.addEventListener('click', this._onTap, true);
     return root;
   }
 
-  hostConnected(): void {
-    if (this._nodes) this.host.shadowRoot?.addEventListener('click', this._onTap, true);
-  }
-
+  /** Taps are the page's early-tap script's to note then (a server-drawn page has one), or nobody's. */
   hostDisconnected(): void {
     this.host.shadowRoot?.removeEventListener('click', this._onTap, true);
   }

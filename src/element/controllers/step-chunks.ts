@@ -49,7 +49,9 @@ export class StepChunks implements ReactiveController {
   tracker: OrderTracker | undefined;
   /** Whether the method screen no longer waits for the details step's chunk and the catalog: one failed, or it waited long enough. */
   private _awaited = false;
-  private _timers = new Set<ReturnType<typeof setTimeout>>();
+  /** The waits: for asking for the later steps, and for what the method screen's tap opens. */
+  private _laterTimer: ReturnType<typeof setTimeout> | undefined;
+  private _waitTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement & { locale: string | undefined },
@@ -59,8 +61,8 @@ export class StepChunks implements ReactiveController {
   }
 
   hostDisconnected(): void {
-    for (const timer of this._timers) clearTimeout(timer);
-    this._timers.clear();
+    clearTimeout(this._laterTimer);
+    clearTimeout(this._waitTimer);
   }
 
   /** The whole catalog, once here. */
@@ -105,9 +107,16 @@ export class StepChunks implements ReactiveController {
   wantSteps(linkHere = false): void {
     afterThisUpdate(() => this.loadDetails())
       .catch(() => this._stopAwaiting())
-      .then(() => this._after(laterStepsDelayMs, () => void this.loadLater().catch(noop)))
+      .then(() => {
+        // One wait at a time, and none once the element left the page (a reconnect asks again).
+        clearTimeout(this._laterTimer);
+        if (this.host.isConnected) this._laterTimer = setTimeout(() => void this.loadLater().catch(noop), laterStepsDelayMs);
+      })
       .catch(noop);
-    if (linkHere && !this.nextAtHand) this._after(this.options.waitMs() ?? detailsWaitMs, () => this._stopAwaiting());
+    if (linkHere && !this.nextAtHand) {
+      clearTimeout(this._waitTimer);
+      this._waitTimer = setTimeout(() => this._stopAwaiting(), this.options.waitMs() ?? detailsWaitMs);
+    }
   }
 
   /** The details step's chunk (memoized): what the buyer needs up to submitting the order. */
@@ -130,16 +139,6 @@ export class StepChunks implements ReactiveController {
     // A step past the first screens may be waiting on loading for this chunk.
     this.host.requestUpdate();
     return this.tracker;
-  }
-
-  /** `then` after `ms`, unless the element leaves the page first (a chunk arriving after it left waits for nothing). */
-  private _after(ms: number, then: () => void): void {
-    if (!this.host.isConnected) return;
-    const timer = setTimeout(() => {
-      this._timers.delete(timer);
-      then();
-    }, ms);
-    this._timers.add(timer);
   }
 
   private _stopAwaiting(): void {

@@ -147,6 +147,11 @@ export function createRelay(options: RelayOptions): Relay {
   if (!Array.isArray(options.secrets) || options.secrets.length === 0 || options.secrets.some((s) => typeof s !== 'string' || s.length === 0)) {
     throw new TypeError('createRelay: `secrets` must list at least one app secret.');
   }
+  // fetch() refuses a URL with credentials in it; a shop behind HTTP basic auth gets them as the header instead.
+  const utf8Base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
+  const basicAuth = target.username || target.password ? `Basic ${utf8Base64(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`)}` : undefined;
+  target.username = '';
+  target.password = '';
   const secrets = [...options.secrets];
   const fetch = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
@@ -186,6 +191,7 @@ export function createRelay(options: RelayOptions): Relay {
           'content-type': 'application/json',
           'user-agent': 'pay-checkout-relay',
           'pay-checkout-event-id': id,
+          ...(basicAuth ? { authorization: basicAuth } : {}),
           [payCheckoutSignatureHeader]: signPayCheckout(secrets, body, now() / 1000),
         },
         body,
