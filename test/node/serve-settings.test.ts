@@ -67,6 +67,13 @@ const cases: [string, Record<string, string | undefined>, string, RegExp][] = [
   ['both a Redis and a database URL', { ...valid, PAY_CHECKOUT_REDIS_URL: 'redis://cache:6379', PAY_CHECKOUT_DATABASE_URL: 'postgres://db/shop' }, 'PAY_CHECKOUT_REDIS_URL', /and PAY_CHECKOUT_DATABASE_URL are both set/],
   ['a token secret too short', { ...valid, PAY_CHECKOUT_SECRET: 'short' }, 'PAY_CHECKOUT_SECRET', /at least 16 characters/],
   ['an allowed origin with a path', { ...valid, PAY_CHECKOUT_ALLOWED_ORIGINS: 'https://shop.example, https://shop.example/tienda' }, 'PAY_CHECKOUT_ALLOWED_ORIGINS', /origins, like https:\/\/shop.example/],
+  ['a public URL with a path', { ...valid, PAY_CHECKOUT_PUBLIC_URL: 'https://pay.shop.example/checkout' }, 'PAY_CHECKOUT_PUBLIC_URL', /http\(s\) origin buyers reach this server at.*no path or query/],
+  ['a public URL with a query', { ...valid, PAY_CHECKOUT_PUBLIC_URL: 'https://pay.shop.example/?a=1' }, 'PAY_CHECKOUT_PUBLIC_URL', /no path or query/],
+  ['a public URL that is a bare host', { ...valid, PAY_CHECKOUT_PUBLIC_URL: 'pay.shop.example' }, 'PAY_CHECKOUT_PUBLIC_URL', /http\(s\) origin/],
+  ['a public URL of another scheme', { ...valid, PAY_CHECKOUT_PUBLIC_URL: 'ftp://pay.shop.example' }, 'PAY_CHECKOUT_PUBLIC_URL', /http\(s\) origin/],
+  ['a frame ancestor that is a wildcard', { ...valid, PAY_CHECKOUT_FRAME_ANCESTORS: 'https://shop.example, *' }, 'PAY_CHECKOUT_FRAME_ANCESTORS', /your own origins allowed to frame the hosted page/],
+  ['a frame ancestor with a path', { ...valid, PAY_CHECKOUT_FRAME_ANCESTORS: 'https://shop.example/tienda' }, 'PAY_CHECKOUT_FRAME_ANCESTORS', /origins allowed to frame/],
+  ['a frame ancestor that would add a directive', { ...valid, PAY_CHECKOUT_FRAME_ANCESTORS: "https://shop.example; script-src 'unsafe-inline'" }, 'PAY_CHECKOUT_FRAME_ANCESTORS', /origins allowed to frame/],
   ['a proxy count that is not a number', { ...valid, PAY_CHECKOUT_TRUST_PROXY: 'yes' }, 'PAY_CHECKOUT_TRUST_PROXY', /whole number from 0/],
   ['a port past 65535', { ...valid, PORT: '70000' }, 'PORT', /port number from 0 to 65535/],
   ['a port that is not a number', { ...valid, PORT: 'http' }, 'PORT', /port number from 0 to 65535/],
@@ -153,6 +160,8 @@ describe('pay-checkout serve: settings as given', () => {
     assert.deepEqual(settings.service, { environment: 'production' });
     assert.deepEqual(settings.store, { kind: 'memory' });
     assert.equal(settings.host, undefined);
+    assert.equal(settings.publicUrl, undefined);
+    assert.deepEqual(settings.frameAncestors, [], "no one frames the hosted page unless named");
     assert.equal(parseServeSettings(rawSettings({ ...valid, HOST: '[::1]' })).host, '::1');
     assert.equal(parseServeSettings(rawSettings({ ...valid, HOST: 'localhost' })).host, 'localhost');
   });
@@ -164,5 +173,11 @@ describe('pay-checkout serve: settings as given', () => {
     assert.deepEqual(settings.appSecrets, [appSecret, 'old-app-secret-0123456']);
     assert.deepEqual(settings.secret, ['token-secret-0123456789', 'older-token-secret-01']);
     assert.deepEqual(settings.service, { baseUrl: 'http://127.0.0.1:4010/v1' });
+  });
+
+  test('the public URL is kept as an origin; frame ancestors as origins or self', () => {
+    const settings = parseServeSettings(rawSettings(valid, { 'public-url': 'https://Pay.Shop.example:443/', 'frame-ancestors': "https://shop.example, 'self',http://localhost:8000" }));
+    assert.equal(settings.publicUrl, 'https://pay.shop.example');
+    assert.deepEqual(settings.frameAncestors, ['https://shop.example', "'self'", 'http://localhost:8000']);
   });
 });

@@ -95,6 +95,8 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
     ? hostedRoute({
         dist,
         serviceOrigin,
+        ...(settings.publicUrl !== undefined ? { publicUrl: settings.publicUrl } : {}),
+        frameAncestors: settings.frameAncestors,
         linkAnswer: async (hash, incoming) => {
           const url = `http://serve.internal/v1/checkout/links/${encodeURIComponent(hash)}`;
           const headers = new Headers({ accept: 'application/json' });
