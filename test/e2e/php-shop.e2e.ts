@@ -42,6 +42,24 @@ async function until<T>(what: string, check: () => Promise<T | undefined | false
   }
 }
 
+/**
+ * Every `<img>` under the element, through its shadow roots, once each has loaded or failed: its src and natural width
+ * (0 when the shop's CSP blocked it; the element then hides it, so nothing else on screen says so). A string, not a
+ * function: tsx's keepNames would wrap the inner function in a `__name` helper that does not exist in the page.
+ */
+const elementImagesScript = `(async () => {
+  const images = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el instanceof HTMLImageElement) images.push(el);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document.querySelector('pay-checkout').shadowRoot);
+  await Promise.all(images.map((img) => img.complete ? undefined : new Promise((done) => { img.addEventListener('load', done, { once: true }); img.addEventListener('error', done, { once: true }); })));
+  return images.map((img) => ({ src: img.currentSrc || img.src, width: img.naturalWidth }));
+})()`;
+
 const answers = (url: string) => () => fetch(url).then((response) => response.ok);
 
 interface Cart {
@@ -148,7 +166,8 @@ describe('a PHP shop beside pay-checkout serve', () => {
     serveUrl = `http://127.0.0.1:${servePort}`;
     shop = spawn(systemBinary('php'), ['-S', `127.0.0.1:${shopPort}`, '-t', shopRoot], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PAY_CHECKOUT_APP_SECRET: appSecret, PAY_CHECKOUT_SERVE_URL: serveUrl, SHOP_DATABASE: database, SHOP_NOTIFY_FAILURES: failuresFile },
+      // The same service as serve's: the shop's CSP allows the origin the gateways' icons come from.
+      env: { ...process.env, PAY_CHECKOUT_APP_SECRET: appSecret, PAY_CHECKOUT_SERVE_URL: serveUrl, PAY_CHECKOUT_BASE_URL: world.sandbox.baseUrl, SHOP_DATABASE: database, SHOP_NOTIFY_FAILURES: failuresFile },
     });
     keepTail(shop);
     await until('the PHP shop to answer', answers(`${shopUrl}/index.php`));
@@ -188,6 +207,11 @@ describe('a PHP shop beside pay-checkout serve', () => {
     const buyer = await Buyer.create(world);
     const hash = await fillCart(buyer, coffee, panela);
     const known = new Set((await world.orders()).map((order) => order.id_order));
+    // The gateways' icons come from the service: the shop's CSP must allow its origin, or they are blocked and hidden.
+    await buyer.waitForStep('method');
+    const icons = (await buyer.page.evaluate(elementImagesScript)) as { src: string; width: number }[];
+    assert.ok(icons.length >= 3, `one icon per gateway: ${JSON.stringify(icons)}`);
+    assert.deepEqual(icons.filter((icon) => icon.width === 0), [], "every gateway's icon loaded under the shop's CSP");
     // An anonymous cart: the shop knows nothing of the buyer, so the details screen asks for the contact too.
     await buyer.chooseMethod(gateway.name);
     await buyer.fillDetails({ phone: '300 123 4567' });
@@ -225,14 +249,18 @@ describe('a PHP shop beside pay-checkout serve', () => {
         const notices = await noticesOf(hash);
         assert.deepEqual(notices.map((n) => n.type), ['order.paid'], 'one notice for the cart');
         assert.equal(cart.paid_by_event, notices[0]?.id);
+        // Read before the reload below, which starts the page's record afresh.
+        const { violations, errors } = await buyer.recorded();
+        assert.deepEqual(violations, [], "the shop's strict CSP held");
+        assert.deepEqual([...errors, ...buyer.pageErrors], []);
         // The shop's own page says so, and never carried a secret.
         await buyer.page.reload();
         assert.equal(await buyer.page.locator('#cart-status').getAttribute('data-paid'), 'true');
         const html = await (await fetch(`${shopUrl}/cart.php?hash=${hash}`)).text();
         for (const secret of [appSecret, 'mk_test_demo']) assert.ok(!html.includes(secret), `no ${secret} on the page`);
-        const { violations, errors } = await buyer.recorded();
-        assert.deepEqual(violations, [], "the shop's strict CSP held");
-        assert.deepEqual([...errors, ...buyer.pageErrors], []);
+        const after = await buyer.recorded();
+        assert.deepEqual(after.violations, [], "the shop's strict CSP held on the paid cart's page too");
+        assert.deepEqual([...after.errors, ...buyer.pageErrors], []);
         assert.deepEqual(buyer.serverErrors, []);
       } finally {
         await buyer.close();
