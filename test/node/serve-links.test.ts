@@ -181,6 +181,19 @@ describe('pay-checkout serve: links from the shop\'s app', () => {
     assert.equal((await getLink('good-4')).status, 200);
   });
 
+  test('a failure is answered again for a second without asking the app, then the app is asked again', async () => {
+    const asked = () => app.requests.filter((r) => r.url.includes('/fails?')).length;
+    const before = asked();
+    const first = await getLink('fails');
+    const again = await getLink('fails');
+    assert.equal(first.status, 503);
+    assert.deepEqual(again.body, first.body);
+    assert.equal(asked(), before + 1, 'the retry within a second did not reach the app');
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
+    assert.equal((await getLink('fails')).status, 503);
+    assert.equal(asked(), before + 2);
+  });
+
   test('a hash no app could mean is not found, without asking the app', async () => {
     const before = app.requests.length;
     const link = await getLink('../../etc/passwd');
@@ -272,5 +285,27 @@ describe('pay-checkout serve: links from a file', () => {
     writeFileSync(file, JSON.stringify({ sin: { store_name: 'Tienda Sol', amount: 1_000 } }));
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     assert.deepEqual(await description('sin'), { status: 502, description: undefined, code: 'LINK_SOURCE_INVALID' });
+  });
+
+  test('--check reads every record of the file: all valid, exit 0; one without description, exit 1 naming it', async () => {
+    const check = async () => {
+      const lines: string[] = [];
+      const { log } = console;
+      console.log = (...args: unknown[]) => void lines.push(args.join(' '));
+      try {
+        const status = await serveCommand(['--check'], { PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo', PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`, PAY_CHECKOUT_LINKS_FILE: file }, { probe: runDoctor });
+        return { status, out: lines.join('\n') };
+      } finally {
+        console.log = log;
+      }
+    };
+    writeFileSync(file, JSON.stringify({ camiseta: record('Camiseta'), gorra: record('Gorra') }));
+    const good = await check();
+    assert.equal(good.status, 0, good.out);
+    assert.match(good.out, /^✓ links: .*links\.json holds 2 valid link record\(s\)$/m);
+    writeFileSync(file, JSON.stringify({ camiseta: record('Camiseta'), gorra: { store_name: 'Tienda Sol' } }));
+    const broken = await check();
+    assert.equal(broken.status, 1, broken.out);
+    assert.match(broken.out, /^✗ links: .*links\.json: the record for gorra breaks the contract: .*description/m);
   });
 });

@@ -13,9 +13,9 @@ import { performRequest } from '../internal/flow-requests.js';
 import type { CheckoutPage } from '../internal/flow-requests.js';
 import { linkOnPage } from '../internal/link-request.js';
 import { nextState } from '../internal/next-state.js';
-import type { OrderTracker } from '../internal/order-tracker.js';
+import type { OrderTracker } from '../order/order-tracker.js';
 import type { StatusTimings } from '../internal/status-timings.js';
-import type { DetailsSteps, LaterSteps } from '../internal/steps.js';
+import type { DetailsSteps, LaterSteps } from '../steps/steps.js';
 
 /** The buyer API's base URL a server put beside the script it served (`pay-checkout serve`'s `/pay-checkout.js`). */
 const servedApiBase = Symbol.for('pay-checkout.api-base');

@@ -5,11 +5,11 @@ import { toFlowError } from '../../flow/errors.js';
 import type { FlowEvent, FlowRequest } from '../../flow/types.js';
 import { keepsOrderOrReceipt } from '../saved-keys.js';
 import { requestLink } from './link-request.js';
-import type { OrderTracker } from './order-tracker.js';
+import type { OrderTracker } from '../order/order-tracker.js';
 import { shownLink } from './page-choices.js';
 import type { PagePrefill } from './prefill-of.js';
 import type { StatusTimings } from './status-timings.js';
-import type { LaterSteps } from './steps.js';
+import type { LaterSteps } from '../steps/steps.js';
 
 /** What the flow's requests read from `<pay-checkout>`: its public settings. */
 export interface CheckoutPage extends ReactiveControllerHost, HTMLElement, PagePrefill {

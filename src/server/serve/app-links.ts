@@ -6,8 +6,8 @@
  * A shop's app is someone else's code on someone else's server: it may hang, fail, or answer an HTML error page. Each
  * such answer is the buyer API's ErrorResponse (LINK_SOURCE_UNAVAILABLE 503, LINK_SOURCE_INVALID 502) within the
  * time bound, and an event that says what was wrong; other links go on being served, from the cache or their own
- * request. Records are cached (fresh 30 s, a 404 for 5 s, at most 10,000 hashes) so a busy checkout asks the app
- * once per link and half-minute, and concurrent asks for one hash share one request.
+ * request. Records are cached (fresh 30 s, a 404 for 5 s, a failure for 1 s, at most 10,000 hashes) so a busy
+ * checkout asks the app once per link and half-minute, and concurrent asks for one hash share one request.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { payCheckoutSignatureHeader, signPayCheckout } from '../../webhooks/pay-checkout-signature.js';
@@ -23,6 +23,8 @@ export const appLinkDefaults = {
   freshMs: 30_000,
   /** A 404 is reused this long: a link the shop just made shows within seconds. */
   notFoundMs: 5_000,
+  /** A failure is answered again this long without asking the app: a buyer's retries and a flood on one link do not pile onto an app that is down. */
+  failureMs: 1_000,
   /** Hashes remembered at most; the oldest goes first. */
   maxEntries: 10_000,
   /** A record's JSON larger than this is not a record. */
@@ -43,11 +45,14 @@ export interface AppLinksOptions {
   timeoutMs?: number;
   freshMs?: number;
   notFoundMs?: number;
+  failureMs?: number;
   maxEntries?: number;
   now?: () => number;
 }
 
 type Found = CheckoutLinkInfo | null;
+/** What is remembered of a hash: the record, no such link (null), or the app's failure. */
+type Remembered = Found | AppFailure;
 
 /** Why the app's answer was no link record: the event's `reason`, and whether the app was down or wrong. */
 class AppFailure extends Error {
@@ -66,9 +71,9 @@ class AppFailure extends Error {
 
 /** A remembered answer per hash, newest last, at most `max`; a Map keeps insertion order. */
 function boundedCache(max: number, now: () => number) {
-  const entries = new Map<string, { until: number; found: Found }>();
+  const entries = new Map<string, { until: number; found: Remembered }>();
   return {
-    get(hash: string): { found: Found } | undefined {
+    get(hash: string): { found: Remembered } | undefined {
       const entry = entries.get(hash);
       if (!entry) return undefined;
       if (entry.until > now()) return entry;
@@ -78,7 +83,7 @@ function boundedCache(max: number, now: () => number) {
     delete(hash: string) {
       entries.delete(hash);
     },
-    set(hash: string, found: Found, forMs: number) {
+    set(hash: string, found: Remembered, forMs: number) {
       entries.delete(hash);
       entries.set(hash, { until: now() + forMs, found });
       if (entries.size > max) entries.delete(entries.keys().next().value as string);
@@ -150,7 +155,10 @@ export function appLinks(options: AppLinksOptions): CachedLinks {
   const resolve: ResolveLink = async (hash) => {
     if (!plausibleHash.test(hash)) return null;
     const cached = cache.get(hash);
-    if (cached) return cached.found;
+    if (cached) {
+      if (cached.found instanceof AppFailure) throw refusal(cached.found);
+      return cached.found;
+    }
     let pending = asking.get(hash);
     if (!pending) {
       pending = ask(hash).then(
@@ -160,6 +168,7 @@ export function appLinks(options: AppLinksOptions): CachedLinks {
         },
         (error: unknown) => {
           const failure = error instanceof AppFailure ? error : new AppFailure('unreachable', causeOf(error));
+          cache.set(hash, failure, o.failureMs);
           options.emit({
             level: 'error',
             name: 'links_app_failed',
