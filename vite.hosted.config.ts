@@ -1,7 +1,7 @@
 // The hosted page as static files: dist/hosted/index.html + assets/. index.html names its entry absolutely under
 // /checkout/ (the sandbox's checkout_url), so /checkout/HASH, /checkout/HASH/ and deeper paths all find it with one
 // rewrite rule (everything under it → index.html); the scripts import each other relatively, so moving the page to
-// another path only means rewriting index.html (configureHostedPage in pay-checkout/sandbox).
+// another path only means rewriting index.html (configureHostedPage in pay-checkout/server/hosted-page).
 // Built in library mode, like the script tag: an app build wraps every dynamic import in Vite's preload helper,
 // script the first interactive screen would carry for chunks it never needs before it.
 import { readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { browserBuild, compileHint } from './build/vite-base.js';
 import { entryByGlobal } from './build/entry-by-global.js';
 import { withPageStyle } from './build/hosted-page-style.js';
-import { hostedBuildBase } from './src/sandbox/hosted-page.js';
+import { hostedBuildBase } from './src/server/hosted-page-deploy.js';
 
 const hosted = (file: string) => fileURLToPath(new URL(`./hosted/${file}`, import.meta.url));
 
@@ -27,9 +27,18 @@ function hostedPage(): Plugin {
       const preload = schemas ? `\n    <link rel="modulepreload" href="${hostedBuildBase}${schemas.fileName}" />` : '';
       const html = withPageStyle(readFileSync(hosted('index.html'), 'utf8')).replace(/( *)<script type="module" src="\.\/main\.ts"><\/script>/, (line) => line.replace('./main.ts', `${hostedBuildBase}${entry.fileName}`) + preload);
       if (html.includes('main.ts')) throw new Error('hosted/index.html no longer names ./main.ts');
-      this.emitFile({ type: 'asset', fileName: 'index.html', source: html });
+      this.emitFile({ type: 'asset', fileName: 'index.html', source: withoutComments(html) });
     },
   };
+}
+
+/**
+ * The page without the source's comments, which are for whoever edits it, not for the buyer (nor the bytes of a
+ * phone's first round trip): every `<!-- … -->` goes with its line. The page has no conditional comment or other
+ * comment a browser reads; one that ever carries meaning would be kept here by name.
+ */
+function withoutComments(html: string): string {
+  return html.replace(/^[ \t]*<!--[\s\S]*?-->[ \t]*\n/gm, '').replace(/<!--[\s\S]*?-->/g, '');
 }
 
 /**

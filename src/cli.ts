@@ -2,6 +2,7 @@
 /**
  * The package's `bin`: `npx pay-checkout sandbox [--port N] [--host H] [--public-url URL] [--dialect contract|live] [--no-order-key-dedupe] [--allow-host|origin|forward …]`.
  * `npx pay-checkout doctor --base-url URL --merchant-key KEY [--api-key K --api-secret S]`: a read-only probe of an account.
+ * `npx pay-checkout serve [--check]`: the checkout beside a shop of any stack, from PAY_CHECKOUT_* settings (server/serve/).
  * A thin command over `pay-checkout/sandbox`; `npm run sandbox` runs this same file through tsx.
  */
 import { parseArgs } from 'node:util';
@@ -13,6 +14,11 @@ const usage = `Usage: pay-checkout <command> [options]
 Commands:
   sandbox              the local payment service: API at /v1, hosted page at /checkout/HASH,
                        control API at /sandbox, onboarding page; prints its URLs and fixtures
+  serve                the checkout beside a shop of any stack, configured by PAY_CHECKOUT_* variables:
+                       buyer API, webhook intake, hosted page and the element's script on one origin
+                       (pay-checkout serve --help lists the settings; --check tries them)
+  deliveries           the notices to your app still pending or given up, from the shared store
+                       (deliveries redeliver ID sends one again with the same id)
   doctor               a read-only probe of your account before the first live call: which shape the
                        service answers in, which gateways the handler could drive, and what is wrong;
                        exits 0 only when the handler can work with that account
@@ -129,12 +135,22 @@ function guardOptions(values: ReturnType<typeof parse>['values']): NonNullable<S
   };
 }
 
-const { values, positionals } = parse(process.argv.slice(2));
-const [command, ...extra] = positionals;
-if (values.help || command === 'help' || command === undefined) {
-  console.log(usage);
-  if (command === undefined && !values.help) process.exitCode = 2;
-} else if (command !== 'sandbox' && command !== 'doctor') fail(`unknown command "${command}"`);
-else if (extra.length > 0) fail(`unexpected argument "${extra[0]}"`);
-else if (command === 'doctor') await doctor(values);
-else await sandbox(values);
+// `serve` and `deliveries` have options of their own (serve's settings), parsed by their commands; a server keeps the process alive.
+if (process.argv[2] === 'serve') {
+  const { serveCommand } = await import('./server/serve/command.js');
+  const status = await serveCommand(process.argv.slice(3), process.env, { probe: runDoctor });
+  if (status !== undefined) process.exitCode = status;
+} else if (process.argv[2] === 'deliveries') {
+  const { deliveriesCommand } = await import('./server/serve/command.js');
+  process.exitCode = await deliveriesCommand(process.argv.slice(3), process.env);
+} else {
+  const { values, positionals } = parse(process.argv.slice(2));
+  const [command, ...extra] = positionals;
+  if (values.help || command === 'help' || command === undefined) {
+    console.log(usage);
+    if (command === undefined && !values.help) process.exitCode = 2;
+  } else if (command !== 'sandbox' && command !== 'doctor') fail(`unknown command "${command}"`);
+  else if (extra.length > 0) fail(`unexpected argument "${extra[0]}"`);
+  else if (command === 'doctor') await doctor(values);
+  else await sandbox(values);
+}

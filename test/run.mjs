@@ -3,7 +3,7 @@
 // The end-to-end, size, packaging and docs suites are parts (test/harness/parts.mjs) that also run alone.
 // Each step prints a header and streams its output; a summary table follows, and the very last line
 // is always `N passed, N failed` over all steps. Exit code 1 if anything failed.
-// `npm test -- node browser` runs only the named steps: typecheck, lint, lit, node, browser, e2e, size, pack, docs.
+// `npm test -- node browser` runs only the named steps: typecheck, lint, lit, openapi, node, browser, e2e, size, pack, docs.
 // The browser and e2e steps run once per engine (Chromium, Firefox, WebKit), one engine after another, each its own
 // row; `npm test -- browser --engine=firefox` (or ENGINE=firefox) picks engines (test/harness/engines.mjs).
 import { spawn } from 'node:child_process';
@@ -33,22 +33,24 @@ function record(name, started, { passed = 0, failed = 0, skipped = 0, note = '' 
   results.push({ name, passed, failed, skipped, note, ms: Date.now() - started });
 }
 
-/** Runs a command from the repo root. `mode`: 'inherit' (live), 'capture' (quiet), 'tee' (live and kept). */
+/** Runs a command from the repo root. `mode`: 'inherit' (live), 'capture' (quiet), 'tee' (live and kept); `stdout` is kept apart. */
 function run(command, args, { mode = 'inherit', env = process.env } = {}) {
   return new Promise((resolve) => {
     const piped = mode !== 'inherit';
     const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', piped ? 'pipe' : 'inherit', piped ? 'pipe' : 'inherit'] });
     let output = '';
+    let stdout = '';
     const keep = (stream) => (chunk) => {
       output = (output + chunk).slice(-200_000);
+      if (stream === process.stdout) stdout = (stdout + chunk).slice(-1_000_000);
       if (mode === 'tee') stream.write(chunk);
     };
     if (piped) {
       child.stdout.on('data', keep(process.stdout));
       child.stderr.on('data', keep(process.stderr));
     }
-    child.once('error', (error) => resolve({ code: 127, output: `${output}\n${command}: ${error.message}` }));
-    child.once('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), output }));
+    child.once('error', (error) => resolve({ code: 127, output: `${output}\n${command}: ${error.message}`, stdout }));
+    child.once('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), output, stdout }));
   });
 }
 
@@ -107,6 +109,42 @@ async function check(title, command, args, { skipWhen } = {}) {
   }
   process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
   console.log(`failed (exit ${code})`);
+  record(title, started, { failed: 1 });
+}
+
+/**
+ * Redocly's `recommended` rules (redocly.yaml) on the document the build writes, as generated clients and API portals
+ * read it: 0 errors and 0 warnings, or the step fails and lists each problem. Redocly exits 0 on warnings, so its JSON
+ * report's totals decide.
+ */
+async function openApiLint() {
+  const title = 'OpenAPI lint (Redocly recommended)';
+  header(title);
+  const started = Date.now();
+  const document = path.join(scratch, 'openapi.json');
+  const built = await run(process.execPath, ['--import', 'tsx', 'build/openapi.ts', document], { mode: 'capture' });
+  if (built.code !== 0) {
+    process.stdout.write(built.output);
+    return record(title, started, { failed: 1, note: 'build/openapi.ts failed' });
+  }
+  const env = { ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', REDOCLY_TELEMETRY: 'off' };
+  const { code, output, stdout } = await run(bin('redocly'), ['lint', document, '--format=json'], { mode: 'capture', env });
+  let report;
+  try {
+    report = JSON.parse(stdout);
+  } catch {
+    process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+    return record(title, started, { failed: 1, note: `redocly exited ${code} without a report` });
+  }
+  const { errors = 0, warnings = 0 } = report.totals ?? {};
+  if (code === 0 && errors === 0 && warnings === 0) {
+    console.log('ok: 0 errors, 0 warnings');
+    return record(title, started, { passed: 1 });
+  }
+  for (const problem of report.problems ?? []) {
+    console.log(`${problem.severity} ${problem.ruleId}: ${problem.message} (${problem.location?.[0]?.pointer ?? ''})`);
+  }
+  console.log(`failed: ${errors} error(s), ${warnings} warning(s)`);
   record(title, started, { failed: 1 });
 }
 
@@ -243,6 +281,7 @@ const STEPS = [
         skipWhen: findFiles('src/element', '.ts').length === 0 ? 'no src/element/**/*.ts files' : undefined,
       }),
   },
+  { key: 'openapi', run: openApiLint },
   { key: 'node', run: nodeTests },
   ...engines.map((engine) => ({ key: 'browser', run: () => browserTests(engine, chrome) })),
   ...engines.map((engine) => ({ key: E2E_PART.key, run: () => e2eTests(engine, chrome) })),

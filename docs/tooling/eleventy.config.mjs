@@ -33,6 +33,33 @@ function mdLinksToHtml(md) {
   };
 }
 
+/** Width and height of a PNG, from its IHDR chunk; undefined for a file that is not one. */
+function pngSize(file) {
+  const bytes = readFileSync(file);
+  if (bytes.length < 24 || bytes.toString('latin1', 1, 4) !== 'PNG') return undefined;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+/**
+ * Screenshots carry their own width and height, so the page keeps their room before they arrive instead of moving
+ * under the reader (the layout shift Lighthouse counts), and load lazily, since most are below the fold.
+ */
+function imageSizes(md) {
+  const original = md.renderer.rules.image;
+  md.renderer.rules.image = (tokens, i, options, env, self) => {
+    const token = tokens[i];
+    const name = /(?:^|\/)screenshots\/([\w.-]+\.png)$/.exec(token.attrGet('src') ?? '')?.[1];
+    const size = name ? pngSize(new URL(`docs/screenshots/${name}`, repo)) : undefined;
+    if (size) {
+      token.attrSet('width', String(size.width));
+      token.attrSet('height', String(size.height));
+    }
+    token.attrSet('loading', 'lazy');
+    token.attrSet('decoding', 'async');
+    return original(tokens, i, options, env, self);
+  };
+}
+
 /** `<!-- generated: NAME -->` and `<!-- include: FILE -->` markers, filled before the Markdown is rendered. */
 function fillMarkers(content, { openapiFile }) {
   return content
@@ -46,7 +73,7 @@ export default function (eleventyConfig) {
   const openapiFile = process.env.DOCS_OPENAPI ?? new URL('dist-docs/openapi.json', repo).pathname;
   eleventyConfig.amendLibrary('md', (md) => {
     md.set({ html: true, linkify: false });
-    md.use(headingIds).use(mdLinksToHtml);
+    md.use(headingIds).use(mdLinksToHtml).use(imageSizes);
   });
   eleventyConfig.addPreprocessor('generated', 'md', (_data, content) => fillMarkers(content, { openapiFile }));
   eleventyConfig.addGlobalData('layout', 'page.11ty.js');

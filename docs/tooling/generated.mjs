@@ -23,12 +23,23 @@ function typeOf(schema) {
   return code(type) + (schema.pattern ? ` ${code(schema.pattern)}` : '') + (schema.format ? ` (${schema.format})` : '');
 }
 
+/** A refusal's description: its lead sentence, then each `api_code` its examples name, with the numeric code. */
+function describe(response, document) {
+  const examples = Object.entries(response.content?.['application/json']?.examples ?? {});
+  if (examples.length === 0) return cell(response.description);
+  const codes = examples.map(([name, example]) => {
+    const value = (example.$ref ? document.components.examples[refName(example.$ref)] : example).value;
+    return `${code(name)} (${value.code})`;
+  });
+  return `${cell(response.description.split('\n\n')[0])} ${codes.join(', ')}`;
+}
+
 function responses(operation, document) {
   return table(
     ['status', 'body', 'description'],
     Object.entries(operation.responses ?? {}).map(([status, response]) => {
       const resolved = response.$ref ? document.components.responses[refName(response.$ref)] : response;
-      return [code(status), typeOf(resolved.content?.['application/json']?.schema), cell(resolved.description)];
+      return [code(status), typeOf(resolved.content?.['application/json']?.schema), describe(resolved, document)];
     }),
   );
 }
@@ -38,6 +49,7 @@ function operationMarkdown(method, path, operation, document, level = '###') {
   if (operation.description) lines.push('', operation.description.trim());
   const security = (operation.security ?? []).map((set) => Object.keys(set).map((name) => code(name)).join(' + ') || 'none');
   if (security.length > 0) lines.push('', `Authorization: ${security.join(', or ')}.`);
+  else if (operation.security) lines.push('', 'Authorization: none (`security: []`).');
   const parameters = operation.parameters ?? [];
   if (parameters.length > 0) {
     lines.push('', table(

@@ -7,7 +7,8 @@ const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;',
 /** `../` once per folder between this page and the site root. */
 export const rootOf = (url) => '../'.repeat(Math.max(0, url.split('/').length - 2)) || './';
 
-export function renderPage({ content: rendered, page, live }) {
+/** `description` is the page's front matter: each page says in a sentence what it holds (search results, link previews). */
+export function renderPage({ content: rendered, page, live, description }) {
   // Code blocks and tables may scroll sideways: a keyboard must reach them.
   const content = rendered.replace(/<(pre|table)>/g, '<$1 tabindex="0">');
   const root = rootOf(page.url);
@@ -27,6 +28,7 @@ export function renderPage({ content: rendered, page, live }) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title === 'pay-checkout' ? 'pay-checkout documentation' : `${title} · pay-checkout`}</title>
+${description ? `<meta name="description" content="${escape(description)}">` : ''}
 <link rel="stylesheet" href="${root}assets/site.css">
 <link rel="stylesheet" href="${root}pagefind/pagefind-ui.css">
 <link rel="icon" href="${root}assets/favicon.svg" type="image/svg+xml">

@@ -51,5 +51,10 @@ export const CheckoutLinkSchema = z.looseObject({
    * does not write, can say it too. `https:` only (`http:` on loopback); anything else is not linked.
    */
   privacy_url: z.optional(z.nullable(z.string())),
+  /**
+   * An image of what is paid for, when the link record names one: a shared link's preview shows it (`og:image` on the
+   * hosted page). `https:` only; anything else is left out of the preview. The checkout itself does not show it.
+   */
+  image_url: z.optional(z.nullable(z.string())),
 });
 export type CheckoutLink = z.infer<typeof CheckoutLinkSchema>;

@@ -74,6 +74,8 @@ export const errorCatalog = {
   INVALID_ORDER_STATUS: { code: 4011, httpStatus: 400, message: 'The order is not in a status that allows this operation.', source: 'contract' },
   SERVICE_UNAVAILABLE: { code: 5002, httpStatus: 503, message: 'The service is temporarily unavailable.', source: 'live-docs' },
   RATE_LIMITED: { code: 5003, httpStatus: 429, message: 'Too many requests.', source: 'live-docs' },
+  LINK_SOURCE_UNAVAILABLE: { code: 5010, httpStatus: 503, message: "The shop's app did not answer for this link in time; try again.", source: 'pay-checkout' },
+  LINK_SOURCE_INVALID: { code: 5011, httpStatus: 502, message: "The shop's app answered for this link with something that is not a link record.", source: 'pay-checkout' },
   GATEWAY_DOCUMENT_TYPE_NOT_ACCEPTED: { code: 6001, httpStatus: 400, message: 'This payment method does not accept that document type.', source: 'pay-checkout' },
   DAVIPLATA_OTP_ERROR: { code: 6105, httpStatus: 400, message: 'Invalid or expired OTP', source: 'live-docs' },
   INTERNAL_SERVER_ERROR: { code: 7001, httpStatus: 500, message: 'An unexpected error occurred.', source: 'contract' },

@@ -9,6 +9,8 @@ import {
   CurrencyCode,
   dataOf,
   DocumentTypeSchema,
+  errorBody,
+  errorCatalog,
   ErrorResponseSchema,
   idempotencyKeyHeader,
   merchantKeyHeader,
@@ -26,7 +28,9 @@ import {
   WebhookEventNameSchema,
   webhookPayloadSchemas,
   webhookUserAgent,
+  type ApiCode,
 } from '../contract/index.js';
+import { byStatus, failuresOf, intakeRefusals, refusalsOf, retryAfterCodes } from './refusals.js';
 import { routes, type Caller, type Route } from './routes.js';
 
 type Json = Record<string, unknown>;
@@ -106,6 +110,50 @@ function queryParameters(query: z.ZodMiniType | undefined): Json[] {
   return Object.entries(json.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: json.required?.includes(name) ?? false, schema }));
 }
 
+/** The component name of a refusal's example: its `api_code`. */
+const exampleRef = (code: ApiCode) => ({ $ref: `#/components/examples/${code}` });
+
+const retryAfterHeader = {
+  'Retry-After': { description: 'Seconds to wait before asking again (with `LIMIT_REACHED`, `IDEMPOTENCY_KEY_IN_USE` and `LINK_SOURCE_UNAVAILABLE`).', schema: { type: 'integer', minimum: 1 } },
+};
+const line = (code: ApiCode, withStatus = false) =>
+  `- \`${code}\` (${errorCatalog[code].code}${withStatus ? `, HTTP ${errorCatalog[code].httpStatus}` : ''}): ${errorCatalog[code].message}`;
+const errorContent = (codes: readonly ApiCode[]) => ({
+  'application/json': { schema: ref('ErrorResponse'), examples: Object.fromEntries(codes.map((code) => [code, exampleRef(code)])) },
+});
+
+/** `default`: the 5xx failures, each `api_code` with its HTTP status; a proxy in front may answer others of its own. */
+function failureResponse(codes: readonly ApiCode[]): Json {
+  return {
+    description: `The service or the server in front of it could not answer, with one of these \`api_code\`s:\n\n${codes.map((code) => line(code, true)).join('\n')}`,
+    ...(codes.some((code) => retryAfterCodes.has(code)) ? { headers: retryAfterHeader } : {}),
+    content: errorContent(codes),
+  };
+}
+
+/**
+ * One response per 4xx status: the ErrorResponse schema, and each `api_code` it can carry named in the description
+ * and given as an example (the catalog's body), so a reader branches on `api_code` knowing which to expect.
+ */
+function refusalResponses(codes: readonly ApiCode[], lead = 'Refused'): Json {
+  const out: Json = {};
+  for (const [status, ofStatus] of byStatus(codes)) {
+    out[String(status)] = {
+      description: `${lead}, with one of these \`api_code\`s:\n\n${ofStatus.map((code) => line(code)).join('\n')}`,
+      ...(ofStatus.some((code) => retryAfterCodes.has(code)) ? { headers: retryAfterHeader } : {}),
+      content: errorContent(ofStatus),
+    };
+  }
+  return out;
+}
+
+/** `components.examples`: the catalog's body of every code some operation or webhook documents, once each. */
+function refusalExamples(): Json {
+  const used = new Set<ApiCode>([...routes.flatMap(refusalsOf), ...routes.flatMap(failuresOf), ...intakeRefusals]);
+  const order = Object.keys(errorCatalog) as ApiCode[];
+  return Object.fromEntries(order.filter((code) => used.has(code)).map((code) => [code, { summary: errorCatalog[code].message, value: errorBody(code) }]));
+}
+
 function operation(route: Route, bodyNames: Map<z.ZodMiniType, string>, idSchema: Json): Json {
   const [successName] = successShape(route);
   const content = { 'application/json': { schema: ref(successName) } };
@@ -114,8 +162,8 @@ function operation(route: Route, bodyNames: Map<z.ZodMiniType, string>, idSchema
     : {};
   const responses: Json = {};
   for (const status of route.success) responses[String(status)] = { description: status === 201 ? 'Created' : 'OK', content, ...replay };
-  if (route.limited) responses['429'] = { $ref: '#/components/responses/Limited' };
-  responses.default = { $ref: '#/components/responses/Error' };
+  Object.assign(responses, refusalResponses(refusalsOf(route)));
+  responses.default = failureResponse(failuresOf(route));
   const optional = (route.optionalHeaders ?? []).map((name) => ({
     name,
     in: 'header',
@@ -149,6 +197,9 @@ function webhook(event: string, payloadName: string): Json {
       operationId: `webhook_${event.replace(/\W/g, '_')}`,
       summary: `The ${event} delivery`,
       tags: ['Webhooks'],
+      description:
+        'No credential is sent: the receiver authenticates the delivery by its signature header (HMAC-SHA256 of the raw body under the signing secret) and refuses one that does not verify or is older than 5 minutes.',
+      security: [],
       parameters: [
         header(webhookHeaders.event, 'The event name, the same as the body’s `event`.', ref('WebhookEventName')),
         header(webhookHeaders.timestamp, 'When the delivery was made; the same on every attempt.'),
@@ -158,6 +209,7 @@ function webhook(event: string, payloadName: string): Json {
       requestBody: { required: true, content: { 'application/json': { schema: ref(payloadName) } } },
       responses: {
         '200': { description: 'Received. Any 2xx counts, unless its JSON body has `"error": true`; 5xx and timeouts (5 s) are retried up to 3 attempts.' },
+        ...refusalResponses(intakeRefusals, 'Rejected for good (the service never delivers a 4xx again); `createCheckoutHandler()`’s intake answers'),
       },
     },
   };
@@ -233,14 +285,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Json {
     webhooks: Object.fromEntries(Object.keys(webhookPayloadSchemas).map((event) => [event, webhook(event, webhookNames[event] ?? '')])),
     components: {
       schemas: merge(components(requests, 'input'), components(responses, 'output')),
-      responses: {
-        Error: { description: 'Failure: the contract’s ErrorResponse, with its HTTP status.', content: { 'application/json': { schema: ref('ErrorResponse') } } },
-        Limited: {
-          description: '`LIMIT_REACHED` (3017): past an abuse limit of `createCheckoutHandler()` (per address, link, phone, document or order), refused before the service is called.',
-          headers: { 'Retry-After': { description: 'Seconds until the limit lets this request through again.', schema: { type: 'integer', minimum: 1 } } },
-          content: { 'application/json': { schema: ref('ErrorResponse') } },
-        },
-      },
+      examples: refusalExamples(),
       securitySchemes: {
         merchantKey: apiKey(merchantKeyHeader, 'The store’s secret key. Server-side only.'),
         partnerKey: apiKey(partnerKeyHeader, 'The partner’s key.'),

@@ -4,6 +4,7 @@
  */
 import type * as z from 'zod/mini';
 import {
+  type ApiCode,
   CancelledOrderSchema,
   CheckoutLinkSchema,
   CheckoutOrderBodySchema,
@@ -65,36 +66,39 @@ export interface Route {
   optionalHeaders?: readonly string[];
   /** Refused with 429 and Retry-After past `createCheckoutHandler()`'s abuse limits. */
   limited?: boolean;
+  /** 4xx refusals of the route's own rules, beside those of its caller, path and body (refusals.ts). */
+  refuses?: readonly ApiCode[];
 }
 
 const merchant = (r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Merchant', caller: 'merchant' });
 const partner = (r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Partner', caller: 'partner' });
-const buyer = (caller: 'order-token' | 'public', r: Omit<Route, 'tag' | 'caller'>): Route => ({ limited: true, ...r, tag: 'Buyer', caller });
+const buyer = (caller: 'order-token' | 'public', r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Buyer', caller });
 
 const ok = [200] as const;
 
 export const routes: readonly Route[] = [
-  merchant({ method: 'post', path: '/orders', operationId: 'createOrder', summary: 'Create an order and start processing it', body: CreateOrderBodySchema, success: ok, result: ['CreatedOrder', CreatedOrderSchema], wrap: 'data', replayHeader: true }),
+  merchant({ method: 'post', path: '/orders', operationId: 'createOrder', summary: 'Create an order and start processing it', body: CreateOrderBodySchema, success: ok, result: ['CreatedOrder', CreatedOrderSchema], wrap: 'data', replayHeader: true, refuses: ['PAYMENT_GATEWAY_REQUIRED', 'GATEWAY_NOT_SUPPORTED', 'INVALID_CURRENCY', 'AMOUNT_OUT_OF_RANGE', 'GATEWAY_DOCUMENT_TYPE_NOT_ACCEPTED', 'IDEMPOTENCY_KEY_REUSED'] }),
   merchant({ method: 'get', path: '/orders/paymentGateways', operationId: 'listPaymentGateways', summary: 'Payment gateways of the store', success: ok, result: ['PaymentGatewayList', PaymentGatewayListSchema], wrap: 'data' }),
-  merchant({ method: 'get', path: '/orders/{orderId}', operationId: 'getOrder', summary: 'An order as the service sees it now', success: ok, result: ['OrderDetails', OrderDetailsSchema], wrap: 'data' }),
-  merchant({ method: 'post', path: '/orders/refund/{orderId}', operationId: 'refundOrder', summary: 'Full refund of a confirmed order within 96 hours', body: RefundBodySchema, optionalBody: true, success: ok, result: ['RefundResponse', RefundResponseSchema], wrap: 'bare' }),
-  merchant({ method: 'post', path: '/orders/cancel/{orderId}', operationId: 'cancelOrder', summary: 'Cancel a pending or processing order', success: ok, result: ['CancelledOrder', CancelledOrderSchema], wrap: 'data' }),
-  merchant({ method: 'post', path: '/orders/daviplata/{orderId}', operationId: 'submitDigitalWalletCode', summary: 'Submit the digital-wallet SMS code', body: OtpBodySchema, success: ok, result: ['OtpResult', OtpResultSchema], wrap: 'data' }),
+  merchant({ method: 'get', path: '/orders/{orderId}', operationId: 'getOrder', summary: 'An order as the service sees it now', success: ok, result: ['OrderDetails', OrderDetailsSchema], wrap: 'data', refuses: ['ORDER_NOT_FOUND'] }),
+  merchant({ method: 'post', path: '/orders/refund/{orderId}', operationId: 'refundOrder', summary: 'Full refund of a confirmed order within 96 hours', body: RefundBodySchema, optionalBody: true, success: ok, result: ['RefundResponse', RefundResponseSchema], wrap: 'bare', refuses: ['ORDER_NOT_FOUND', 'INVALID_ORDER_STATUS'] }),
+  merchant({ method: 'post', path: '/orders/cancel/{orderId}', operationId: 'cancelOrder', summary: 'Cancel a pending or processing order', success: ok, result: ['CancelledOrder', CancelledOrderSchema], wrap: 'data', refuses: ['ORDER_NOT_FOUND', 'INVALID_ORDER_STATUS'] }),
+  merchant({ method: 'post', path: '/orders/daviplata/{orderId}', operationId: 'submitDigitalWalletCode', summary: 'Submit the digital-wallet SMS code', body: OtpBodySchema, success: ok, result: ['OtpResult', OtpResultSchema], wrap: 'data', refuses: ['ORDER_NOT_FOUND', 'INVALID_ORDER_STATUS', 'DAVIPLATA_OTP_ERROR'] }),
   merchant({ method: 'post', path: '/links', operationId: 'createLink', summary: 'Create a payment link (no amount: a dynamic link)', body: CreateLinkBodySchema, success: ok, result: ['CreatedLink', CreatedLinkSchema], wrap: 'data' }),
   merchant({ method: 'get', path: '/national-document-types/{countryCode}', operationId: 'listDocumentTypes', summary: 'National document types of a country', success: ok, result: ['DocumentTypeList', DocumentTypeListSchema], wrap: 'data' }),
-  merchant({ method: 'get', path: '/merchant/{storeId}/dashboard/stats', operationId: 'getDashboardStats', summary: 'Dashboard statistics of the store', query: DashboardStatsQuerySchema, success: ok, result: ['DashboardStats', DashboardStatsSchema], wrap: 'result' }),
+  merchant({ method: 'get', path: '/merchant/{storeId}/dashboard/stats', operationId: 'getDashboardStats', summary: 'Dashboard statistics of the store', query: DashboardStatsQuerySchema, success: ok, result: ['DashboardStats', DashboardStatsSchema], wrap: 'result', refuses: ['INSUFFICIENT_SCOPE'] }),
 
   partner({ method: 'get', path: '/partners/stores', operationId: 'listConnectedStores', summary: 'Stores connected to the partner', success: ok, result: ['StoreList', StoreListSchema], wrap: 'data' }),
-  partner({ method: 'delete', path: '/partners/stores/{id_store}', operationId: 'disconnectStore', summary: 'Disconnect a store (sends integration_uninstalled)', success: ok, result: ['DisconnectedStore', DisconnectedStoreSchema], wrap: 'data' }),
+  partner({ method: 'delete', path: '/partners/stores/{id_store}', operationId: 'disconnectStore', summary: 'Disconnect a store (sends integration_uninstalled)', success: ok, result: ['DisconnectedStore', DisconnectedStoreSchema], wrap: 'data', refuses: ['STORE_NOT_FOUND'] }),
   partner({ method: 'get', path: '/partners/onboarding-link', operationId: 'getOnboardingLink', summary: "The partner's onboarding link", success: ok, result: ['OnboardingLink', OnboardingLinkSchema], wrap: 'data' }),
   partner({ method: 'get', path: '/partners/webhook', operationId: 'getWebhookConfig', summary: "The partner's webhook configuration", success: ok, result: ['PartnerWebhookConfig', PartnerWebhookConfigSchema], wrap: 'data' }),
-  partner({ method: 'patch', path: '/partners/webhook', operationId: 'updateWebhookConfig', summary: 'Change the webhook URL or events (https only)', body: PatchWebhookBodySchema, success: ok, result: ['PatchWebhookResult', PatchWebhookResultSchema], wrap: 'data' }),
+  partner({ method: 'patch', path: '/partners/webhook', operationId: 'updateWebhookConfig', summary: 'Change the webhook URL or events (https only)', body: PatchWebhookBodySchema, success: ok, result: ['PatchWebhookResult', PatchWebhookResultSchema], wrap: 'data', refuses: ['INVALID_WEBHOOK_URL', 'UNSUPPORTED_EVENT'] }),
   partner({ method: 'post', path: '/partners/webhook/test', operationId: 'testWebhook', summary: 'Send a test.ping delivery', success: ok, result: ['WebhookTestResult', WebhookTestResultSchema], wrap: 'data' }),
   partner({ method: 'get', path: '/partners/events', operationId: 'listWebhookEvents', summary: 'Events the partner may subscribe to', success: ok, result: ['PartnerEventList', PartnerEventListSchema], wrap: 'data' }),
 
   buyer('public', { method: 'get', path: '/checkout/links/{hash}', operationId: 'getCheckoutLink', summary: 'Everything the first checkout screen needs', success: ok, result: ['CheckoutLink', CheckoutLinkSchema], wrap: 'data' }),
-  buyer('public', { method: 'post', path: '/checkout/links/{hash}/orders', operationId: 'createCheckoutOrder', summary: 'Create the buyer’s order (201; 200 when replayed)', body: CheckoutOrderBodySchema, success: [201, 200], result: ['CheckoutOrderCreated', CheckoutOrderCreatedSchema], wrap: 'data', headers: ['Idempotency-Key'], optionalHeaders: ['X-Bot-Check'], replayHeader: true }),
-  buyer('order-token', { method: 'get', path: '/checkout/orders/{id_order}', operationId: 'getCheckoutOrder', summary: 'Status and next action of the buyer’s order', success: ok, result: ['CheckoutOrder', CheckoutOrderSchema], wrap: 'data' }),
-  buyer('order-token', { method: 'post', path: '/checkout/orders/{id_order}/otp', operationId: 'submitCheckoutOtp', summary: 'Submit the SMS code', body: OtpBodySchema, success: ok, result: ['CheckoutOrder', CheckoutOrderSchema], wrap: 'data' }),
-  buyer('order-token', { method: 'post', path: '/checkout/orders/{id_order}/cancel', operationId: 'cancelCheckoutOrder', summary: 'Cancel a pending or processing order', success: ok, result: ['CheckoutOrder', CheckoutOrderSchema], wrap: 'data' }),
+  buyer('public', { method: 'post', path: '/checkout/links/{hash}/orders', operationId: 'createCheckoutOrder', summary: 'Create the buyer’s order (201; 200 when replayed)', body: CheckoutOrderBodySchema, success: [201, 200], result: ['CheckoutOrderCreated', CheckoutOrderCreatedSchema], wrap: 'data', headers: ['Idempotency-Key'], optionalHeaders: ['X-Bot-Check'], replayHeader: true, limited: true, refuses: ['IDEMPOTENCY_KEY_REQUIRED', 'BOT_CHECK_FAILED', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE', 'LINK_ALREADY_PAID', 'LINK_EXPIRED', 'GATEWAY_NOT_SUPPORTED', 'AMOUNT_OUT_OF_RANGE', 'GATEWAY_DOCUMENT_TYPE_NOT_ACCEPTED'] }),
+  buyer('order-token', { method: 'get', path: '/checkout/orders/{id_order}', operationId: 'getCheckoutOrder', summary: 'Status and next action of the buyer’s order', success: ok, result: ['CheckoutOrder', CheckoutOrderSchema], wrap: 'data', limited: true }),
+  buyer('order-token', { method: 'post', path: '/checkout/orders/{id_order}/otp', operationId: 'submitCheckoutOtp', summary: 'Submit the SMS code', body: OtpBodySchema, success: ok, result: ['CheckoutOrder', CheckoutOrderSchema], wrap: 'data', limited: true, refuses: ['INVALID_ORDER_STATUS', 'DAVIPLATA_OTP_ERROR'] }),
+  // The handler reads a cancel's optional body as JSON, so a body of another type is 415 there.
+  buyer('order-token', { method: 'post', path: '/checkout/orders/{id_order}/cancel', operationId: 'cancelCheckoutOrder', summary: 'Cancel a pending or processing order', success: ok, result: ['CheckoutOrder', CheckoutOrderSchema], wrap: 'data', limited: true, refuses: ['INVALID_ORDER_STATUS', 'UNSUPPORTED_MEDIA_TYPE'] }),
 ];

@@ -10,4 +10,5 @@ export type { SandboxTimings } from './context.js';
 export { demoLinks, demoMerchantKey, demoPartner, gatewayAmountLimits, otherMerchantKey, otherPartner, testCards } from './fixtures.js';
 export { crc16ccittFalse, hasValidCrc, parseTlv, transferQrPayload } from './gateways/emvco.js';
 export { acceptedOtpCodes, sandboxOtpCode } from './gateways/simulators.js';
+// Deprecated: the deploy helpers live in pay-checkout/server/hosted-page; these names stay for one minor version.
 export { configureHostedPage, hostedBuildBase, writeHostedPage, type HostedPageOptions } from './hosted-page.js';

@@ -79,6 +79,11 @@ export interface SandboxLink {
   redirect_link_cancel: string | null;
   redirect_link_failure: string | null;
   collect_shopper_data: boolean;
+  /**
+   * An image of what is paid for, for the hosted page's link preview (`og:image`): the contract's optional
+   * `image_url`. The live service's link API has no such field, so nothing sets it but a test or a plugin's own state.
+   */
+  image_url?: string | null;
   created_at: number;
   expires_at: number | null;
   paid_at: number | null;

@@ -169,6 +169,7 @@ export function checkoutLinkView(ctx: SandboxContext, link: SandboxLink, origin:
     gateways: ctx.state.gateways.filter((g) => g.currencies.includes(link.currency)).map((g) => gatewayView(g, origin)),
     document_types: ctx.state.documentTypes,
     ...(link.redirect_link ? { redirect_link: link.redirect_link } : {}),
+    ...(link.image_url ? { image_url: link.image_url } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Structured events of the server parts (handler, serve(), claim stores): plain JSON-serializable objects with a
- * level and a name, given to one `onEvent` option; the default writes them to the console as the bare lines did.
+ * level and a name, given to one `onEvent` option; the default writes each as one console line.
  * Nothing secret or personal goes in one: no merchant key, order token, signing secret, document, phone, email or name.
  */
 
@@ -29,7 +29,7 @@ export function errorFields(error: unknown, redact: (text: string) => string = (
   return { name: error.name, message: redact(error.message), ...(withStack && error.stack ? { stack: redact(error.stack) } : {}) };
 }
 
-/** The default sink: one console line per event, at its level, as the server wrote before events existed. */
+/** The default sink: one console line per event, at its level (`[pay-checkout] name: message`, a stack below when there is one). */
 export const consoleSink: EventSink = (event) => {
   const { level, name, message, ...fields } = event;
   const write = level === 'error' ? console.error : level === 'warn' ? console.warn : console.info;

@@ -10,7 +10,6 @@ import { errorFields, type EventSink } from './events.js';
 import type { Incoming } from './incoming.js';
 
 export interface HealthDeps {
-  basePath: string;
   store: ClaimStore;
   readyTimeoutMs: number;
   draining: () => boolean;
@@ -27,11 +26,8 @@ export interface HealthAnswer {
 /** A key no claim ever has (claim keys start `chk_` or `wh_`): reading it only proves the store answers. */
 const probeKey = 'health:ready';
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** For each request: a health answer when it is a health path, else undefined (the buyer API goes on). */
-export function healthRoutes(deps: HealthDeps): (request: Incoming) => Promise<HealthAnswer> | undefined {
-  const pattern = new RegExp(`^(?:/.*)?${escapeRegExp(deps.basePath)}/health(/ready)?$`);
+/** The answer to a health path the router matched (routes.ts): `ready` for `/health/ready`, else `/health`. */
+export function healthAnswers(deps: HealthDeps): (request: Incoming, ready: boolean) => Promise<HealthAnswer> {
   let probing: Promise<HealthAnswer> | undefined;
   let wasReady = true;
 
@@ -52,13 +48,11 @@ export function healthRoutes(deps: HealthDeps): (request: Incoming) => Promise<H
     }
   };
 
-  return (request) => {
-    const match = pattern.exec(request.path);
-    if (!match) return undefined;
+  return (request, readiness) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return Promise.resolve({ status: 405, data: errorBody('METHOD_NOT_ALLOWED'), allow: 'GET, HEAD' });
     }
-    if (!match[1]) return Promise.resolve({ status: 200, data: { status: 'alive' } });
+    if (!readiness) return Promise.resolve({ status: 200, data: { status: 'alive' } });
     return (probing ??= ready().finally(() => (probing = undefined)));
   };
 }

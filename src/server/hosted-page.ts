@@ -3,12 +3,21 @@
  * a `<script type="application/json">` inside `<pay-checkout>` (data, so no CSP blocks it), and the first screen is
  * already drawn as declarative shadow DOM by Lit SSR, so the amount and the methods show before any script runs;
  * the element then checks that answer against the contract and takes over without asking for the link again.
- * Lit SSR (`@lit-labs/ssr`, an optional peer) is loaded on first use; without it the page goes out as it is.
+ * Lit SSR (`@lit-labs/ssr`, an optional peer) is loaded on first use; without it the page goes out with its title and
+ * link preview only.
  * Given the built entry's text (`entryScript`), the page carries it too, at the end of its body and allowed by its
  * hash: the first screen answers the buyer without waiting a round trip for its script.
  * `hostedPageLinks` names what the first screen's script needs, for a `Link` header and 103 Early Hints.
+ * With `withHeaders`, the answer also carries the headers the page must be sent with (hosted-page-headers.ts).
  */
 import { pageLink } from '../client/checkout-link.js';
+import type { CheckoutLink } from '../contract/checkout-link.js';
+import { formatMoney, intlLocales } from '../i18n/format-money.js';
+import { previewMessages } from '../i18n/preview.js';
+import { hostedPageHeaders } from './hosted-page-headers.js';
+
+export { hostedPageHeaders, type HostedPageHeaderOptions } from './hosted-page-headers.js';
+export { configureHostedPage, hostedBuildBase, writeHostedPage, type HostedPageOptions } from './hosted-page-deploy.js';
 
 export interface RenderHostedPageOptions {
   /** The link's hash, as in `/checkout/{hash}`. */
@@ -22,7 +31,23 @@ export interface RenderHostedPageOptions {
    * the page instead of fetched. Omitted, the page names the script as built.
    */
   entryScript?: string;
+  /**
+   * The page's public URL as buyers open it (`https://shop.example/checkout/HASH`), from your server's own public
+   * origin, never from the request's Host header alone: the preview's `og:url`, and `https:` adds HSTS to `headers`.
+   */
+  url?: string | URL;
+  /** Origins allowed to frame the page (`frame-ancestors`); default none. See `hostedPageHeaders`. */
+  frameAncestors?: readonly string[];
+  /** Answer `{ html, headers }`: the page and the headers to send it with. Default: the page alone, as a string. */
+  withHeaders?: boolean;
   now?: number;
+}
+
+/** `renderHostedPage(html, { …, withHeaders: true })`: the page and the response headers it must be sent with. */
+export interface RenderedHostedPage {
+  html: string;
+  /** The CSP with `frame-ancestors`, X-Frame-Options, nosniff, Referrer-Policy, Permissions-Policy; HSTS over https. */
+  headers: Record<string, string>;
 }
 
 const mainElement = /<main id="checkout">[\s\S]*?<\/main>/;
@@ -77,15 +102,28 @@ export async function canRenderHostedPage(): Promise<boolean> {
 }
 
 /**
- * `html` (the built hosted page, already configured) with the link's first screen and answer in it, in `locale`. A
- * missing, foreign, expired or malformed answer, or no Lit SSR: `html` unchanged, and the element fetches.
+ * `html` (the built hosted page, already configured) with the link's first screen, answer and preview in it, in
+ * `locale`. A missing, foreign, expired or malformed answer: `html` unchanged, and the element fetches; no Lit SSR:
+ * the title and preview only. With `withHeaders`, `{ html, headers }`.
  */
-export async function renderHostedPage(html: string, options: RenderHostedPageOptions): Promise<string> {
+export function renderHostedPage(html: string, options: RenderHostedPageOptions & { withHeaders: true }): Promise<RenderedHostedPage>;
+export function renderHostedPage(html: string, options: RenderHostedPageOptions & { withHeaders?: false }): Promise<string>;
+export function renderHostedPage(html: string, options: RenderHostedPageOptions): Promise<string | RenderedHostedPage>;
+export async function renderHostedPage(html: string, options: RenderHostedPageOptions): Promise<string | RenderedHostedPage> {
+  const url = pageUrl(options.url);
+  const page = await drawPage(html, options, url);
+  if (!options.withHeaders) return page;
+  return { html: page, headers: hostedPageHeaders(page, { frameAncestors: options.frameAncestors, https: url?.protocol === 'https:' }) };
+}
+
+async function drawPage(html: string, options: RenderHostedPageOptions, url: URL | undefined): Promise<string> {
   const link = pageLink(options.link, options.hash, options.now ?? Date.now());
   if (!link || !mainElement.test(html)) return html;
+  const locale = options.locale ?? 'es';
+  const named = withPreview(withLocale(html, locale), link, locale, url);
   const lit = await loadSsr();
-  if (!lit) return html;
-  const english = options.locale === 'en';
+  if (!lit) return named;
+  const english = locale === 'en';
   // `<` escaped: the answer's strings can never close the script element.
   const data = `<script type="application/json">${JSON.stringify({ data: link }).replace(/</g, '\\u003c')}</script>`;
   // Each language's first screens' strings, as the element has them bundled.
@@ -96,14 +134,67 @@ export async function renderHostedPage(html: string, options: RenderHostedPageOp
   );
   const styles = new Set([...element.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1] ?? ''));
   const styleHashes = await Promise.all([...styles].map(async (css) => `'sha256-${await sha256Base64(css)}'`));
-  const store = escapeText(link.store_name);
-  const inline = options.entryScript === undefined ? undefined : inlineEntry(html, options.entryScript, options.locale ?? 'es');
+  const inline = options.entryScript === undefined ? undefined : inlineEntry(named, options.entryScript, locale);
   const scriptHashes = inline ? await Promise.all([inline.script, earlyTapScript].map(async (script) => `'sha256-${await sha256Base64(script)}'`)) : [];
-  return withLocale(inline?.html ?? html, options.locale ?? 'es')
+  return (inline?.html ?? named)
     .replace(mainElement, () => `<main id="checkout">${element}</main>`)
-    .replace(/<title>[^<]*<\/title>/, () => `<title>${store} · ${english ? 'Payment' : 'Pago'}</title>`)
-    .replace(/(<h1 class="sr-only" id="page-title">)[^<]*(<\/h1>)/, (_m, open: string, close: string) => `${open}${english ? 'Payment to' : 'Pago a'} ${store}${close}`)
     .replace(cspMeta, (_m, open: string, policy: string, close: string) => `${open}${allowHashes(allowHashes(policy, 'style-src', styleHashes), 'script-src', scriptHashes)}${close}`);
+}
+
+/** The page's public URL, checked: absolute http(s), or a clear error. */
+function pageUrl(value: string | URL | undefined): URL | undefined {
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new Error(`renderHostedPage: url must be the page's absolute http(s) URL, such as https://shop.example/checkout/HASH; not ${JSON.stringify(String(value))}.`);
+  }
+  return url;
+}
+
+/** A link's preview tags (any earlier ones go), the title and the heading: whose link it is and what it pays for. */
+function withPreview(html: string, link: CheckoutLink, locale: 'es' | 'en', url: URL | undefined): string {
+  const words = previewMessages[locale];
+  const amount = link.amount === undefined || link.amount === null ? undefined : formatMoney(link.amount, link.currency, locale);
+  const methods = new Intl.ListFormat(intlLocales[locale], { type: 'conjunction' }).format([...new Set(link.gateways.map((g) => g.name))]);
+  const description =
+    link.status === 'paid' ? words.paid(link.description) : link.status === 'expired' ? words.expired(link.description) : words.description(link.description, amount, methods);
+  const title = words.title(link.store_name);
+  const image = httpsUrl(link.image_url);
+  const tags: [string, string, string][] = [
+    ['name', 'description', description],
+    ['property', 'og:type', 'website'],
+    ['property', 'og:site_name', link.store_name],
+    ['property', 'og:title', title],
+    ['property', 'og:description', description],
+    ['property', 'og:locale', locale === 'en' ? 'en_US' : 'es_CO'],
+    // The page's own address, as the preview's link: the hash, and the language it was asked in; no other query.
+    ...(url ? [['property', 'og:url', `${url.origin}${url.pathname}${locale === 'en' ? '?locale=en' : ''}`] as [string, string, string]] : []),
+    ...(image ? [['property', 'og:image', image] as [string, string, string]] : []),
+    ['name', 'twitter:card', image ? 'summary_large_image' : 'summary'],
+  ];
+  const meta = tags.map(([kind, name, content]) => `<meta ${kind}="${name}" content="${escapeText(content)}" />`).join('\n    ');
+  return html
+    .replace(previewMeta, '')
+    .replace(/<title>[^<]*<\/title>/, () => `${meta}\n    <title>${escapeText(link.store_name)} · ${locale === 'en' ? 'Payment' : 'Pago'}</title>`)
+    .replace(/(<h1 class="sr-only" id="page-title">)[^<]*(<\/h1>)/, (_m, open: string, close: string) => `${open}${escapeText(title)}${close}`);
+}
+
+/** The page's preview tags as built (neutral), with what precedes them on their line. */
+const previewMeta = /[ \t]*<meta (?:name="(?:description|twitter:[\w:]+)"|property="og:[\w:]+") content="[^"]*"\s*\/?>\n?/g;
+
+/** `value` if it is an absolute `https:` URL (an image a preview bot fetches over the open internet), else undefined. */
+function httpsUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    return new URL(value).protocol === 'https:' ? new URL(value).href : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The path the built page fetches its entry script from (under its base path), or undefined if it names none. */
@@ -142,7 +233,7 @@ function inlineEntry(html: string, entryScript: string, locale: 'es' | 'en'): { 
  * imports them: preloaded from the top of the body (out of the head, so no Early Hints name them), found with the
  * page's first bytes; on a phone their first byte comes a round trip later, when the page itself is in (22 KB gzip:
  * 110 ms at 1.6 Mbps, under the 150 ms round trip), so they arrive while the entry runs and a buyer who taps at once
- * finds the next screen nearly here (issue 31). Fetched and compiled, not run until asked.
+ * finds the next screen nearly here. Fetched and compiled, not run until asked.
  */
 function nextScreensOf(entry: string, folder: string, locale: 'es' | 'en'): string[] {
   const chunks = [...entry.matchAll(/\bimport\(["'`]\.\/((?:details-steps|later-steps|es|en)-[\w-]+\.js)["'`]\)/g)].map((m) => m[1] ?? '');

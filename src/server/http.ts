@@ -1,7 +1,11 @@
 /** Request and response plumbing of the handler: JSON bodies within their limits, the contract's ErrorResponse. */
 import { errorBody, errorCatalog, summarizeProblems, type ApiCode, type ErrorResponse, type FieldProblem } from '../contract/index.js';
 
+import type { WebhookDeliveryError } from '../webhooks/errors.js';
 import { readJsonRequest, type OwnBody } from './body.js';
+import type { ClaimStoreError } from './claims.js';
+import type { LimitRefusal } from './limits.js';
+import type { InDoubtError } from './once.js';
 
 /** What an operation answers: a status and the `data` of the `{ "data": … }` envelope. */
 export interface Reply {
@@ -12,11 +16,19 @@ export interface Reply {
 
 type ErrorExtra = Partial<Omit<ErrorResponse, 'code' | 'api_code' | 'error'>>;
 
+/**
+ * Why the handler refused, where the ErrorResponse alone does not say (refusals.ts reads it for the events and the
+ * metrics): which limit, an order left in doubt, a webhook delivery that failed verification, a store that did not answer.
+ */
+export type RefusalCause = LimitRefusal | InDoubtError | WebhookDeliveryError | ClaimStoreError;
+
 /** A refusal in the contract's words; the handler turns it into an ErrorResponse. */
 export class CheckoutHttpError extends Error {
   readonly status: number;
   readonly body: ErrorResponse;
   readonly headers: Record<string, string>;
+  /** Set by `withCause`; never in the buyer's answer. */
+  declare readonly cause?: RefusalCause;
 
   constructor(status: number, body: ErrorResponse, headers: Record<string, string> = {}) {
     super(body.message);
@@ -27,7 +39,7 @@ export class CheckoutHttpError extends Error {
   }
 
   /** Keeps what caused a refusal (for logs and tests); the buyer sees only the ErrorResponse. */
-  withCause(cause: unknown): this {
+  withCause(cause: RefusalCause): this {
     Object.defineProperty(this, 'cause', { value: cause, configurable: true, writable: true });
     return this;
   }

@@ -21,6 +21,8 @@ export interface Incoming {
   readonly socketAddress: string | undefined;
   /** The web Request handed to the merchant's callbacks (`resolveLink`, `botCheck`, `clientAddress`); on Node built on first use. */
   readonly request: Request;
+  /** Sends a 103 Early Hints naming these `Link` values before the answer, where the adapter can (Node's native path). */
+  earlyHints?(links: readonly string[]): void;
 }
 
 /** What the handler answers: `text` is the whole body (null for none), header names lower-case as `Headers` gives them. */
@@ -28,6 +30,8 @@ export interface Answer {
   status: number;
   headers: Record<string, string>;
   text: string | null;
+  /** A body of bytes (a compressed file), in place of `text`. */
+  bytes?: Uint8Array;
 }
 
 export type AnswerIncoming = (incoming: Incoming) => Promise<Answer>;

@@ -10,6 +10,7 @@ export type { ClaimResult, ClaimStore, ClaimView, MemoryClaimStoreOptions, Unsub
 export { claimChannel, defaultClaimTimings, isDefiniteFailure, orderChannel } from './once.js';
 export type { ClaimTimings } from './once.js';
 export type { OrderWakeUp } from './webhook-intake.js';
+export type { OnOrderStatus, OrderStatusChange } from './order-status.js';
 export { defaultAmountLimits, gatewayKindOf, toCheckoutGateways } from './gateways.js';
 export { orderKeyPrefix } from './secrets.js';
 export { defaultServeOptions, serve, toNodeListener } from './node.js';

@@ -114,13 +114,15 @@ class NodeIncoming implements Incoming, OwnBody {
   readonly headers = this;
   readonly body = this;
   readonly #req: IncomingMessage;
+  readonly #res: ServerResponse | undefined;
   readonly #url: URL;
   #aborted = false;
   #controller: AbortController | undefined;
   #request: Request | undefined;
 
-  constructor(req: IncomingMessage) {
+  constructor(req: IncomingMessage, res?: ServerResponse) {
     this.#req = req;
+    this.#res = res;
     // The same parse as the web Request's URL, so both paths route alike (dot segments, encoding); the host plays no
     // part. A target no URL parser takes (`GET http://[x/...`, which Node's own parser lets through) is a 404.
     this.#url = targetUrl(req.url ?? '/');
@@ -159,6 +161,11 @@ class NodeIncoming implements Incoming, OwnBody {
     return (this.#request ??= lazyRequest(() => webRequest(req, this.signal, undefined)));
   }
 
+  earlyHints(links: readonly string[]): void {
+    const res = this.#res;
+    if (res && !res.headersSent && links.length > 0 && typeof res.writeEarlyHints === 'function') res.writeEarlyHints({ link: [...links] });
+  }
+
   gone(): void {
     this.#aborted = true;
     this.#controller?.abort();
@@ -166,11 +173,16 @@ class NodeIncoming implements Incoming, OwnBody {
 }
 
 /** Status, headers in the order a `Response`'s `Headers` gives them, and the text in one write with its length. */
-export function writeAnswer({ status, headers, text }: Answer, res: ServerResponse): void {
+export function writeAnswer({ status, headers, text, bytes }: Answer, res: ServerResponse): void {
   const sorted: Record<string, string> = {};
   for (const name of Object.keys(headers).sort()) sorted[name] = headers[name] as string;
   // An unread request body (a refused upload) must not be read into the next request on this socket.
   if (status === 413) sorted.connection = 'close';
+  if (bytes) {
+    sorted['content-length'] = String(bytes.byteLength);
+    res.writeHead(status, sorted);
+    return void res.end(bytes);
+  }
   if (text === null) {
     res.writeHead(status, sorted);
     return void res.end();
@@ -182,7 +194,7 @@ export function writeAnswer({ status, headers, text }: Answer, res: ServerRespon
 
 export function nativeListener(answer: AnswerIncoming, onError: (error: unknown) => void) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const incoming = new NodeIncoming(req);
+    const incoming = new NodeIncoming(req, res);
     // Gone when the client leaves before the answer is written, so a waiting status request stops waiting.
     res.once('close', () => {
       if (!res.writableFinished) incoming.gone();

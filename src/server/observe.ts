@@ -3,6 +3,7 @@
  * webhook's event. Kept per request only while telemetry records; the parts that learn it call one function here,
  * which imports nothing of OpenTelemetry.
  */
+import type { Refusal } from './refusals.js';
 
 export interface RequestNote {
   /** `http.route`: the matched route template, e.g. `/v1/checkout/links/{hash}/orders`. */
@@ -11,8 +12,8 @@ export interface RequestNote {
   gatewayKind?: string;
   /** A webhook delivery's `event`. */
   webhookEvent?: string;
-  /** The failure the handler answered, for its outcome (in doubt, a limit, a webhook refusal). */
-  error?: unknown;
+  /** The refusal the handler answered, as refusals.ts classified it: the outcome (in doubt, a limit, a webhook refusal). */
+  refusal?: Refusal | undefined;
 }
 
 const notes = new WeakMap<object, RequestNote>();

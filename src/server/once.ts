@@ -4,7 +4,7 @@
  * outcome is unknown. Store failures answer 503 with Retry-After, never a guess.
  */
 import { InvalidRequestError, InvalidResponseError, NetworkError, ServiceError } from '../client/index.js';
-import { keepTrying, neverSent, type ClaimResult, type ClaimStore } from './claims.js';
+import { ClaimStoreError, keepTrying, neverSent, type ClaimResult, type ClaimStore } from './claims.js';
 import { CheckoutHttpError } from './http.js';
 import type { Reply } from './http.js';
 import { replayedHeader } from './replay.js';
@@ -50,12 +50,16 @@ export function isDefiniteFailure(error: unknown): boolean {
   return false;
 }
 
+/** A store that threw anything else (a merchant's own store, a limit store's driver) is a ClaimStoreError all the same. */
+const asStoreError = (error: unknown) =>
+  error instanceof ClaimStoreError ? error : new ClaimStoreError(error instanceof Error ? error.message : String(error), { cause: error });
+
 const storeDown = (error: unknown) =>
   new CheckoutHttpError(
     503,
     { ...CheckoutHttpError.of('SERVICE_UNAVAILABLE').body, description: 'The idempotency store is unavailable; retry with the same Idempotency-Key.' },
     { 'Retry-After': '2' },
-  ).withCause(error);
+  ).withCause(asStoreError(error));
 
 /** A store call whose failure answers 503 with Retry-After (never a 500, never a guess). */
 export async function storeCall<T>(call: () => Promise<T>): Promise<T> {

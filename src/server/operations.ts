@@ -1,4 +1,7 @@
-/** The five buyer API operations, each translated to the merchant API through MerchantClient. */
+/**
+ * The buyer API's operations, each translated to the merchant API through MerchantClient: the five routes' (routes.ts)
+ * and `createdReply`, the answer a webhook stores for a create it settles.
+ */
 import type { MerchantClient } from '../client/index.js';
 import {
   CheckoutLinkSchema,
@@ -32,6 +35,7 @@ import { linkAmount, linkCurrency, linkStatus, toCheckoutLink, type CheckoutLink
 import type { Incoming } from './incoming.js';
 import { gatewayOfOrder, toCheckoutOrder } from './orders.js';
 import { shopperForOrder } from './shopper.js';
+import type { OrderStatusNotices } from './order-status.js';
 import { noteGatewayKind } from './observe.js';
 import { bodyDigest, isOrderToken, orderKeyFor, orderTokenFor, type ServerSecrets } from './secrets.js';
 
@@ -45,6 +49,8 @@ export interface Operations {
   createdReply(details: OrderDetails): Promise<Reply>;
   submitOtp(request: Incoming, id: string): Promise<Reply>;
   cancelOrder(request: Incoming, id: string): Promise<Reply>;
+  /** A verified webhook said order `idOrder` is now `status` (order-status.ts reports outcomes). */
+  statusDelivered(idOrder: number, status: string): Promise<void>;
 }
 
 
@@ -61,6 +67,8 @@ export interface OperationDeps {
   waits: StatusWaits;
   /** Limits and bot check, before a request reaches the service (guards.ts). */
   guards: Guards;
+  /** Where outcomes go (`onOrderStatus`); undefined without one. */
+  orderStatus?: OrderStatusNotices | undefined;
 }
 
 /** Our own output is checked against the contract, so a bad `resolveLink` answer is a 500, not a broken element. */
@@ -105,7 +113,11 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     return toCheckoutOrder({ details, gateway, created, description });
   };
 
-  const orderView = async (details: OrderDetails): Promise<CheckoutOrder> => checked(CheckoutOrderSchema, viewOf(details), 'The order');
+  const orderView = async (details: OrderDetails): Promise<CheckoutOrder> => {
+    const view = checked(CheckoutOrderSchema, viewOf(details), 'The order');
+    if (deps.orderStatus) await deps.orderStatus.seen(details);
+    return view;
+  };
 
   const currentOrder = async (id: number): Promise<Reply> => ({ status: 200, data: await orderView(await merchant.getOrder(id)) });
 
@@ -177,6 +189,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       throw CheckoutHttpError.of('IDEMPOTENCY_KEY_REUSED');
     }
     if (gateway.kind === 'otp') deps.guards.created(created.id_order, body);
+    if (deps.orderStatus) await deps.orderStatus.created(hash, created.id_order);
     let order: CheckoutOrderCreated;
     try {
       order = await withToken(viewOf(details, [gateway], created, info.description));
@@ -233,6 +246,10 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       await deps.guards.beforeCode(request, id);
       await merchant.submitOtp(id, parsed.value.daviplata_otp);
       return currentOrder(id);
+    },
+
+    async statusDelivered(idOrder, status) {
+      await deps.orderStatus?.delivered(idOrder, status, merchant);
     },
 
     async cancelOrder(request, rawId) {

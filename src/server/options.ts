@@ -9,6 +9,7 @@ import type { LimitsOption } from './limits.js';
 import type { WaiterCaps } from './status-wait.js';
 import type { ResolveLink } from './links.js';
 import type { ClaimTimings } from './once.js';
+import type { OnOrderStatus } from './order-status.js';
 
 export interface CheckoutHandlerOptions {
   /** The store's secret key: it stays on this server and never appears in a response. */
@@ -50,6 +51,13 @@ export interface CheckoutHandlerOptions {
    */
   onWebhook?: (delivery: WebhookDelivery) => void;
   /**
+   * Told each outcome of an order made through a link (`confirmed`, `cancelled`, `refunded`) with the link's hash:
+   * from the verified webhooks with `webhookSecret`, and from the buyers' own status checks, once per order and
+   * status on an instance. A rejection fails the webhook (the service delivers it again). `pay-checkout serve` relays
+   * these to the shop (`createRelay`), whose outbox keeps one per order and status across instances.
+   */
+  onOrderStatus?: OnOrderStatus;
+  /**
    * While a status request waits (`?wait=25&since=STATUS`), how often the handler asks `GET /orders/{id}`; default
    * 2,000 ms. A webhook through `webhookSecret` wakes it sooner, on every instance sharing `store`.
    */
@@ -77,8 +85,9 @@ export interface CheckoutHandlerOptions {
   /** Called before a new order is created with the page's bot-check token (`X-Bot-Check`); false refuses with 403. */
   botCheck?: BotCheck;
   /**
-   * Told once per process for each way the service answers differently from the contract (a `result` wrapper, the
-   * other cancel route...), so the log says which shape this account speaks. Default: one `console.info` line each.
+   * Told once for each way the service answers differently from the contract (a `result` wrapper, the other cancel
+   * route...), so the log says which shape this account speaks. Default: one `service_dialect` event each through
+   * `onEvent`, once per handler; a callback given here is told once per variant however many handlers share it.
    */
   onDialect?: OnDialect;
   /** Unexpected failures (answered 500 7001); default console.error. Never given the merchant key. */

@@ -8,11 +8,9 @@
 import type * as OpenTelemetry from '@opentelemetry/api';
 import { isTimingFetch, timesOutItself } from '../client/timed-send.js';
 import type { ClaimStore } from './claims.js';
-import { InDoubtError } from './once.js';
-import { CheckoutHttpError } from './http.js';
 import type { Answer, Incoming } from './incoming.js';
 import { startNote, type RequestNote } from './observe.js';
-import { LimitRefusal } from './limits.js';
+import type { Refusal } from './refusals.js';
 
 type Api = typeof OpenTelemetry;
 type Attributes = Record<string, string | number | boolean>;
@@ -55,22 +53,11 @@ export function serviceRoute(path: string): string {
 }
 
 /** What a buyer's create came to: `pay_checkout.outcome` of `pay_checkout.order_creates`. */
-function createOutcome(status: number, answer: Answer, error: unknown): string {
+function createOutcome(status: number, answer: Answer, refusal: Refusal | undefined): string {
   if (status === 201) return 'created';
   if (status === 200) return answer.headers['idempotent-replayed'] === 'true' ? 'replayed' : 'created';
-  if (isInDoubt(error)) return 'in_doubt';
-  if (error instanceof CheckoutHttpError && error.body.api_code === 'IDEMPOTENCY_KEY_IN_USE') return 'in_progress';
+  if (refusal?.kind === 'in_doubt' || refusal?.kind === 'in_progress') return refusal.kind;
   return status >= 500 ? 'failed' : 'refused';
-}
-
-const isInDoubt = (error: unknown) => error instanceof CheckoutHttpError && (error as { cause?: unknown }).cause instanceof InDoubtError;
-
-/** A webhook refusal's reason: the verifier's (`invalid_signature`, `stale_timestamp`, …) or the refusal's api_code. */
-export function webhookRefusalReason(error: unknown): string {
-  const cause = (error as { cause?: unknown } | undefined)?.cause as { reason?: unknown } | undefined;
-  if (typeof cause?.reason === 'string') return cause.reason;
-  if (error instanceof CheckoutHttpError) return error.body.api_code?.toLowerCase() ?? String(error.status);
-  return 'error';
 }
 
 export interface HandlerTelemetryOptions {
@@ -84,7 +71,7 @@ export interface HandlerTelemetry {
   /** Set while `@opentelemetry/api` is still being imported: the first requests wait for it (a few ms, once). */
   pending: Promise<void> | undefined;
   /** Runs one buyer request (or webhook delivery) in its server span. */
-  request(request: Incoming, run: () => Promise<Answer>): Promise<Answer>;
+  request(request: Incoming, run: (request: Incoming) => Promise<Answer>): Promise<Answer>;
   /** `fetch` for the service calls: a child span each, `traceparent` sent. */
   fetch(inner: typeof globalThis.fetch | undefined): typeof globalThis.fetch | undefined;
   /** The claim store with a child span per call. */
@@ -143,7 +130,7 @@ export function handlerTelemetry(options: HandlerTelemetryOptions): HandlerTelem
   const use = () => (api && sdkRegistered(api) ? (made ??= instruments(api)) : undefined);
   const telemetry: HandlerTelemetry = {
     pending: undefined,
-    request: (_request, run) => run(),
+    request: (request, run) => run(request),
     fetch: (inner) => inner,
     store: (store) => store,
     waiting: (delta) => use()?.statusWaits.add(delta),
@@ -160,7 +147,7 @@ export function handlerTelemetry(options: HandlerTelemetryOptions): HandlerTelem
 
   telemetry.request = async (request, run) => {
     const on = use();
-    if (!on || !api) return run();
+    if (!on || !api) return run(request);
     const started = performance.now();
     const method = methodOf(request.method);
     const parent = api.context.active();
@@ -168,7 +155,7 @@ export function handlerTelemetry(options: HandlerTelemetryOptions): HandlerTelem
     const note = startNote(request);
     let answer: Answer | undefined;
     try {
-      answer = await api.context.with(api.trace.setSpan(parent, span), run);
+      answer = await api.context.with(api.trace.setSpan(parent, span), run, undefined, request);
       return answer;
     } finally {
       const status = answer?.status ?? 500;
@@ -188,10 +175,8 @@ export function handlerTelemetry(options: HandlerTelemetryOptions): HandlerTelem
 
   /** The counters one answered request adds to; its outcome for the span. */
   const record = (on: Instruments, note: RequestNote, answer: Answer): string | undefined => {
-    const { error } = note;
-    if (error instanceof CheckoutHttpError && (error as { cause?: unknown }).cause instanceof LimitRefusal) {
-      on.limitRefusals.add(1, { 'pay_checkout.limit': ((error as { cause?: unknown }).cause as LimitRefusal).limit });
-    }
+    const { refusal } = note;
+    if (refusal?.kind === 'limit') on.limitRefusals.add(1, { 'pay_checkout.limit': refusal.limit });
     if (note.route === webhookRoute) {
       const refused = answer.status >= 400;
       const data = refused ? undefined : (JSON.parse(answer.text ?? '{}') as { data?: { handled?: boolean; duplicate?: boolean } }).data;
@@ -199,13 +184,13 @@ export function handlerTelemetry(options: HandlerTelemetryOptions): HandlerTelem
       on.webhookDeliveries.add(1, {
         'pay_checkout.webhook.event': note.webhookEvent ?? 'unknown',
         'pay_checkout.outcome': outcome,
-        ...(refused ? { 'pay_checkout.refusal.reason': webhookRefusalReason(error) } : {}),
+        ...(refused ? { 'pay_checkout.refusal.reason': refusal?.reason ?? 'error' } : {}),
       });
       return outcome;
     }
     if (!note.route?.endsWith('/orders') || answer.status === 204) return undefined;
     if (answer.status === 200 || answer.status === 201) note.gatewayKind ??= gatewayKindOfAnswer(answer.text);
-    const outcome = createOutcome(answer.status, answer, error);
+    const outcome = createOutcome(answer.status, answer, refusal);
     if (outcome === 'in_doubt') on.claimsInDoubt.add(1);
     on.orderCreates.add(1, { 'pay_checkout.gateway.kind': note.gatewayKind ?? 'unknown', 'pay_checkout.outcome': outcome });
     return outcome;

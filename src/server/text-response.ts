@@ -16,7 +16,8 @@ export function textResponse(text: string, init: ResponseInit): Response {
 /** The whole body of a `textResponse` nobody has read yet; undefined for any other Response. */
 export const unreadText = (response: Response): string | undefined => (response.bodyUsed ? undefined : texts.get(response));
 
-export const toResponse = ({ status, headers, text }: Answer): Response => (text === null ? new Response(null, { status, headers }) : textResponse(text, { status, headers }));
+export const toResponse = ({ status, headers, text, bytes }: Answer): Response =>
+  bytes ? new Response(bytes as Uint8Array<ArrayBuffer>, { status, headers }) : text === null ? new Response(null, { status, headers }) : textResponse(text, { status, headers });
 
 /** `base` (already lower-case) with `extra` added under lower-case names, as `Headers` would name them. */
 export function answerHeaders(base: Record<string, string>, extra: Record<string, string> = {}): Record<string, string> {

@@ -93,6 +93,7 @@ async function settle(deps: IntakeDeps, payload: Pick<OrderPaymentPayload, 'id_o
       if (await completeClaim(deps.store, deps.timings, key, claim.token, await deps.ops.createdReply(details))) deps.onSettled?.();
     }
   }
+  await deps.ops.statusDelivered(id_order, status);
   const wakeUp: OrderWakeUp = { id_order, status };
   await deps.store.publish(orderChannel(id_order), JSON.stringify(wakeUp)).catch(() => {});
   if (key) await deps.store.publish(claimChannel(key), 'done').catch(() => {});

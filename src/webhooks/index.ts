@@ -9,3 +9,5 @@ export { WebhookDeliveryError } from './errors.js';
 export type { WebhookDeliveryErrorReason } from './errors.js';
 export { processOnce, deliveryKey, defaultDeliveryLeaseMs, defaultDeliveryTtlMs } from './once.js';
 export type { DeliveryClaims, OnceOutcome, ProcessOnceOptions } from './once.js';
+export { payCheckoutSignatureHeader, payCheckoutSignatureToleranceSeconds, signPayCheckout, verifyPayCheckoutSignature } from './pay-checkout-signature.js';
+export type { VerifyPayCheckoutSignatureInput } from './pay-checkout-signature.js';

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// The documentation site (`npm test` step "docs"): builds dist-docs/, serves it with a plain static file server,
-// blocks every request to any other origin, then checks in Chromium that every page loads with no console error and
-// no axe violation, that every internal link and anchor resolves, that each live checkout pays through the phone
-// simulator (Nequi, Daviplata, Bre-B, card) with the sandbox in the Service Worker, that a stopped worker and a
-// reload mid-payment resume, that the theming playground restyles the checkout, that the live and playground pages
-// pass axe in dark too, that the live checkouts pay on a host that is not loopback, and that `npm start` serves the
-// same site at /docs/ with its checkouts paying; then one live checkout in Firefox and in WebKit.
+// The documentation site (`npm test` step "docs"): builds dist-docs/, checks that every page has a description of its
+// own, serves it with a plain static file server, blocks every request to any other origin, then checks in Chromium
+// that every page loads with no console error and no axe violation, that every internal link and anchor resolves,
+// that each live checkout pays through the phone simulator (Nequi, Daviplata, Bre-B, card) with the sandbox in the
+// Service Worker, that a stopped worker and a reload mid-payment resume, that the theming playground restyles the
+// checkout, that the live and playground pages pass axe in dark too, that the live checkouts pay on a host that is
+// not loopback, and that `npm start` serves the same site at /docs/ with its checkouts paying; then one live checkout
+// in Firefox and in WebKit.
 // Last line: `N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -61,6 +62,21 @@ walk('');
 pages.sort();
 // DOCS_PAGES=regex narrows the page checks while working on a page; `npm test` checks every page.
 if (process.env.DOCS_PAGES) pages.splice(0, pages.length, ...pages.filter((p) => new RegExp(process.env.DOCS_PAGES).test(p)));
+
+// Each page says what it holds in a `<meta name="description">` of its own (its front matter `description:`): what a
+// search result or a shared link shows, and what Lighthouse's SEO audit asks for.
+await check('every page has a description of its own', () => {
+  const seen = new Map();
+  const problems = [];
+  for (const rel of pages) {
+    const html = readFileSync(path.join(out, rel), 'utf8');
+    const description = /<meta name="description" content="([^"]*)">/.exec(html)?.[1]?.trim() ?? '';
+    if (description.length < 50) problems.push(`${rel}: ${description ? `"${description}" is too short to say what the page holds` : 'no description (front matter description:)'}`);
+    else if (seen.has(description)) problems.push(`${rel}: the same description as ${seen.get(description)}`);
+    seen.set(description, rel);
+  }
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+});
 
 const site = await serveStatic(out, '/');
 const browser = await chromium.launch(chromiumLaunchOptions());

@@ -36,6 +36,8 @@ export interface InstanceSettings {
   graceful?: boolean;
   /** With `graceful`: how long close() still accepts after /health/ready turned 503 (serve()'s `acceptForMs`). */
   acceptForMs?: number;
+  /** Every hash is a link with the storm link's record (a load spread over many links, as the per-link limit wants). */
+  anyLink?: boolean;
 }
 
 const settings = JSON.parse(process.env.PAY_HANDLER_INSTANCE ?? '{}') as InstanceSettings;
@@ -51,7 +53,7 @@ const handler = createCheckoutHandler({
   trustProxy: 1,
   merchantKey: 'mk_test_demo',
   baseUrl: settings.baseUrl,
-  resolveLink: (hash) => (hash === stormLink ? { amount: 50_000, description: 'Camiseta talla M', storeName: 'Tienda Demo' } : null),
+  resolveLink: (hash) => (hash === stormLink || settings.anyLink ? { amount: 50_000, description: 'Camiseta talla M', storeName: 'Tienda Demo' } : null),
   webhookSecret: settings.webhookSecret,
   store,
   ...(settings.secret ? { secret: settings.secret } : {}),

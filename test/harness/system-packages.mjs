@@ -2,7 +2,7 @@
 // preflight that installs what is missing before any test starts. A harness that starts a system program names it
 // through `systemBinary()`, which refuses a program this list does not declare; test/node/system-packages.test.ts
 // fails when a test or script spawns a program by name that is not declared here.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
@@ -30,6 +30,14 @@ export function postgresBinDir() {
   const versions = readdirSync(base).filter((v) => isExecutable(path.join(base, v, 'bin', 'postgres')));
   versions.sort((a, b) => Number(b) - Number(a));
   return versions[0] ? path.join(base, versions[0], 'bin') : null;
+}
+
+/** The modules PHP's command line has loaded (`php -m`), or none when there is no php here. */
+function phpModules() {
+  const php = onPath('php');
+  if (!php) return [];
+  const listed = spawnSync(php, ['-m'], { encoding: 'utf8', timeout: 10_000 });
+  return listed.status === 0 ? listed.stdout.split('\n').map((line) => line.trim().toLowerCase()) : [];
 }
 
 /** `file` when it is executable, else null. */
@@ -84,8 +92,8 @@ export const SYSTEM_PACKAGES = [
   },
   {
     name: 'redis-server',
-    why: 'redis-server: the Redis claim store, limiter and multi-instance tests start their own',
-    steps: ['node'],
+    why: 'redis-server: the Redis claim store, limiter and multi-instance tests start their own, and the PHP shop\'s serve keeps its outbox there',
+    steps: ['node', 'e2e'],
     programs: { 'redis-server': () => onPath('redis-server') },
   },
   {
@@ -108,6 +116,25 @@ export const SYSTEM_PACKAGES = [
       postgres: () => at(postgresBinDir() && path.join(postgresBinDir(), 'postgres')),
       initdb: () => at(postgresBinDir() && path.join(postgresBinDir(), 'initdb')),
     },
+  },
+  {
+    name: 'php-cli',
+    why: "php: the PHP shop example (examples/php) runs under `php -S` beside `pay-checkout serve`, and the docs' PHP signature check runs",
+    steps: ['node', 'e2e'],
+    programs: { php: () => onPath('php') },
+  },
+  {
+    name: 'php-sqlite3',
+    why: "PHP's SQLite driver: the PHP shop keeps its carts and notices in SQLite",
+    steps: ['e2e'],
+    // Not a program: PHP's module, found in `php -m`'s list.
+    programs: { pdo_sqlite: () => (phpModules().includes('pdo_sqlite') ? onPath('php') : null) },
+  },
+  {
+    name: 'python3',
+    why: "python3: the docs' Python signature check runs",
+    steps: ['node'],
+    programs: { python3: () => onPath('python3') },
   },
   {
     name: 'prometheus',

@@ -240,6 +240,9 @@ describe('built entry points', () => {
       assert.equal(body.data.amount, 50_000);
       const page = await fetch(`${running.url}/checkout/demo-fixed`);
       assert.equal(page.status, 200);
+      // A payment page's headers, from the bundle too: no site may frame it.
+      assert.equal(page.headers.get('x-frame-options'), 'DENY');
+      assert.match(page.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'$/);
       const html = await page.text();
       // The page built next to it, with this sandbox's origin written into its api-base meta and CSP.
       const configure = sandboxModule.configureHostedPage as (html: string, options: { apiBase: string }) => string;

@@ -46,9 +46,19 @@ export function openApiChecker(document: Json) {
       if (!op) throw new Error(`${method} ${template}: method not in the document`);
       const key = String(status) in op.responses ? String(status) : 'default';
       if (!(key in op.responses)) throw new Error(`${method} ${template}: status ${status} not in the document`);
-      const response = op.responses[key].$ref ? 'components/responses/Error' : pointer('paths', template, method.toLowerCase(), 'responses', key);
+      const shared: string | undefined = op.responses[key].$ref;
+      const response = shared ? shared.replace(/^#\//, '') : pointer('paths', template, method.toLowerCase(), 'responses', key);
       const validate = validatorFor(`${response}/content/application~1json/schema`);
-      return { operation: `${method.toUpperCase()} ${template} ${key}`, errors: errorsOf(validate, body) };
+      const errors = errorsOf(validate, body);
+      // A failure names the api_codes it can carry as its examples: an answer with another code is undocumented. Every
+      // 4xx has one; a 5xx without one (a proxy's page, a dropped connection's stand-in) has nothing to compare.
+      const examples = op.responses[key].content?.['application/json']?.examples as Record<string, unknown> | undefined;
+      const apiCode = (body as { api_code?: unknown } | null)?.api_code;
+      const named = (status >= 400 && status < 500) || (status >= 500 && apiCode !== undefined);
+      if (named && !(examples && typeof apiCode === 'string' && apiCode in examples)) {
+        errors.push(`${status} ${String(apiCode)} is not among the documented api_codes (${Object.keys(examples ?? {}).join(', ') || 'none'})`);
+      }
+      return { operation: `${method.toUpperCase()} ${template} ${key}`, errors };
     },
     /** Validates one webhook body against `webhooks.{event}.post.requestBody`. */
     webhook(event: string, body: unknown): Checked {

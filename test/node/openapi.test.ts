@@ -39,6 +39,13 @@ describe('OpenAPI document', () => {
     // From the zod schema, not a copy: the refund body's id_external and the order statuses.
     assert.deepEqual(document.components.schemas.OrderStatus.enum, ['pending', 'processing', 'confirmed', 'cancelled', 'refunded']);
     assert.deepEqual(document.components.schemas.SubmitDigitalWalletCodeBody.properties.daviplata_otp, { type: 'string', pattern: '^\\d{6}$' });
+    // Public on purpose, and saying so: a generated client tells "no credential" from "forgot".
+    for (const route of routes.filter((r) => r.caller === 'public')) assert.deepEqual(document.paths[route.path][route.method].security, [], route.operationId);
+    for (const [event, hook] of Object.entries(document.webhooks as Record<string, Json>)) assert.deepEqual(hook.post.security, [], event);
+    assert.deepEqual(Object.keys(document.paths['/checkout/links/{hash}/orders'].post.responses['409'].content['application/json'].examples), ['LINK_ALREADY_PAID', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE']);
+    // A link the shop's app (pay-checkout serve) could not give is a 5xx of its own, beside the server's failures.
+    assert.deepEqual(Object.keys(document.paths['/checkout/links/{hash}'].get.responses.default.content['application/json'].examples), ['INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE', 'LINK_SOURCE_UNAVAILABLE', 'LINK_SOURCE_INVALID']);
+    assert.deepEqual(document.components.examples.LIMIT_REACHED.value, { code: 3017, api_code: 'LIMIT_REACHED', message: 'Too many attempts; wait before trying again.', error: true });
     assert.deepEqual(document.components.securitySchemes.merchantKey, { type: 'apiKey', in: 'header', name: 'merchant-key', description: 'The store’s secret key. Server-side only.' });
   });
 
@@ -186,6 +193,43 @@ describe('OpenAPI document against the sandbox', () => {
     assert.equal((await call('GET', '/checkout/orders/1', undefined, { 'X-Order-Token': 'wrong-token-wrong-token' })).status, 404);
   });
 
+  it('refusals: every operation answers a missing credential, an unknown id or link, a broken body, with a documented api_code', async () => {
+    const refusedBy = new Map<string, Set<string>>();
+    const refuse = async (route: (typeof routes)[number], path: string, init: RequestInit, apiCode: string) => {
+      const reply = await sb.raw(`/v1${path}`, { method: route.method.toUpperCase(), ...init });
+      const result = check.response(route.method, path.split('?')[0] ?? path, reply.status, reply.body);
+      seen.add(result.operation);
+      for (const error of result.errors) problems.push(`${result.operation}: ${error}\n  ${reply.text.slice(0, 300)}`);
+      assert.equal(reply.body?.api_code, apiCode, `${route.method} ${path}: ${reply.text.slice(0, 300)}`);
+      const codes = refusedBy.get(route.operationId) ?? new Set<string>();
+      refusedBy.set(route.operationId, codes.add(apiCode));
+    };
+    const json = (headers: Record<string, string>, body: string): RequestInit => ({ headers: { ...headers, 'content-type': 'application/json' }, body });
+    // Real resources, so a body of the wrong type is what is refused, not the id.
+    const merchantOrder = (await sb.api('POST', '/v1/orders', directOrderBody(gateways.otp), merchant)).body.data.id_order;
+    const buyerOrder = (await checkoutOrder(sb, 'demo-dynamic', gateways.otp, { amount: 30_000 })).body.data;
+    for (const route of routes) {
+      const credential: Record<string, string> = route.caller === 'merchant' ? merchant : route.caller === 'partner' ? partner : {};
+      const known = route.path.replace('{storeId}', '1').replace('{countryCode}', 'CO');
+      const path = known.replace(/\{(orderId|id_order|id_store)\}/, '999999').replace('{hash}', 'no-such-link');
+      const missing = { merchant: 'MISSING_MERCHANT_KEY', partner: 'INVALID_PARTNER_CREDENTIALS', 'order-token': 'ORDER_NOT_FOUND', public: 'LINK_NOT_FOUND' }[route.caller];
+      await refuse(route, path, {}, missing);
+      if (route.method !== 'get') await refuse(route, path, json(credential, '{"amount": '), 'MALFORMED_JSON');
+      if (route.body) {
+        const real = known.replace('{orderId}', String(merchantOrder)).replace('{id_order}', String(buyerOrder.id_order)).replace('{hash}', 'demo-dynamic');
+        const headers = { ...credential, 'X-Order-Token': buyerOrder.order_token, 'Idempotency-Key': 'openapi-refusals', 'content-type': 'text/plain' };
+        await refuse(route, real, { headers, body: '{}' }, 'UNSUPPORTED_MEDIA_TYPE');
+      }
+      if (/\{(orderId|id_order|id_store)\}/.test(known)) await refuse(route, known.replace(/\{\w+\}/, 'not-an-id'), { headers: credential }, 'VALIDATION_FAILED');
+    }
+    const [links] = routes.filter((r) => r.operationId === 'createLink');
+    const [stats] = routes.filter((r) => r.operationId === 'getDashboardStats');
+    assert.ok(links && stats);
+    await refuse(links, '/links', json(merchant, JSON.stringify({ description: 'x'.repeat(110_000) })), 'PAYLOAD_TOO_LARGE');
+    await refuse(stats, '/merchant/2/dashboard/stats?currency=COP&date_from=2026-03-01&date_to=2026-03-03', { headers: merchant }, 'INSUFFICIENT_SCOPE');
+    for (const route of routes) assert.ok(refusedBy.get(route.operationId)?.size, `no refusal of ${route.operationId} was checked`);
+  });
+
   it('webhook deliveries the sandbox sent match webhooks.{event}', async () => {
     // The sandbox delivers in the background; wait (generously) until order_payment, link_paid and the store events are logged.
     const wanted = ['order_payment', 'store_onboarded', 'integration_uninstalled', 'test.ping'];
@@ -233,6 +277,8 @@ describe('OpenAPI document against the sandbox', () => {
         else assert.equal((await ask('POST', `/checkout/orders/${created.body.data.id_order}/cancel`, undefined, token)).status, 200);
       }
       assert.equal((await ask('POST', '/checkout/links/camiseta/orders', { payment_gateway: { id_payment_gateway: 1 }, shopper })).status, 400);
+      assert.equal((await ask('GET', '/checkout/orders/1', undefined, { 'X-Order-Token': 'not-its-token' })).status, 404);
+      assert.equal((await ask('GET', '/checkout/orders/not-an-id')).status, 400);
       assert.deepEqual(handlerProblems, []);
     } finally {
       server.close();
@@ -246,7 +292,7 @@ describe('OpenAPI document against the sandbox', () => {
       const status = route.success[0];
       assert.ok(seen.has(`${route.method.toUpperCase()} ${route.path} ${String(status)}`), `not exercised: ${route.method} ${route.path} ${String(status)}`);
     }
-    assert.ok([...seen].some((s) => s.endsWith(' default')), 'no error answer was checked');
+    assert.ok([...seen].some((s) => / 4\d\d$/.test(s)), 'no refusal was checked against its documented status');
   });
 
   it('every /v1 route the sandbox has is in the document, and nothing else is', () => {
@@ -262,11 +308,14 @@ describe('OpenAPI document against the sandbox', () => {
     const wrong: Json = structuredClone(document);
     wrong.components.schemas.CheckoutLink.properties.store_name = { type: 'integer' };
     wrong.components.schemas.ErrorResponse.required.push('hint');
+    delete wrong.paths['/checkout/links/{hash}'].get.responses['404'].content['application/json'].examples.LINK_NOT_FOUND;
     const strict = openApiChecker(wrong);
     const link = await sb.api('GET', '/v1/checkout/links/demo-fixed');
     assert.match(strict.response('GET', '/checkout/links/demo-fixed', link.status, link.body).errors.join('\n'), /store_name must be integer/);
     const missing = await sb.api('GET', '/v1/checkout/links/nope');
-    assert.match(strict.response('GET', '/checkout/links/nope', missing.status, missing.body).errors.join('\n'), /must have required property 'hint'/);
+    const missingErrors = strict.response('GET', '/checkout/links/nope', missing.status, missing.body).errors.join('\n');
+    assert.match(missingErrors, /must have required property 'hint'/);
+    assert.match(missingErrors, /404 LINK_NOT_FOUND is not among the documented api_codes/);
     assert.throws(() => strict.response('GET', '/undocumented', 200, {}), /no such path/);
   });
 });

@@ -1,4 +1,4 @@
-/** The handler's pure parts: gateway mapping, order translation, secrets, the in-memory claim store's limits. */
+/** The handler's pure parts: gateway mapping, order translation, secrets, the in-memory claim store's limits, the router, the refusals' classifier. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { otpTimeoutMs, pushApprovalTimeoutMs, type OrderDetails, type PaymentGateway } from '../../src/contract/index.js';
@@ -7,6 +7,12 @@ import { toCheckoutLink } from '../../src/server/links.js';
 import { ClaimStoreError, createCheckoutHandler, memoryClaimStore } from '../../src/server/index.js';
 import { gatewayOfOrder, maskPhoneHint, nextActionOf, toCheckoutOrder } from '../../src/server/orders.js';
 import { isOrderToken, orderKeyFor, orderTokenFor, serverSecrets } from '../../src/server/secrets.js';
+import { CheckoutHttpError } from '../../src/server/http.js';
+import { LimitRefusal, limitReached } from '../../src/server/limits.js';
+import { InDoubtError } from '../../src/server/once.js';
+import { refusalEvent, refusalOf } from '../../src/server/refusals.js';
+import { checkoutRouter } from '../../src/server/routes.js';
+import { WebhookDeliveryError } from '../../src/webhooks/errors.js';
 
 const documentTypes = [
   { id_national_document_type: 1, country_code: 'CO', type: 'CC', description: 'Cédula de Ciudadanía' },
@@ -177,7 +183,49 @@ describe('createCheckoutHandler options', () => {
     assert.throws(() => createCheckoutHandler({ merchantKey: 'mk', resolveLink, secret: 'short' }), /at least 16/);
     assert.throws(() => createCheckoutHandler({ merchantKey: 'mk' } as never), /resolveLink/);
     assert.throws(() => createCheckoutHandler({ merchantKey: '', resolveLink }), /merchantKey/);
-    assert.throws(() => createCheckoutHandler({ merchantKey: 'mk', resolveLink, idempotency: {} } as never), /replaced by `store`/);
     assert.throws(() => createCheckoutHandler({ merchantKey: 'mk', resolveLink, secret: [] }), /empty list/);
+  });
+});
+
+describe("the handler's router", () => {
+  const router = checkoutRouter('api/v1/');
+  it('places each path under any prefix; health and the webhook win over a buyer path ending in them', () => {
+    assert.equal(router.basePath, '/api/v1');
+    const create = router.match('/shop/api/v1/checkout/links/camiseta%20m/orders');
+    assert.ok(create?.kind === 'buyer');
+    assert.equal(create.param, 'camiseta m');
+    assert.equal(create.template, '/api/v1/checkout/links/{hash}/orders');
+    assert.deepEqual(router.match('/api/v1/health/ready'), { kind: 'health', ready: true, template: '/api/v1/health/ready' });
+    assert.equal(router.match('/api/v1/checkout/links/x/api/v1/health')?.kind, 'health');
+    assert.equal(router.match('/api/v1/checkout/links/api/v1/webhooks')?.kind, 'webhook');
+  });
+  it('matches no path outside the buyer routes, nor an id that is not valid percent-encoding', () => {
+    for (const path of ['/v1/checkout/links/x', '/api/v1/checkout/links/x/pay', '/api/v1/checkout/orders/1/otp/again', '/api/v1/checkout/links/%E0%A4%A', '/api/v1/checkout/', '/checkout/x']) {
+      assert.equal(router.match(path), undefined, path);
+    }
+  });
+});
+
+describe('the refusals an operator is told of', () => {
+  const limit = limitReached(3_000).withCause(new LimitRefusal('ordersPerPhone'));
+  const inDoubt = CheckoutHttpError.of('IDEMPOTENCY_KEY_IN_USE').withCause(new InDoubtError(new Error('socket hang up')));
+  const forged = CheckoutHttpError.of('UNAUTHORIZED_ACCESS').withCause(new WebhookDeliveryError('invalid_signature', 'bad'));
+  const keep = (text: string) => text;
+  it('classifies each refusal once, for its event and its metric alike', () => {
+    assert.deepEqual(refusalOf(limit, false), { kind: 'limit', reason: 'ordersPerPhone', status: 429, limit: 'ordersPerPhone', retryAfterS: 3 });
+    assert.equal(refusalOf(inDoubt, false)?.kind, 'in_doubt');
+    assert.equal(refusalOf(CheckoutHttpError.of('IDEMPOTENCY_KEY_IN_USE'), false)?.kind, 'in_progress');
+    assert.deepEqual(refusalOf(forged, true), { kind: 'webhook', reason: 'invalid_signature', status: 401 });
+    assert.deepEqual(refusalOf(CheckoutHttpError.of('PAYLOAD_TOO_LARGE'), true), { kind: 'webhook', reason: 'payload_too_large', status: 413 });
+    assert.deepEqual(refusalOf(CheckoutHttpError.of('LINK_NOT_FOUND'), false), { kind: 'refused', reason: 'link_not_found', status: 404 });
+    assert.equal(refusalOf(new Error('a bug'), false), undefined);
+  });
+  it('names the limit, the kept claim and the webhook reason in its event, never the merchant key', () => {
+    assert.deepEqual(refusalEvent(refusalOf(limit, false)!, keep), { level: 'warn', name: 'limit_reached', message: 'limit ordersPerPhone reached', limit: 'ordersPerPhone', retry_after_s: 3 });
+    const doubt = refusalEvent(refusalOf(CheckoutHttpError.of('IDEMPOTENCY_KEY_IN_USE').withCause(new InDoubtError(new Error('mk_live_x hung up'))), false)!, (t) => t.replace('mk_live_x', '[redacted]'));
+    assert.equal(doubt?.name, 'claim_in_doubt');
+    assert.deepEqual(doubt?.error, { name: 'Error', message: '[redacted] hung up' });
+    assert.equal(refusalEvent(refusalOf(forged, true)!, keep)?.reason, 'invalid_signature');
+    assert.equal(refusalEvent(refusalOf(CheckoutHttpError.of('LINK_NOT_FOUND'), false)!, keep), undefined);
   });
 });

@@ -105,7 +105,7 @@ test('where a package is missing and apt-get cannot run, `npm test` names it, pr
   assert.equal(result.code, 1);
   assert.match(result.stdout, /redis-server\s+redis-server: the Redis claim store/);
   assert.match(result.stdout, /no apt-get here/);
-  assert.match(result.stdout, /apt-get update && (sudo )?apt-get install -y redis-server redis-sentinel redis-tools prometheus/);
+  assert.match(result.stdout, /apt-get update && (sudo )?apt-get install -y redis-server redis-sentinel redis-tools php-cli python3 prometheus/);
   assert.doesNotMatch(result.stdout, /Node tests/, 'no test step started');
   assert.equal(result.stdout.trimEnd().split('\n').at(-1), '0 passed, 1 failed');
 });

@@ -27,6 +27,6 @@ test('the entry point offers every step and part by name, and refuses an unknown
   });
   assert.equal(result.code, 2);
   const offered = /Steps: (.*)\./.exec(result.output)?.[1]?.split(', ');
-  assert.deepEqual(offered, ['typecheck', 'lint', 'lit', 'node', 'browser', E2E_PART.key, ...PARTS.map((part) => part.key)]);
+  assert.deepEqual(offered, ['typecheck', 'lint', 'lit', 'openapi', 'node', 'browser', E2E_PART.key, ...PARTS.map((part) => part.key)]);
   assert.doesNotMatch(result.output, /━━━/, 'no step started');
 });

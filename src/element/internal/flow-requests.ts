@@ -97,10 +97,19 @@ export async function performRequest(request: FlowRequest, run: RequestRun): Pro
   if (run.current()) return tracker.perform(request, signal);
 }
 
-/** The client's settings for the page: a relative `api-base` ("/v1") means this page's own origin. */
+/** The buyer API's base URL a server put beside the script it served (`pay-checkout serve`'s `/pay-checkout.js`). */
+const servedApiBase = Symbol.for('pay-checkout.api-base');
+
+/**
+ * The client's settings for the page: a relative `api-base` ("/v1") means this page's own origin. Without one, the
+ * buyer API the script was served beside, where its server said so (`pay-checkout serve` writes it into its copy of
+ * the script), so the embed needs no `api-base` on another origin.
+ */
 export function clientOptionsOf(page: CheckoutPage): ClientOptions {
   const options: ClientOptions = { environment: page.environment };
-  if (page.apiBase) options.baseUrl = new URL(page.apiBase, location.href).href;
+  const served = (globalThis as { [servedApiBase]?: unknown })[servedApiBase];
+  const base = page.apiBase || (typeof served === 'string' ? served : undefined);
+  if (base) options.baseUrl = new URL(base, location.href).href;
   return options;
 }
 

@@ -6,7 +6,7 @@ import { originOf } from './origin.js';
 
 export function openApiRoutes(ctx: SandboxContext): Hono {
   const app = new Hono();
-  // Built once per process on first use (about 50 KB of JSON): the schemas cannot change while it runs.
+  // Built once per process on first use (about 100 KB of JSON): the schemas cannot change while it runs.
   let document: Record<string, unknown> | undefined;
   app.get('/openapi.json', (c) => {
     document ??= buildOpenApiDocument();

@@ -5,8 +5,9 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { SandboxContext } from '../context.js';
-import { configureHostedPage, hostedBuildBase, isHostedPage } from '../hosted-page.js';
-import { hostedEntryPath, hostedPageLinks, renderHostedPage } from '../../server/hosted-page.js';
+import { configureHostedPage, hostedBuildBase, isHostedPage } from '../../server/hosted-page-deploy.js';
+import { hostedEntryPath, hostedPageLinks, renderHostedPage, type RenderedHostedPage } from '../../server/hosted-page.js';
+import { hostedPageHeaders } from '../../server/hosted-page-headers.js';
 import { checkoutLinkView } from '../views.js';
 import { ApiError, readForm } from '../http.js';
 import { completeOnboarding } from '../onboarding.js';
@@ -156,10 +157,11 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
       // The page talks to this sandbox at the origin buyers reach it by (the icons come from there too): its CSP says so.
       const built = readFileSync(path.join(hostedDir, 'index.html'), 'utf8');
       const index = isHostedPage(built) ? configureHostedPage(built, { apiBase: `${originOf(ctx, c)}/v1` }) : built;
-      const page = await serverRendered(ctx, c, index, rel, hostedDir);
+      const { html: page, headers } = await serverRendered(ctx, c, index, rel, hostedDir);
       // The same modules as the 103 Early Hints, for a proxy or CDN that turns a final answer's Link into its own hints.
       const links = hostedPageLinks(page, localeOf(c.req.url));
       return compressed(c, Buffer.from(page), {
+        ...headers,
         'Content-Type': 'text/html; charset=utf-8',
         'Cache-Control': 'no-cache',
         ...(links.length > 0 ? { Link: links.join(', ') } : {}),
@@ -254,15 +256,22 @@ function entryScriptOf(hostedDir: string, index: string): string | undefined {
   return entryRead.script;
 }
 
-/** The page with the link's first screen and answer in it (server/hosted-page.ts); as built for a link it cannot show. */
-async function serverRendered(ctx: SandboxContext, c: Context, index: string, rel: string, hostedDir: string): Promise<string> {
+/**
+ * The page with the link's first screen, answer and preview in it (server/hosted-page.ts), and the headers a payment
+ * page is sent with; as built for a link it cannot show, with the same headers. Its public URL (the preview's og:url,
+ * https for HSTS) is the sandbox's public URL where one is set, else this request's origin, and the path asked.
+ */
+async function serverRendered(ctx: SandboxContext, c: Context, index: string, rel: string, hostedDir: string): Promise<RenderedHostedPage> {
   const shown = linkToRender(ctx, rel);
-  if (!shown) return index;
+  const url = new URL(`${originOf(ctx, c)}${new URL(c.req.url).pathname}`);
+  if (!shown) return { html: index, headers: hostedPageHeaders(index, { https: url.protocol === 'https:' }) };
   return renderHostedPage(index, {
     hash: shown.hash,
     link: checkoutLinkView(ctx, shown.link, originOf(ctx, c)),
     locale: localeOf(c.req.url),
     entryScript: entryScriptOf(hostedDir, index),
+    url,
+    withHeaders: true,
     now: ctx.clock.now(),
   });
 }

@@ -18,6 +18,8 @@ export interface Driver {
   goto(url: string): Promise<void>;
   /** The value of `script` in the page (JSON-serialisable). */
   evaluate<T>(script: Script): Promise<T>;
+  /** The value of `script` in the page's first iframe, or undefined where no script can run there (no frame, an error page). */
+  frameEvaluate<T>(script: Script): Promise<T | undefined>;
   /** Clicks the element `script` evaluates to. */
   click(script: Script): Promise<void>;
   /** Focuses the element `script` evaluates to and types `text` into it, one key at a time. */
@@ -48,6 +50,7 @@ async function openPlaywright(): Promise<Driver> {
     engine: 'chromium',
     goto: async (url) => void (await page.goto(url)),
     evaluate: (script) => page.evaluate(script),
+    frameEvaluate: async (script) => (page.mainFrame().childFrames()[0]?.evaluate(script) as Promise<never> | undefined)?.catch(() => undefined),
     click: async (script) => (await handle(script)).click(),
     type: async (script, text) => {
       await (await handle(script)).focus();
@@ -65,6 +68,7 @@ async function openPuppeteer(): Promise<Driver> {
     engine: 'firefox',
     goto: async (url) => void (await page.goto(url)),
     evaluate: (script) => page.evaluate(script) as Promise<never>,
+    frameEvaluate: async (script) => (page.mainFrame().childFrames()[0]?.evaluate(script) as Promise<never> | undefined)?.catch(() => undefined),
     click: async (script) => (await handle(script)).click(),
     type: async (script, text) => (await handle(script)).type(text),
     close: () => browser.close(),
@@ -90,6 +94,16 @@ async function openWebdriver(): Promise<Driver> {
     engine: 'webkit',
     goto: async (url) => void (await browser.url(url)),
     evaluate: (script) => browser.execute(`return (${script});`) as Promise<never>,
+    frameEvaluate: async (script) => {
+      try {
+        await browser.switchFrame(browser.$('iframe'));
+        return (await browser.execute(`return (${script});`)) as never;
+      } catch {
+        return undefined;
+      } finally {
+        await browser.switchFrame(null).catch(() => undefined);
+      }
+    },
     click: async (script) => (await handle(script)).click(),
     // Element Send Keys presses each key down and up in turn (the collapse of repeated keys is in key *actions*).
     type: async (script, text) => (await handle(script)).addValue(text),

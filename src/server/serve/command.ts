@@ -1,0 +1,130 @@
+/**
+ * `npx pay-checkout serve [--check] [--SETTING VALUE …]`: the command over startServe(). A setting missing or malformed
+ * stops it before it listens: one sentence on stderr, no stack trace, exit status 2. `--check` prints one line per item
+ * and exits 0 or 1. Serving, SIGTERM or SIGINT drains it (waiting status requests answered at once, requests under way
+ * given 10 s) and exits 0.
+ */
+import { parseArgs } from 'node:util';
+import { checkServe, formatCheck, type ServiceProbe } from './check.js';
+import { jsonLines, startServe } from './index.js';
+import { outboxOf, relayOf } from './notices.js';
+import { parseDeliverySettings, parseServeSettings, rawSettings, serveSettings, SettingError, type ServeSettings } from './settings.js';
+import { createRelay, deliveriesCommand as listDeliveries } from '../relay/index.js';
+
+export const serveUsage = `Usage: pay-checkout serve [--check] [options]
+
+The checkout beside a shop of any stack: the buyer API (/v1/checkout/...), the webhook intake (/v1/webhooks),
+health (/v1/health, /v1/health/ready), the hosted page (/checkout/HASH) and the element's script (/pay-checkout.js).
+Configured by environment variables; each may also be given as the flag beside it.
+
+${Object.values(serveSettings)
+  .map((s) => `  --${s.flag.padEnd(17)} ${s.env}\n${' '.repeat(22)}${s.expects}`)
+  .join('\n')}
+
+  --check              check the settings, the service (a read-only probe), the links URL (asks for the hash
+                       pay-checkout-check; a 404 is a fine answer) and the notify URL (a signed test notice);
+                       one line each, exit 0 when all pass, 1 otherwise
+  -h, --help           this text`;
+
+/**
+ * Runs the command; resolves with the exit status for `--check` and for a setting error, never for a server. `probe`:
+ * the doctor's, for `--check` (the CLI hands it in; the doctor sits above the server).
+ */
+export async function serveCommand(argv: string[], env: Record<string, string | undefined>, { probe }: { probe: ServiceProbe }): Promise<number | undefined> {
+  const options = Object.fromEntries(Object.values(serveSettings).map((s) => [s.flag, { type: 'string' as const }]));
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { ...options, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: false }));
+  } catch (error) {
+    console.error(`pay-checkout serve: ${(error as Error).message}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(serveUsage);
+    return 0;
+  }
+  const flags = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  let settings;
+  try {
+    settings = parseServeSettings(rawSettings(env, flags));
+    await requireStoreDriver(settings.store);
+  } catch (error) {
+    if (!(error instanceof SettingError)) throw error;
+    console.error(`pay-checkout serve: ${error.message}`);
+    return 2;
+  }
+  if (values.check) {
+    const relay = relayOf(settings, () => {});
+    const sendTestEvent = async () => {
+      const sent = await relay!.sendTestEvent();
+      if (!sent.ok) throw new Error(`a signed test notice was not taken: ${sent.error ?? `answered ${sent.status}`}`);
+      return `took a signed test notice (${sent.status})`;
+    };
+    const items = await checkServe(settings, { probe, ...(relay ? { sendTestEvent } : {}) });
+    await relay?.close();
+    console.log(formatCheck(items));
+    return items.every((item) => item.ok) ? 0 : 1;
+  }
+  let running;
+  try {
+    running = await startServe(settings, { onEvent: jsonLines });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+      console.error(`pay-checkout serve: cannot listen on ${settings.host ?? 'every interface'}:${settings.port} (${code}); set PORT or HOST.`);
+      return 1;
+    }
+    throw error;
+  }
+  jsonLines({ level: 'info', name: 'listening', message: `listening on ${running.url}`, url: running.url, assets: running.assets });
+  let closing = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      if (closing) return;
+      closing = true;
+      void running.close({ graceMs: 10_000 }).finally(() => process.exit(0));
+    });
+  }
+  return undefined;
+}
+
+/**
+ * `npx pay-checkout deliveries [--json] [--given-up | --pending] | deliveries redeliver ID`: the outbox in the shared
+ * store, read with serve's own settings (the store, the notify URL and app secrets a redelivery is sent with).
+ */
+export async function deliveriesCommand(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  let settings;
+  try {
+    settings = parseDeliverySettings(rawSettings(env));
+    await requireStoreDriver(settings.store);
+  } catch (error) {
+    if (!(error instanceof SettingError)) throw error;
+    console.error(`pay-checkout deliveries: ${error.message}`);
+    return 2;
+  }
+  const relay = createRelay({ outbox: outboxOf(settings.store), notifyUrl: settings.notifyUrl, secrets: settings.appSecrets, emit: () => {} });
+  try {
+    return await listDeliveries({ relay, args: argv, print: (line) => console.log(line) });
+  } catch (error) {
+    // The store not answering (down, refused, a wrong password): one sentence, as for a setting, not a stack trace.
+    console.error(`pay-checkout deliveries: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    await relay.close();
+  }
+}
+
+/**
+ * The store's client is an optional peer the operator installs beside the package (`npm install redis` or `pg`):
+ * without it the server would listen and then fail every claim, so it is said before, as a setting is.
+ */
+async function requireStoreDriver(store: ServeSettings['store']): Promise<void> {
+  if (store.kind === 'memory') return;
+  try {
+    await (store.kind === 'redis' ? import('redis') : import('pg'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    const [setting, driver] = store.kind === 'redis' ? [serveSettings.redisUrl.env, 'redis'] : [serveSettings.databaseUrl.env, 'pg'];
+    throw new SettingError(`${setting} is set, but its client is not installed: run npm install ${driver} where pay-checkout is installed.`);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The hosted page `/checkout/{hash}` on `pay-checkout serve`, drawn on the server as the sandbox draws it: the link's
+ * answer and first screen in the page (renderHostedPage, with Lit SSR where `@lit-labs/ssr` is installed), the entry
+ * script carried in the page, and the modules the first screen needs named in a 103 Early Hints and a `Link` header.
+ * The link answer is the buyer API's own (`GET /v1/checkout/links/{hash}` through the handler), so the page shows
+ * exactly what the element would have asked for. A link it cannot draw (none, expired, the shop's app failing) goes as
+ * built: the element asks for the link itself and shows what is wrong.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { allowOrigin, cspMeta, hostedBuildBase } from '../hosted-page-deploy.js';
+import { canRenderHostedPage, hostedEntryPath, hostedPageHeaders, hostedPageLinks, renderHostedPage } from '../hosted-page.js';
+import type { Answer, Incoming } from '../incoming.js';
+import { encodingFor } from './assets.js';
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+export interface HostedRouteOptions {
+  /** The package's `dist/`. */
+  dist: string;
+  /** The service's origin: the gateway icons in the link answer come from it, so the page's CSP allows its images. */
+  serviceOrigin: string;
+  /** The buyer API's answer for a link, as `{ status, json }`. */
+  linkAnswer(hash: string, incoming: Incoming): Promise<{ status: number; json: unknown }>;
+}
+
+export function hostedRoute(options: HostedRouteOptions) {
+  const folder = path.join(options.dist, 'hosted');
+  const built = readFileSync(path.join(folder, 'index.html'), 'utf8');
+  const index = built.replace(cspMeta, (_m, open: string, policy: string, close: string) => `${open}${allowOrigin(policy, options.serviceOrigin, ['img-src'])}${close}`);
+  const src = hostedEntryPath(index);
+  const entryScript = src?.startsWith(hostedBuildBase) ? readFileSync(path.join(folder, src.slice(hostedBuildBase.length)), 'utf8') : undefined;
+  const rendering = canRenderHostedPage();
+
+  return async (incoming: Incoming, hash: string): Promise<Answer> => {
+    const locale = incoming.searchParams.get('locale') === 'en' ? 'en' : 'es';
+    const drawn = (await rendering) && entryScript !== undefined;
+    // Before the link is asked for: the browser fetches the first screen's modules while the shop's app answers.
+    incoming.earlyHints?.(hostedPageLinks(index, locale, { entryInline: drawn }));
+    const link = await options.linkAnswer(hash, incoming);
+    // The title and preview need no Lit SSR; the first screen does (renderHostedPage draws what it can).
+    const { html: page, headers: pageHeaders } =
+      link.status === 200
+        ? await renderHostedPage(index, { hash, link: link.json, locale, withHeaders: true, ...(drawn && entryScript !== undefined ? { entryScript } : {}) })
+        : { html: index, headers: hostedPageHeaders(index) };
+    const links = hostedPageLinks(page, locale, { entryInline: hostedEntryPath(page) === undefined });
+    const headers: Record<string, string> = {
+      // The payment page's own: CSP with frame-ancestors, X-Frame-Options, nosniff, Referrer-Policy, Permissions-Policy.
+      ...Object.fromEntries(Object.entries(pageHeaders).map(([name, value]) => [name.toLowerCase(), value])),
+      'content-type': 'text/html; charset=utf-8',
+      // The link's status may change at any time (paid, expired): the page is drawn for each visit.
+      'cache-control': 'no-store',
+      vary: 'Accept-Encoding',
+      ...(links.length > 0 ? { link: links.join(', ') } : {}),
+    };
+    const status = link.status === 404 ? 404 : 200;
+    const encoding = encodingFor(incoming.headers.get('accept-encoding'));
+    if (!encoding) return { status, headers, text: page };
+    // Compressed per answer, quickly: the page differs per link and visit.
+    const bytes = encoding === 'br' ? await brotli(page, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } }) : await gzipped(page, { level: 6 });
+    return { status, headers: { ...headers, 'content-encoding': encoding }, text: null, bytes };
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * `pay-checkout serve`: the checkout as one process beside a shop of any stack, configured by its settings alone
+ * (settings.ts). Built from the handler's parts: `createCheckoutHandler()` answers the buyer API, the webhook intake and
+ * health under `/v1`; beside it, on the same origin, the element's script and the hosted page from the installed
+ * package's `dist/`; all of it on `serve()`, with its timeouts, connection caps and graceful drain.
+ */
+import { resolveBaseUrl } from '../../client/send.js';
+import { errorBody } from '../../contract/errors.js';
+import type { ClaimStore } from '../claims.js';
+import { corsPolicy } from '../cors.js';
+import { asCheckoutHandler, assembleCheckout } from '../handler.js';
+import { fromRequest, type Answer, type Incoming } from '../incoming.js';
+import { safeSink, type EventSink } from '../events.js';
+import { serve, type RunningNodeServer } from '../node.js';
+import { appLinks, fileLinks } from './app-links.js';
+import { encoded, encodingFor, findDist, loadAssets, precompress, type Asset } from './assets.js';
+import { hostedRoute } from './hosted-route.js';
+import { relayOf } from './notices.js';
+import type { ServeSettings } from './settings.js';
+
+export interface StartServeOptions {
+  /** Every event, as one object each; default one JSON line each on stdout. */
+  onEvent?: EventSink;
+  /** The package's built files; default the `dist/` this file was bundled into. */
+  dist?: string;
+  /** For the service and the shop's app (tests inject faults with it). */
+  fetch?: typeof globalThis.fetch;
+  /** The links app's timeout and cache times (app-links.ts); tests shorten them. */
+  linkTimings?: { timeoutMs?: number; freshMs?: number; notFoundMs?: number };
+}
+
+export interface RunningServe extends RunningNodeServer {
+  /** Whether `/pay-checkout.js` and the hosted page are served (a package built without them serves the API only). */
+  assets: boolean;
+}
+
+/** One JSON line per event, with its time: what log collectors read. */
+export const jsonLines: EventSink = (event) => {
+  const line = JSON.stringify({ time: new Date().toISOString(), ...event });
+  if (event.level === 'info') process.stdout.write(`${line}\n`);
+  else process.stderr.write(`${line}\n`);
+};
+
+/** The claim store the settings name, its module loaded only when used (each pulls its driver, an optional peer). */
+async function storeOf(settings: ServeSettings, emit: EventSink): Promise<ClaimStore | undefined> {
+  const { store } = settings;
+  if (store.kind === 'redis') return (await import('../redis/index.js')).createRedisStore({ url: store.url, onEvent: emit });
+  if (store.kind === 'postgres') return (await import('../postgres/index.js')).createPostgresStore({ connectionString: store.url, onEvent: emit });
+  return undefined;
+}
+
+export async function startServe(settings: ServeSettings, options: StartServeOptions = {}): Promise<RunningServe> {
+  const emit = safeSink(options.onEvent ?? jsonLines);
+  const resolveLink =
+    settings.links.kind === 'url'
+      ? appLinks({ url: settings.links.url, secrets: settings.links.secrets, emit, ...(options.fetch ? { fetch: options.fetch } : {}), ...options.linkTimings })
+      : fileLinks({ path: settings.links.path, emit });
+  const store = await storeOf(settings, emit);
+  if (!store) {
+    emit({ level: 'warn', name: 'memory_store', message: 'no PAY_CHECKOUT_REDIS_URL or PAY_CHECKOUT_DATABASE_URL: order claims live in this process and do not outlive it; run one instance only, and set one of them for production' });
+  }
+  // Started once the server listens; warns once itself when its outbox is the memory one.
+  const relay = relayOf(settings, emit, options.fetch);
+  // The handler's parts: its router, its answers (on Node without a web Request or Response), its drain.
+  const checkout = assembleCheckout({
+    merchantKey: settings.merchantKey,
+    ...settings.service,
+    resolveLink,
+    ...(store ? { store } : {}),
+    ...(settings.secret ? { secret: settings.secret } : {}),
+    ...(settings.webhookSecret ? { webhookSecret: settings.webhookSecret } : {}),
+    allowedOrigins: settings.allowedOrigins,
+    trustProxy: settings.trustProxy,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(relay
+      ? {
+          onOrderStatus: async (change) => {
+            // The app will answer this link as paid once it has the notice: this instance asks it again, rather
+            // than offer a paid cart for the rest of the cache's 30 s.
+            if (change.status === 'confirmed') resolveLink.forget(change.link);
+            await relay.record(change);
+          },
+        }
+      : {}),
+    onEvent: emit,
+  });
+  const api = checkout.answer;
+
+  const dist = findDist(options.dist);
+  if (!dist) emit({ level: 'warn', name: 'assets_missing', message: "no built dist/ beside the server (pay-checkout.js, hosted/index.html): the buyer API is served, the element's script and the hosted page are not" });
+  // Beside the script it serves, the buyer API is this server's: the element reads it unless the page sets api-base.
+  const files = dist ? loadAssets(dist, { apiBaseLine: 'globalThis[Symbol.for("pay-checkout.api-base")]??=new URL("./v1",import.meta.url).href;' }) : new Map<string, Asset>();
+  const serviceOrigin = new URL(resolveBaseUrl(settings.service)).origin;
+  const hosted = dist
+    ? hostedRoute({
+        dist,
+        serviceOrigin,
+        linkAnswer: async (hash, incoming) => {
+          const url = `http://serve.internal/v1/checkout/links/${encodeURIComponent(hash)}`;
+          const headers = new Headers({ accept: 'application/json' });
+          const forwarded = incoming.headers.get('x-forwarded-for');
+          if (forwarded) headers.set('x-forwarded-for', forwarded);
+          const answer = await api(fromRequest(new Request(url, { headers })));
+          let json: unknown = null;
+          try {
+            json = answer.text === null ? null : JSON.parse(answer.text);
+          } catch {
+            json = null;
+          }
+          return { status: answer.status, json };
+        },
+      })
+    : undefined;
+
+  // The script and its chunks answer cross-origin to the same origins as the buyer API.
+  const cors = corsPolicy(settings.allowedOrigins);
+
+  const fileAnswer = async (incoming: Incoming, file: Asset): Promise<Answer> => {
+    const headers = cors.addTo({ 'content-type': file.type, 'cache-control': file.cacheControl, etag: file.etag, 'x-content-type-options': 'nosniff' }, incoming);
+    headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
+    if (incoming.headers.get('if-none-match') === file.etag) return { status: 304, headers, text: null };
+    const encoding = file.compressible ? encodingFor(incoming.headers.get('accept-encoding')) : undefined;
+    if (!encoding) return { status: 200, headers, text: null, bytes: file.body };
+    return { status: 200, headers: { ...headers, 'content-encoding': encoding }, text: null, bytes: await encoded(file, encoding) };
+  };
+
+  const notFound = (incoming: Incoming) => checkout.respond(incoming, 404, errorBody('NOT_FOUND', { description: `${incoming.method} ${incoming.path} is not served here.` }));
+
+  const answer = async (incoming: Incoming): Promise<Answer> => {
+    const { path } = incoming;
+    // The handler's routes first, as its router says (the buyer API, the webhook intake, health).
+    if (checkout.router.match(path)) return api(incoming);
+    if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
+      return files.has(path) || path.startsWith('/checkout/') ? checkout.respond(incoming, 405, errorBody('METHOD_NOT_ALLOWED'), { Allow: 'GET, HEAD' }) : notFound(incoming);
+    }
+    const file = files.get(path);
+    if (file) return fileAnswer(incoming, file);
+    const hash = hosted && /^\/checkout\/([^/]+)\/?$/.exec(path)?.[1];
+    if (hosted && hash) {
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(hash);
+      } catch {
+        return notFound(incoming);
+      }
+      return hosted(incoming, decoded);
+    }
+    return notFound(incoming);
+  };
+
+  const running = await serve(asCheckoutHandler(answer, checkout.drain), {
+    port: settings.port,
+    ...(settings.host !== undefined ? { host: settings.host } : {}),
+    onEvent: emit,
+    // Behind a proxy every connection comes from it: the proxy holds slow clients, and the cap per address would cut it off.
+    ...(settings.trustProxy > 0 ? { maxConnectionsPerAddress: Infinity } : {}),
+  });
+  relay?.start();
+  // Compressed once, in the background, so no buyer waits for a file's first compression.
+  void precompress(files).catch((error: unknown) => emit({ level: 'warn', name: 'precompress_failed', message: `compressing the package's files failed: ${String(error)}` }));
+  const close = running.close;
+  return {
+    ...running,
+    assets: dist !== undefined,
+    close: async (closeOptions) => {
+      await close(closeOptions);
+      await relay?.close();
+      await store?.close?.();
+    },
+  };
+}

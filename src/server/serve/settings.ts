@@ -1,0 +1,207 @@
+/**
+ * `pay-checkout serve`'s settings: environment variables only (an operator's systemd unit, container or PaaS sets
+ * them), each also a flag for a quick try. The names are fixed: operators' scripts use them. Everything is checked
+ * before the server listens; a missing or malformed setting is one sentence naming the variable and what it expects
+ * (`SettingError`), which the command prints and exits 2 on.
+ */
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import type { Environment } from '../../client/index.js';
+
+/** A setting that is missing or malformed: its message is the one line the command prints. */
+export class SettingError extends Error {
+  override readonly name = 'SettingError';
+}
+
+/** Each setting: its variable, its flag, and what it expects (said when it is wrong). */
+export const serveSettings = {
+  merchantKey: { env: 'PAY_CHECKOUT_MERCHANT_KEY', flag: 'merchant-key', expects: "the store's merchant key" },
+  baseUrl: { env: 'PAY_CHECKOUT_BASE_URL', flag: 'base-url', expects: "the service's http(s) base URL ending in /v1" },
+  environment: { env: 'PAY_CHECKOUT_ENVIRONMENT', flag: 'environment', expects: 'production or development' },
+  linksUrl: { env: 'PAY_CHECKOUT_LINKS_URL', flag: 'links-url', expects: 'an http(s) URL of your app with {hash} in it' },
+  linksFile: { env: 'PAY_CHECKOUT_LINKS_FILE', flag: 'links-file', expects: 'a JSON file of link records keyed by hash' },
+  appSecret: { env: 'PAY_CHECKOUT_APP_SECRET', flag: 'app-secret', expects: 'a secret shared with your app, at least 16 characters (a comma list while rotating)' },
+  notifyUrl: { env: 'PAY_CHECKOUT_NOTIFY_URL', flag: 'notify-url', expects: 'an http(s) URL of your app that takes the order notices' },
+  notifyRetryMs: { env: 'PAY_CHECKOUT_NOTIFY_RETRY_MS', flag: 'notify-retry-ms', expects: 'the first retry delay in milliseconds, a whole number from 1' },
+  webhookSecret: { env: 'PAY_CHECKOUT_WEBHOOK_SECRET', flag: 'webhook-secret', expects: "the service's webhook signing secret (a comma list while rotating)" },
+  redisUrl: { env: 'PAY_CHECKOUT_REDIS_URL', flag: 'redis-url', expects: 'a redis:// or rediss:// URL' },
+  databaseUrl: { env: 'PAY_CHECKOUT_DATABASE_URL', flag: 'database-url', expects: 'a postgres:// or postgresql:// URL' },
+  secret: { env: 'PAY_CHECKOUT_SECRET', flag: 'secret', expects: 'a secret of at least 16 characters that signs order tokens (a comma list while rotating)' },
+  allowedOrigins: { env: 'PAY_CHECKOUT_ALLOWED_ORIGINS', flag: 'allowed-origins', expects: "a comma list of your shop's origins, like https://shop.example, or *" },
+  trustProxy: { env: 'PAY_CHECKOUT_TRUST_PROXY', flag: 'trust-proxy', expects: 'how many proxies in front of it append to X-Forwarded-For, a whole number from 0' },
+  port: { env: 'PORT', flag: 'port', expects: 'a port number from 0 to 65535' },
+  host: { env: 'HOST', flag: 'host', expects: 'the interface to listen on, like 0.0.0.0 or 127.0.0.1' },
+} as const;
+
+export type SettingName = keyof typeof serveSettings;
+
+/** The raw values as given: flags win over the environment. */
+export type RawSettings = Partial<Record<SettingName, string | undefined>>;
+
+export type LinksSource = { kind: 'url'; url: string; secrets: readonly string[] } | { kind: 'file'; path: string };
+
+export interface ServeSettings {
+  merchantKey: string;
+  service: { baseUrl: string } | { environment: Environment };
+  links: LinksSource;
+  /** Secrets shared with the shop's app: links requests and notices are signed with them. */
+  appSecrets: readonly string[];
+  notifyUrl: string | undefined;
+  notifyRetryMs: number | undefined;
+  webhookSecret: readonly string[] | undefined;
+  store: { kind: 'memory' } | { kind: 'redis'; url: string } | { kind: 'postgres'; url: string };
+  secret: readonly string[] | undefined;
+  allowedOrigins: '*' | readonly string[];
+  trustProxy: number;
+  port: number;
+  host: string | undefined;
+}
+
+/** The raw settings from `env` with the flags' values over them. */
+export function rawSettings(env: Record<string, string | undefined>, flags: Partial<Record<string, string | undefined>> = {}): RawSettings {
+  const raw: RawSettings = {};
+  for (const [name, setting] of Object.entries(serveSettings) as [SettingName, (typeof serveSettings)[SettingName]][]) {
+    const value = flags[setting.flag] ?? env[setting.env];
+    // An empty variable (`PAY_CHECKOUT_NOTIFY_URL=` in a unit file) means unset, as shells and dotenv files mean it.
+    if (value !== undefined && value.trim() !== '') raw[name] = value.trim();
+  }
+  return raw;
+}
+
+const wrong = (name: SettingName, got?: string) => {
+  const { env, expects } = serveSettings[name];
+  return new SettingError(got === undefined ? `${env} is not set: it expects ${expects}.` : `${env} is malformed: it expects ${expects}, got ${JSON.stringify(got)}.`);
+};
+
+const httpUrl = (name: SettingName, value: string): string => {
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw wrong(name, value);
+  return value;
+};
+
+const list = (value: string) => value.split(',').map((item) => item.trim()).filter(Boolean);
+
+const secretList = (name: SettingName, value: string): readonly string[] => {
+  const secrets = list(value);
+  // The value itself is never printed: a short secret is still a secret.
+  if (secrets.length === 0 || secrets.some((s) => s.length < 16)) throw new SettingError(`${serveSettings[name].env} is malformed: it expects ${serveSettings[name].expects}.`);
+  return secrets;
+};
+
+const wholeNumber = (name: SettingName, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw wrong(name, value);
+  return n;
+};
+
+function origins(value: string): '*' | readonly string[] {
+  if (value === '*') return '*';
+  return list(value).map((origin) => {
+    // An origin exactly as a browser sends it in `Origin`: scheme, host and port, no path and no trailing slash.
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) throw wrong('allowedOrigins', origin);
+    return origin;
+  });
+}
+
+const both = (a: SettingName, b: SettingName) => new SettingError(`${serveSettings[a].env} and ${serveSettings[b].env} are both set: give one of them.`);
+
+/** Checks the links file at start: it must be there and hold a JSON object (its records are checked when asked for). */
+function linksFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new SettingError(`${serveSettings.linksFile.env} cannot be read: it expects ${serveSettings.linksFile.expects}, got ${JSON.stringify(path)} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}).`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new SettingError(`${serveSettings.linksFile.env} is malformed: ${JSON.stringify(path)} is not a JSON object of link records keyed by hash.`);
+  }
+  return path;
+}
+
+/** The settings checked, or a `SettingError` naming the first one wrong. */
+export function parseServeSettings(raw: RawSettings): ServeSettings {
+  const merchantKey = raw.merchantKey ?? (() => { throw wrong('merchantKey'); })();
+  if (raw.baseUrl !== undefined && raw.environment !== undefined) throw both('baseUrl', 'environment');
+  let service: ServeSettings['service'] = { environment: 'production' };
+  if (raw.baseUrl !== undefined) {
+    const url = httpUrl('baseUrl', raw.baseUrl);
+    if (!/\/v1\/?$/.test(new URL(url).pathname)) throw wrong('baseUrl', url);
+    service = { baseUrl: url.replace(/\/+$/, '') };
+  } else if (raw.environment !== undefined) {
+    if (raw.environment !== 'production' && raw.environment !== 'development') throw wrong('environment', raw.environment);
+    service = { environment: raw.environment };
+  }
+  const appSecrets = raw.appSecret === undefined ? [] : secretList('appSecret', raw.appSecret);
+  if (raw.linksUrl !== undefined && raw.linksFile !== undefined) throw both('linksUrl', 'linksFile');
+  let links: LinksSource;
+  if (raw.linksUrl !== undefined) {
+    const url = httpUrl('linksUrl', raw.linksUrl);
+    if (!url.includes('{hash}')) throw wrong('linksUrl', url);
+    if (appSecrets.length === 0) throw new SettingError(`${serveSettings.appSecret.env} is not set: ${serveSettings.linksUrl.env} needs it, as the links requests are signed; it expects ${serveSettings.appSecret.expects}.`);
+    links = { kind: 'url', url, secrets: appSecrets };
+  } else if (raw.linksFile !== undefined) links = { kind: 'file', path: linksFile(raw.linksFile) };
+  else throw new SettingError(`${serveSettings.linksUrl.env} is not set: it expects ${serveSettings.linksUrl.expects} (or ${serveSettings.linksFile.env}, ${serveSettings.linksFile.expects}).`);
+  const notifyUrl = raw.notifyUrl === undefined ? undefined : httpUrl('notifyUrl', raw.notifyUrl);
+  if (notifyUrl !== undefined && appSecrets.length === 0) throw new SettingError(`${serveSettings.appSecret.env} is not set: ${serveSettings.notifyUrl.env} needs it, as the notices are signed; it expects ${serveSettings.appSecret.expects}.`);
+  const notifyRetryMs = raw.notifyRetryMs === undefined ? undefined : wholeNumber('notifyRetryMs', raw.notifyRetryMs, 1);
+  const store = storeSetting(raw);
+  return {
+    merchantKey,
+    service,
+    links,
+    appSecrets,
+    notifyUrl,
+    notifyRetryMs,
+    webhookSecret: raw.webhookSecret === undefined ? undefined : list(raw.webhookSecret),
+    store,
+    secret: raw.secret === undefined ? undefined : secretList('secret', raw.secret),
+    allowedOrigins: raw.allowedOrigins === undefined ? [] : origins(raw.allowedOrigins),
+    trustProxy: raw.trustProxy === undefined ? 0 : wholeNumber('trustProxy', raw.trustProxy, 0, 16),
+    port: raw.port === undefined ? 3000 : wholeNumber('port', raw.port, 0, 65535),
+    host: raw.host === undefined ? undefined : hostSetting(raw.host),
+  };
+}
+
+/** An interface to listen on: an IPv4 or IPv6 address (brackets allowed) or a host name. */
+function hostSetting(value: string): string {
+  const bare = value.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(bare) === 0 && !/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(bare)) throw wrong('host', value);
+  return bare;
+}
+
+/** The shared store the settings name, or memory. */
+function storeSetting(raw: RawSettings): ServeSettings['store'] {
+  if (raw.redisUrl !== undefined && raw.databaseUrl !== undefined) throw both('redisUrl', 'databaseUrl');
+  if (raw.redisUrl !== undefined) {
+    if (!URL.canParse(raw.redisUrl) || !/^rediss?:$/.test(new URL(raw.redisUrl).protocol)) throw wrong('redisUrl', redactUrl(raw.redisUrl));
+    return { kind: 'redis', url: raw.redisUrl };
+  }
+  if (raw.databaseUrl !== undefined) {
+    if (!URL.canParse(raw.databaseUrl) || !/^postgres(ql)?:$/.test(new URL(raw.databaseUrl).protocol)) throw wrong('databaseUrl', redactUrl(raw.databaseUrl));
+    return { kind: 'postgres', url: raw.databaseUrl };
+  }
+  return { kind: 'memory' };
+}
+
+/**
+ * What `pay-checkout deliveries` needs: the shared store the outbox lives in (a memory outbox is inside the serving
+ * process, out of reach), and the notify URL and app secrets a redelivery is sent and signed with.
+ */
+export function parseDeliverySettings(raw: RawSettings): Pick<ServeSettings, 'notifyUrl' | 'appSecrets' | 'store'> & { notifyUrl: string } {
+  const store = storeSetting(raw);
+  if (store.kind === 'memory') throw new SettingError(`${serveSettings.redisUrl.env} is not set: the outbox is read from the shared store (${serveSettings.redisUrl.expects}, or ${serveSettings.databaseUrl.env}); with neither, it lives inside the serve process.`);
+  const notifyUrl = raw.notifyUrl === undefined ? (() => { throw wrong('notifyUrl'); })() : httpUrl('notifyUrl', raw.notifyUrl);
+  const appSecrets = raw.appSecret === undefined ? (() => { throw wrong('appSecret'); })() : secretList('appSecret', raw.appSecret);
+  return { notifyUrl, appSecrets, store };
+}
+
+/** A store URL as it may be printed: its password out. */
+function redactUrl(value: string): string {
+  return value.replace(/\/\/([^@/]*):[^@/]*@/, '//$1:***@');
+}
