@@ -10,10 +10,11 @@ import { LiveRegion } from './controllers/live-region.js';
 import { ServerScreen } from './controllers/server-screen.js';
 import { StepChunks } from './controllers/step-chunks.js';
 import { StepFocus } from './controllers/step-focus.js';
-import { defineSteps } from './internal/steps.js';
+import { defineSteps } from './steps/steps.js';
 import { dropServerShell, serverFirstScreen } from './internal/server-shell.js';
+import { clientOptionsOf } from './internal/flow-requests.js';
 import { answersAtOnce, shownState } from './internal/screen-policy.js';
-import { stepTemplate } from './internal/step-template.js';
+import { stepTemplate } from './steps/step-template.js';
 import { PayCheckoutSettings } from './pay-checkout-settings.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
 
@@ -132,7 +133,7 @@ export class PayCheckout extends PayCheckoutSettings {
           },
           hooks: PayCheckout,
         },
-        this._runner.clientOptions(),
+        clientOptionsOf(this),
       ),
     waitMs: () => PayCheckout.detailsWaitMs,
   });

@@ -12,7 +12,7 @@ describe('<pay-checkout> with the details step still on its way', () => {
 
   it('the embed: pay-ready comes without the details step once the wait runs out, and a tap then shows its button busy', async () => {
     expect(customElements.get('pay-step-details') === undefined, 'a fresh page').to.equal(true);
-    holdModule('/src/element/internal/details-steps.ts');
+    holdModule('/src/element/steps/details-steps.ts');
     PayCheckout.detailsWaitMs = 400;
     const started = performance.now();
     const { el, ready } = embed();

@@ -14,7 +14,7 @@ describe('<pay-checkout> with the details step still on its way', () => {
 
   it('the embed shows its method screen at once; a tap then shows its button busy, and pay-ready waits for the details step', async () => {
     expect(customElements.get('pay-step-details') === undefined, 'a fresh page').to.equal(true);
-    holdModule('/src/element/internal/details-steps.ts');
+    holdModule('/src/element/steps/details-steps.ts');
     PayCheckout.detailsWaitMs = 30_000;
     const { el, ready } = embed();
     let readyAt: number | undefined;

@@ -12,7 +12,7 @@ describe('<pay-checkout> a method tapped right at pay-ready', () => {
 
   it('on a server-drawn screen: the element takes over with the details step here, and the tap opens it at once', async () => {
     expect(customElements.get('pay-step-details') === undefined, 'a fresh page: the details step not yet fetched').to.equal(true);
-    holdModule('/src/element/internal/details-steps.ts');
+    holdModule('/src/element/steps/details-steps.ts');
     PayCheckout.detailsWaitMs = 30_000;
     const heard: string[] = [];
     const { host, drawn, container } = await serverDrawn();

@@ -13,7 +13,7 @@ describe('a tap on the server-drawn first screen before the element takes over',
 
   it('is replayed on the element’s own screen once its wait is over: the tapped method opens its details', async () => {
     expect(customElements.get('pay-step-details') === undefined, 'a fresh page').to.equal(true);
-    holdModule('/src/element/internal/details-steps.ts');
+    holdModule('/src/element/steps/details-steps.ts');
     PayCheckout.detailsWaitMs = 300;
     const { host, drawn, container } = await serverDrawn();
     const ready = new Promise<void>((resolve) => host.addEventListener('pay-ready', () => resolve()));

@@ -1,6 +1,5 @@
 import { isServer } from 'lit';
 import type { ReactiveController } from 'lit';
-import type { ClientOptions } from '../../client/send.js';
 import type { CheckoutLink } from '../../contract/checkout-link.js';
 import { initialState } from '../../flow/first-screen.js';
 import { isNewRequest, orderOf } from '../../flow/order-of.js';
@@ -9,34 +8,12 @@ import { errorDetail, payErrorEvent } from '../events/pay-error.js';
 import { payReadyEvent } from '../events/pay-ready.js';
 import type { PayHandoffEvent } from '../events/pay-handoff.js';
 import type { PayStepEvent } from '../events/pay-step.js';
-import { performRequest } from '../internal/flow-requests.js';
-import type { CheckoutPage } from '../internal/flow-requests.js';
+import { clientOptionsOf, performRequest, withReturnUrl } from '../internal/flow-requests.js';
+import type { CheckoutPage, FlowRunnerOptions } from '../internal/flow-requests.js';
 import { linkOnPage } from '../internal/link-request.js';
 import { nextState } from '../internal/next-state.js';
-import type { OrderTracker } from '../internal/order-tracker.js';
-import type { StatusTimings } from '../internal/status-timings.js';
-import type { DetailsSteps, LaterSteps } from '../internal/steps.js';
 
-/** The buyer API's base URL a server put beside the script it served (`pay-checkout serve`'s `/pay-checkout.js`). */
-const servedApiBase = Symbol.for('pay-checkout.api-base');
-
-/** What the runner needs around it, as plain functions: the chunks of steps, and what a new screen asks of the page. */
-export interface FlowRunnerOptions {
-  /** The chunks of steps here so far, and the order tracker made with the later steps'. */
-  details(): DetailsSteps | undefined;
-  later(): LaterSteps | undefined;
-  tracker(): OrderTracker | undefined;
-  loadDetails(): Promise<unknown>;
-  loadLater(): Promise<OrderTracker>;
-  /** A run starts (`linkHere`: the link is here, its first screen on the way): the steps past it are wanted. */
-  wantSteps(linkHere: boolean): void;
-  /** A new screen is on its way (`changed`: another step or order), `focus`: its heading takes focus once on show. */
-  newScreen(changed: boolean, focus: boolean): void;
-  /** Whether the screen on show is past loading and opens the next at once: `pay-ready` waits for it. */
-  answering(): boolean;
-  /** The status checks' timings (a test hook); unset, the defaults. */
-  timings(): StatusTimings | undefined;
-}
+export type { FlowRunnerOptions };
 
 /**
  * Runs the flow: hands each event to it, keeps its state, and performs each request it makes (the link, the saved
@@ -61,19 +38,6 @@ export class FlowRunner implements ReactiveController {
     private readonly options: FlowRunnerOptions,
   ) {
     host.addController(this);
-  }
-
-  /**
-   * The client's settings: a relative `api-base` ("/v1") means this page's own origin. Without one, the buyer API the
-   * script was served beside, where its server said so (`pay-checkout serve` writes it into its copy of the script),
-   * so the embed needs no `api-base` on another origin.
-   */
-  clientOptions(): ClientOptions {
-    const options: ClientOptions = { environment: this.host.environment };
-    const served = (globalThis as { [servedApiBase]?: unknown })[servedApiBase];
-    const base = this.host.apiBase || (typeof served === 'string' ? served : undefined);
-    if (base) options.baseUrl = new URL(base, location.href).href;
-    return options;
   }
 
   hostConnected(): void {
@@ -111,7 +75,7 @@ export class FlowRunner implements ReactiveController {
     this._run += 1;
     this._abort.abort();
     this._abort = new AbortController();
-    this.options.tracker()?.restart(this.clientOptions());
+    this.options.tracker()?.restart(clientOptionsOf(this.host));
     this.flow = initialState();
     this._readyLink = undefined;
     if (!this.host.link) {
@@ -130,11 +94,7 @@ export class FlowRunner implements ReactiveController {
   /** A step's event (`pay-step`) for the flow; paying takes the page's `return-url`, else this page. */
   readonly onStep = (e: PayStepEvent) => {
     e.stopPropagation();
-    let event = e.detail.event;
-    if (event.type === 'details_submitted' && !event.returnUrl) {
-      event = { ...event, returnUrl: this.host.returnUrl || location.href.split('#')[0] };
-    }
-    this.send(event);
+    this.send(withReturnUrl(e.detail.event, this.host));
   };
 
   /** The card step's link was followed (`pay-handoff`; the later steps are here: the card step is one of them). */
@@ -186,7 +146,7 @@ export class FlowRunner implements ReactiveController {
     const run = this._run;
     const signal = this._abort.signal;
     const current = () => run === this._run && !signal.aborted;
-    void performRequest(request, { ...this.options, page: this.host, signal, current, send: this.send, options: this.clientOptions(), pageLink: this._pageLink });
+    void performRequest(request, { ...this.options, page: this.host, signal, current, send: this.send, options: clientOptionsOf(this.host), pageLink: this._pageLink });
   }
 
   // Back from the card page through the back/forward cache: the element was never re-created (a redirect means the

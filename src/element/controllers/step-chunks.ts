@@ -3,9 +3,9 @@ import { esFirst } from '../../i18n/es-first.js';
 import { firstMessages, loadMessages, resolveLocale } from '../../i18n/locale.js';
 import { isWholeCatalog } from '../../i18n/messages.js';
 import type { FirstMessages, Locale, Messages } from '../../i18n/messages.js';
-import { loadDetailsSteps, loadLaterSteps } from '../internal/steps.js';
-import type { DetailsSteps, LaterSteps } from '../internal/steps.js';
-import type { OrderTracker } from '../internal/order-tracker.js';
+import { loadDetailsSteps, loadLaterSteps } from '../steps/steps.js';
+import type { DetailsSteps, LaterSteps } from '../steps/steps.js';
+import type { OrderTracker } from '../order/order-tracker.js';
 
 /** How long after the details step's chunk the later steps' is asked for (measured: npm run bench -- --only vitals). */
 const laterStepsDelayMs = 600;

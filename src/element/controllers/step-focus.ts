@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { FlowState } from '../../flow/types.js';
 import type { FirstMessages } from '../../i18n/messages.js';
-import type { StepElement } from '../internal/step-element.js';
+import type { StepElement } from '../steps/step-element.js';
 
 type FocusableStep = StepElement<unknown, FirstMessages> & { focusField?(field: string): void };
 

@@ -2,7 +2,7 @@ import { firstScreen, firstScreenSteps } from '../../flow/first-screen.js';
 import { onlyMethod } from '../../flow/screens.js';
 import type { FlowEvent, FlowState, FlowStep } from '../../flow/types.js';
 import type { PagePrefill } from './prefill-of.js';
-import type { DetailsSteps, LaterSteps } from './steps.js';
+import type { DetailsSteps, LaterSteps } from '../steps/steps.js';
 
 /** The steps before any order, where the order tracker has nothing to do: the details step's chunk can run them. */
 const beforeTracker: readonly FlowStep[] = ['amount', 'method', 'details'];

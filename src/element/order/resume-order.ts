@@ -3,12 +3,12 @@ import type { CheckoutLink } from '../../contract/checkout-link.js';
 import { isRetryable, toFlowError } from '../../flow/errors.js';
 import { isOrderNotFound } from '../../flow/order-not-found.js';
 import type { FlowError, FlowEvent, FlowState } from '../../flow/types.js';
-import { defaultStatusTimings, statusDelay } from './status-timings.js';
-import type { StatusTimings } from './status-timings.js';
+import { defaultStatusTimings, statusDelay } from '../internal/status-timings.js';
+import type { StatusTimings } from '../internal/status-timings.js';
 import { clearSavedOrder } from './keep-order.js';
-import { readSavedOrder } from '../session.js';
-import type { SavedOrder } from '../session.js';
-import { requestLink } from './link-request.js';
+import { readSavedOrder } from './session.js';
+import type { SavedOrder } from './session.js';
+import { requestLink } from '../internal/link-request.js';
 import type { OrderTracker } from './order-tracker.js';
 
 /** What `<pay-checkout>` lends a resume: the saved order, its run, and the ways back into the flow. */

@@ -4,7 +4,7 @@ import type { FlowState } from '../../flow/types.js';
 import { isWholeCatalog } from '../../i18n/messages.js';
 import type { FirstMessages, Messages } from '../../i18n/messages.js';
 import type { LaterPage } from './later-steps.js';
-import type { PagePrefill } from './prefill-of.js';
+import type { PagePrefill } from '../internal/prefill-of.js';
 import type { DetailsSteps, LaterSteps } from './steps.js';
 
 /**

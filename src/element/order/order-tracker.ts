@@ -10,18 +10,18 @@ import type { Messages } from '../../i18n/messages.js';
 import { CountdownController } from '../controllers/countdown-controller.js';
 import { StatusController, type StatusCheck } from '../controllers/status-controller.js';
 import { maxStatusWaitSeconds } from '../../contract/status-wait.js';
-import type { StatusTimings } from './status-timings.js';
+import type { StatusTimings } from '../internal/status-timings.js';
 import { payCancelledEvent } from '../events/pay-cancelled.js';
 import { payFailedEvent } from '../events/pay-failed.js';
 import type { PayFailedDetail } from '../events/pay-failed.js';
 import { payOrderCreatedEvent } from '../events/pay-order-created.js';
 import { payPaidEvent } from '../events/pay-paid.js';
-import { markOrderCreated, markPaid } from './paid-timing.js';
-import { holdHeight } from './hold-height.js';
+import { markOrderCreated, markPaid } from '../internal/paid-timing.js';
+import { holdHeight } from '../internal/hold-height.js';
 import { payStatusChangeEvent } from '../events/pay-status-change.js';
-import { readSavedOrder } from '../session.js';
+import { readSavedOrder } from './session.js';
 import { clearSavedOrder, saveOrder } from './keep-order.js';
-import type { SavedOrder } from '../session.js';
+import type { SavedOrder } from './session.js';
 import { forgetReceipt, keepReceipt, keptReceipt } from './receipt-store.js';
 
 /**
