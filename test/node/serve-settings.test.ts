@@ -98,6 +98,11 @@ describe('pay-checkout serve: a missing or malformed setting', () => {
     assert.doesNotMatch(secret.stderr, /tooShortSecret/);
     const redis = await run({ ...valid, PAY_CHECKOUT_REDIS_URL: 'http://:hunter2@cache:6379' });
     assert.doesNotMatch(redis.stderr, /hunter2/);
+    // A malformed notify URL whose credentials or query carry a token: the sentence names the URL without them.
+    const notify = await run({ ...valid, PAY_CHECKOUT_NOTIFY_URL: 'ftp://shop:s3cretpass@shop.example/notify?token=t0ken' });
+    assert.equal(notify.status, 2);
+    assert.match(notify.stderr, /PAY_CHECKOUT_NOTIFY_URL is malformed/);
+    assert.doesNotMatch(notify.stderr, /s3cretpass|t0ken/);
   });
 
   test('an unknown flag is one line and exit 2', async () => {

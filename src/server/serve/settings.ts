@@ -79,8 +79,11 @@ const wrong = (name: SettingName, got?: string) => {
   return new SettingError(got === undefined ? `${env} is not set: it expects ${expects}.` : `${env} is malformed: it expects ${expects}, got ${JSON.stringify(got)}.`);
 };
 
+/** A URL as an error sentence may show it: credentials and query (a token may ride in either) left out. */
+const shownUrl = (value: string) => value.replace(/(\/\/)[^/?#]*@/, '$1…@').replace(/\?.*$/, '?…');
+
 const httpUrl = (name: SettingName, value: string): string => {
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw wrong(name, value);
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw wrong(name, shownUrl(value));
   return value;
 };
 
