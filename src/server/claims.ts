@@ -6,6 +6,7 @@
  */
 import type { LimitStore } from './limits.js';
 import { errorFields, storeEvents, type EventSink } from './events.js';
+import { ClaimStoreError } from './causes.js';
 
 /** What `claim()` found. `mismatch`: the key is held or done with another digest (another request body). */
 export type ClaimResult =
@@ -42,12 +43,7 @@ export interface ClaimStore {
 }
 
 /** Thrown (or rejected) by a store that cannot answer: the handler turns it into 503 with Retry-After. */
-export class ClaimStoreError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ClaimStoreError';
-  }
-}
+export { ClaimStoreError };
 
 /** `promise`, or a ClaimStoreError (`STORE what: no answer within N ms`) once `limitMs` has passed: every store call is bounded. */
 export async function withinBound<T>(promise: Promise<T>, limitMs: number, what: string): Promise<T> {

@@ -1,11 +1,8 @@
 /** Request and response plumbing of the handler: JSON bodies within their limits, the contract's ErrorResponse. */
 import { errorBody, errorCatalog, summarizeProblems, type ApiCode, type ErrorResponse, type FieldProblem } from '../contract/index.js';
 
-import type { WebhookDeliveryError } from '../webhooks/errors.js';
 import { readJsonRequest, type OwnBody } from './body.js';
-import type { ClaimStoreError } from './claims.js';
-import type { LimitRefusal } from './limits.js';
-import type { InDoubtError } from './once.js';
+import type { RefusalCause } from './causes.js';
 
 /** What an operation answers: a status and the `data` of the `{ "data": … }` envelope. */
 export interface Reply {
@@ -16,11 +13,7 @@ export interface Reply {
 
 type ErrorExtra = Partial<Omit<ErrorResponse, 'code' | 'api_code' | 'error'>>;
 
-/**
- * Why the handler refused, where the ErrorResponse alone does not say (refusals.ts reads it for the events and the
- * metrics): which limit, an order left in doubt, a webhook delivery that failed verification, a store that did not answer.
- */
-export type RefusalCause = LimitRefusal | InDoubtError | WebhookDeliveryError | ClaimStoreError;
+export type { RefusalCause } from './causes.js';
 
 /** A refusal in the contract's words; the handler turns it into an ErrorResponse. */
 export class CheckoutHttpError extends Error {

@@ -5,6 +5,7 @@
  */
 import { CheckoutHttpError } from './http.js';
 import { sha256Hex } from './secrets.js';
+import { LimitRefusal } from './causes.js';
 
 /** At most `max` in `windowMs`. */
 export interface Limit {
@@ -66,12 +67,7 @@ export interface LimitHit {
 }
 
 /** The cause of a 429: which limit refused (a name, never the counted key). */
-export class LimitRefusal extends Error {
-  constructor(readonly limit: string) {
-    super(`limit ${limit} reached`);
-    this.name = 'LimitRefusal';
-  }
-}
+export { LimitRefusal };
 
 /**
  * Where counters live: atomic, every key expiring with its window. `hit` counts each hit at once (one round trip

@@ -4,7 +4,8 @@
  * outcome is unknown. Store failures answer 503 with Retry-After, never a guess.
  */
 import { InvalidRequestError, InvalidResponseError, NetworkError, ServiceError } from '../client/index.js';
-import { ClaimStoreError, keepTrying, neverSent, type ClaimResult, type ClaimStore } from './claims.js';
+import { ClaimStoreError, InDoubtError } from './causes.js';
+import { keepTrying, neverSent, type ClaimResult, type ClaimStore } from './claims.js';
 import { CheckoutHttpError } from './http.js';
 import type { Reply } from './http.js';
 import { replayedHeader } from './replay.js';
@@ -29,12 +30,7 @@ export const claimChannel = (key: string) => `claim:${key}`;
 export const orderChannel = (idOrder: number) => `order:${idOrder}`;
 
 /** Thrown by a create whose request may have reached the service: the claim is kept, never released. */
-export class InDoubtError extends Error {
-  constructor(cause: unknown) {
-    super('The payment service did not say whether the order was created.', { cause });
-    this.name = 'InDoubtError';
-  }
-}
+export { InDoubtError };
 
 /**
  * Whether a failed `POST /orders` certainly created nothing: a 4xx, a 500 or 503 (which the live documentation says
