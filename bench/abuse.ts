@@ -1,5 +1,5 @@
 /**
- * Bench section "abuse" (issue 18): 10,000 waiting status requests on one handler instance (100 orders × 100, from
+ * Bench section "abuse": 10,000 waiting status requests on one handler instance (100 orders × 100, from
  * 100 client addresses: every default waiter cap reached, none passed), opened by another process. Prints the
  * handler's memory per waiter, the service reads per order per poll interval, and other buyers' p50/p99 meanwhile.
  * Needs `ulimit -n` above 10,000 (each waiter holds a socket in the handler).

@@ -1,13 +1,13 @@
 /**
  * Bench section "lighthouse" (`npm run bench -- --only lighthouse`): what an outside judge says. Lighthouse (the npm
- * package, 12.2.3: the last release that runs on Node 20) with its default mobile settings (a Moto G Power screen,
- * simulated slow 4G, 4x CPU) in Debian's Chromium, launched by chrome-launcher from `CHROME_PATH`, on:
+ * package, 12.2.3, which runs on Node 20; Lighthouse 13 needs Node 22) with its default mobile settings (a Moto G
+ * Power screen, simulated slow 4G, 4x CPU) in Debian's Chromium, launched by chrome-launcher from `CHROME_PATH`, on:
  * - the hosted page the built sandbox draws, for a fixed and a dynamic link, in Spanish and in English;
  * - the docs site's home and one framework page, served from dist-docs/ by the docs suite's plain static server.
  * For each it prints the four category scores, the metrics, and every audit that failed or could not run.
- * Budget (docs/site/contributing/benchmarks.md): the hosted page scores 100 for performance,
- * accessibility and best practices and fails no SEO audit but `is-crawlable` (a checkout is `noindex` on purpose);
- * the docs pages score 100 for accessibility, best practices and SEO, with no layout shift.
+ * Budget (docs/site/contributing/benchmarks.md): the hosted page scores 100 for performance, accessibility and best
+ * practices and fails no SEO audit but `is-crawlable` (a checkout is `noindex` on purpose); the docs pages score 100
+ * for accessibility, best practices and SEO, with no layout shift.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -49,10 +49,10 @@ export interface LighthouseOptions {
 export async function benchLighthouse({ runs = 1 }: LighthouseOptions = {}): Promise<boolean> {
   if (!existsSync(path.join(hostedDir, 'index.html'))) throw new Error('dist/hosted is missing: run `npm run build` first');
   if (!existsSync(path.join(docsDir, 'index.html'))) throw new Error('dist-docs is missing: run `npm run docs:build` first');
-  const sandbox = await startSandbox({ port: 0, hostedDir });
-  const docs = await serveStatic(docsDir, '/');
   const chromePath = process.env.CHROME_PATH || chromiumLaunchOptions().executablePath;
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: ['--headless=new', ...chromiumLaunchOptions().args] });
+  const sandbox = await startSandbox({ port: 0, hostedDir });
+  const docs = await serveStatic(docsDir, '/');
   const noindex = { 'is-crawlable': 'the checkout is noindex on purpose: a payment link is not a page to find by search' };
   const hosted = (link: string, locale: 'es' | 'en'): Target => ({
     name: `hosted page, ${link === demoLinks.fixed ? 'fixed' : 'dynamic'} link, ${locale}`,

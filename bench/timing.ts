@@ -5,12 +5,11 @@
  * and the most in flight; the delay from the sandbox confirming a payment to the receipt on screen.
  */
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
+import { startMerchantPage } from './merchant-page.js';
 import { chromiumLaunchOptions } from '../test/harness/chromium.mjs';
 import { firstInteractiveBudgetGzip, gzipSize, inlineModuleScripts, kB } from '../test/size/size-check.mjs';
 
@@ -64,20 +63,6 @@ export async function emulateMobile(cdp: CDPSession): Promise<void> {
   });
 }
 
-/**
- * A merchant's page with the two lines of the README's embed, on another origin (`localhost`, while the sandbox is
- * `127.0.0.1`: cross-origin, and both loopback, so Chromium's private-network rules let the script load).
- */
-async function startEmbedPage(sandbox: RunningSandbox): Promise<{ url: string; close: () => Promise<void> }> {
-  const page = `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Tienda</title>
-<script type="module" src="${sandbox.url}/pay-checkout.js"></script></head>
-<body><pay-checkout link="demo-fixed" api-base="${sandbox.url}/v1"></pay-checkout></body></html>`;
-  const server = createServer((_, res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://localhost:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 export type FirstScreenPage = 'hosted' | 'embed';
 
 /** The chunks of the screens after the first (the details step, the later steps, a whole catalog), in either build. */
@@ -87,7 +72,7 @@ const isNextScreens = (url: string) => /\/(?:pay-checkout\.)?(?:details-steps|la
 const inlineCodeGzip = (html: string) => inlineModuleScripts(html).reduce((n, script) => n + gzipSize(Buffer.from(script)), 0);
 
 async function firstScreen(browser: Browser, sandbox: RunningSandbox, loads: number, which: FirstScreenPage) {
-  const embed = which === 'embed' ? await startEmbedPage(sandbox) : null;
+  const embed = which === 'embed' ? await startMerchantPage(sandbox) : null;
   const times: number[] = [];
   const apiCalls: number[] = [];
   const requests: number[] = [];
@@ -111,14 +96,14 @@ async function firstScreen(browser: Browser, sandbox: RunningSandbox, loads: num
     // Every request by the moment it started (the epoch clock both sides share; resource timing lists only finished ones).
     const seen: { url: string; at: number }[] = [];
     page.on('request', (r) => seen.push({ url: r.url(), at: Date.now() }));
-    await page.goto(embed ? embed.url : `${sandbox.checkoutUrl}/demo-fixed`, { waitUntil: 'commit' });
+    await page.goto(embed ? embed.url('demo-fixed') : `${sandbox.checkoutUrl}/demo-fixed`, { waitUntil: 'commit' });
     const at = await firstScreenAt(page);
     const atEpoch = (await page.evaluate(() => performance.timeOrigin)) + at;
     const before = seen.filter((r) => r.at <= atEpoch);
     // The bodies of what was asked before the screen, all of them, even those still arriving.
     await page.waitForLoadState('networkidle');
     // What the first screen waits for, apart from the next screens' chunks (details, later steps, whole catalog), which
-    // are fetched early on purpose (issue 31: a quick tap finds its next screen) and never waited for.
+    // are fetched early on purpose (a quick tap finds its next screen) and never waited for.
     let bytes = 0;
     let early = 0;
     for (const r of before) {
@@ -240,7 +225,7 @@ export async function benchTiming(options: TimingOptions = {}): Promise<boolean>
     const rows: [string, string, string, boolean][] = [
       [`hosted page: first interactive screen, median of ${loads} cold loads, ${profile}`, `${ms(screen.median)} (min ${ms(screen.min)}, max ${ms(screen.max)})`, '— (none in §7)', true],
       ['hosted page: script and style it waits for (its inline script too), gzip', kB(screen.codeBytes), `${kB(firstInteractiveBudgetGzip)} (20 kB the goal)`, screen.codeBytes <= firstInteractiveBudgetGzip],
-      ['hosted page: the next screens’ chunks, fetched before it but not waited for, gzip', kB(screen.earlyBytes), '— (issue 31: preloaded from the top of the body)', true],
+      ['hosted page: the next screens’ chunks, fetched before it but not waited for, gzip', kB(screen.earlyBytes), '— (preloaded from the top of the body, so a quick tap finds them)', true],
       ['hosted page: API calls before it', String(screen.apiCalls), '1 (GET /checkout/links/{hash})', screen.apiCalls <= 1],
       ['hosted page: all requests before it (page, script, style, API), median', String(screen.requests), '—', true],
       [`script-tag embed: first interactive screen, median of ${embedLoads} cold loads, same profile`, `${ms(embed.median)} (min ${ms(embed.min)}, max ${ms(embed.max)})`, '—', true],

@@ -12,21 +12,19 @@
  * after idle (median), and no tap over 100 ms to its next visible change (on a quiet machine).
  */
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { demoMerchantKey } from '../src/sandbox/fixtures.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
 import { chromiumLaunchOptions } from '../test/harness/chromium.mjs';
+import { startMerchantPage } from './merchant-page.js';
 import { emulateMobile, hostedDir, median, mobileProfile } from './timing.js';
 
 type PageKind = 'hosted' | 'embed' | 'embed + reserve';
 type TapName = 'method' | 'pay' | 'code';
 
-/** The reserve the merchants' page documents (docs/site/merchants/index.md): the room the first screen takes. */
-export const documentedReserve = 'pay-checkout{display:block;min-block-size:38rem}';
+export { documentedReserve } from './merchant-page.js';
 
 /**
  * Runs in the page before its own scripts. Keeps every layout shift (value, whether input came just before, and what
@@ -110,24 +108,6 @@ interface Load {
 
 /** A shift's score: 3 decimals, or 5 where a small one would print as 0.000. */
 const shiftText = (n: number) => n.toFixed(n > 0 && n < 0.001 ? 5 : 3);
-
-/** The merchant's page: heading, a line of text, the two lines of the embed (with the reserve or not), a footer. */
-async function startMerchantPage(sandbox: RunningSandbox): Promise<{ url: (reserve: boolean) => (link: string) => string; close: () => Promise<void> }> {
-  const page = (reserve: boolean, link: string) => `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Tienda</title>${reserve ? `<style>${documentedReserve}</style>` : ''}
-<script type="module" src="${sandbox.url}/pay-checkout.js"></script></head>
-<body><h1>Tienda Demo</h1><p>Paga tu pedido con el medio que prefieras.</p>
-<pay-checkout link="${link}" api-base="${sandbox.url}/v1"></pay-checkout>
-<footer><p>Tienda Demo · Bogotá · contacto@tienda.example</p></footer></body></html>`;
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page(url.pathname === '/reserve', url.searchParams.get('link') ?? ''));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  // `localhost` while the sandbox is `127.0.0.1`: another origin, as a merchant's page is.
-  const { port } = server.address() as AddressInfo;
-  return { url: (reserve) => (link) => `http://localhost:${port}/${reserve ? 'reserve' : ''}?link=${link}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 /** Taps the centre of the element's button whose text matches `name` (a click through CDP: no script in the page). */
 async function tap(page: Page, name: RegExp): Promise<void> {
@@ -238,7 +218,7 @@ export async function benchVitals({ loads = 5 }: { loads?: number } = {}): Promi
   const sandbox = await startSandbox({ port: 0, hostedDir });
   const merchant = await startMerchantPage(sandbox);
   const browser = await chromium.launch(chromiumLaunchOptions());
-  const urls: Record<PageKind, (link: string) => string> = { hosted: (link) => `${sandbox.checkoutUrl}/${link}`, embed: merchant.url(false), 'embed + reserve': merchant.url(true) };
+  const urls: Record<PageKind, (link: string) => string> = { hosted: (link) => `${sandbox.checkoutUrl}/${link}`, embed: (link) => merchant.url(link), 'embed + reserve': (link) => merchant.url(link, true) };
   // PAY_BENCH_PAGES=hosted,embed picks some (for a quicker look at one change); all three by default.
   const kinds = (Object.keys(urls) as PageKind[]).filter((kind) => !process.env.PAY_BENCH_PAGES || process.env.PAY_BENCH_PAGES.split(',').includes(kind));
   // A fresh link for every load: a paid link shows its "already paid" screen.

@@ -1,7 +1,7 @@
 /**
  * The hosted page's own styles (hosted/page-styles.ts) as a `<style>` in its `<head>`, allowed by its hash in the page's
  * CSP meta (never 'unsafe-inline'): the first paint is laid out as it stays. Adopted by the script instead, they came
- * only when it ran, and the drawn page jumped then (the body moved up 21 px and grew to the viewport: issue 31).
+ * only when it ran, and the drawn page jumped then (the body moved up 21 px and grew to the viewport: a layout shift).
  * Used by the hosted build (vite.hosted.config.ts) and by `npm start` (vite-hosted.ts).
  */
 import { createHash } from 'node:crypto';

@@ -10,7 +10,7 @@ import type { Plugin } from 'vite';
 
 const mark = '?order-schemas';
 /** Where the copy starts: the order client and the kept receipt's check, imported only by the later steps. */
-const root = /[\\/]src[\\/](?:client[\\/]checkout-client|element[\\/]internal[\\/]receipt-store)\.ts$/;
+const root = /[\\/]src[\\/](?:client[\\/]checkout-client|element[\\/]order[\\/]receipt-store)\.ts$/;
 /** What the copy holds: zod and every module that builds or reads schemas with it. */
 const copied = /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]contract[\\/]|[\\/]src[\\/]client[\\/](?:http|read-answer|checkout-link|link-client|checkout-client)\.ts$/;
 

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, ViteDevServer } from 'vite';
 import { configureHostedPage } from '../src/server/hosted-page-deploy.js';
+import { hostedPageHeaders } from '../src/server/hosted-page-headers.js';
 import { withPageStyle } from './hosted-page-style.js';
 
 const hostedDir = fileURLToPath(new URL('../hosted/', import.meta.url));
@@ -41,6 +42,8 @@ export function hostedPagePlugin(options: { prefix?: string; apiBase?: string } 
     // Files outside root are served under /@fs/; the workspace root (this repo) is within server.fs.allow.
     const page = await server.transformIndexHtml(req.url ?? prefix, rewriteHostedHtml(source, `/@fs${hostedDir}`));
     const html = await serverRendered(server, page, req.url ?? prefix, apiBase);
+    // The headers the page goes with everywhere (its CSP with frame-ancestors, X-Frame-Options, …), here too.
+    for (const [name, value] of Object.entries(hostedPageHeaders(html))) res.setHeader(name, value);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.setHeader('Cache-Control', 'no-store');
     res.end(html);

@@ -138,7 +138,7 @@ function guardOptions(values: ReturnType<typeof parse>['values']): NonNullable<S
 // `serve` and `deliveries` have options of their own (serve's settings), parsed by their commands; a server keeps the process alive.
 if (process.argv[2] === 'serve') {
   const { serveCommand } = await import('./server/serve/command.js');
-  const status = await serveCommand(process.argv.slice(3), process.env);
+  const status = await serveCommand(process.argv.slice(3), process.env, { probe: runDoctor });
   if (status !== undefined) process.exitCode = status;
 } else if (process.argv[2] === 'deliveries') {
   const { deliveriesCommand } = await import('./server/serve/command.js');

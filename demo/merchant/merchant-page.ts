@@ -1,7 +1,7 @@
 /** The merchant page: wires the link, theme and locale switches to `<pay-checkout>` and logs its events. */
 import '../../src/define.js';
 import type { PayCheckout } from '../../src/define.js';
-import { clearSavedOrder } from '../../src/element/internal/keep-order.js';
+import { clearSavedOrder } from '../../src/element/order/keep-order.js';
 import { describeError, sandbox } from '../shared/api.js';
 import './event-log.js';
 import type { DemoEventLog } from './event-log.js';

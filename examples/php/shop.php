@@ -150,6 +150,23 @@ function answer_json(int $status, array $body): void
     echo json_encode($body, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
 }
 
+/** Ends the request with 405 unless it uses `$method`. */
+function only_method(string $method): void
+{
+    if ($_SERVER['REQUEST_METHOD'] === $method) return;
+    header("Allow: $method");
+    answer_json(405, ['error' => "$method only"]);
+    exit;
+}
+
+/** Ends the request with 401 unless its Pay-Checkout-Signature signs `$signedText` with the app secret. */
+function require_signature(string $signedText): void
+{
+    if (signature_is_valid($_SERVER['HTTP_PAY_CHECKOUT_SIGNATURE'] ?? '', $signedText, app_secrets())) return;
+    answer_json(401, ['error' => 'bad or missing Pay-Checkout-Signature']);
+    exit;
+}
+
 function e(string|int $text): string
 {
     return htmlspecialchars((string) $text, ENT_QUOTES | ENT_SUBSTITUTE, 'UTF-8');
@@ -160,12 +177,25 @@ function pesos(int $amount): string
     return '$ ' . number_format($amount, 0, ',', '.');
 }
 
-/** The page's head and its CSP: scripts, API calls and icons only from pay-checkout serve, the one inline style by hash. */
+/**
+ * Where the payment methods' icons come from: the payment service, not serve. Against the sandbox, the origin of
+ * PAY_CHECKOUT_BASE_URL (the same value serve has); unset, any https host, since the live service names its icons' host.
+ */
+function icons_source(): string
+{
+    $base = setting('PAY_CHECKOUT_BASE_URL', '');
+    $parts = $base === '' ? false : parse_url($base);
+    if (!$parts || !isset($parts['scheme'], $parts['host'])) return 'https:';
+    return $parts['scheme'] . '://' . $parts['host'] . (isset($parts['port']) ? ':' . $parts['port'] : '');
+}
+
+/** The page's head and its CSP: scripts and API calls only from pay-checkout serve, icons from the service, the one inline style by hash. */
 function page_start(string $title, string $inlineStyle = ''): void
 {
     $serve = rtrim(setting('PAY_CHECKOUT_SERVE_URL'), '/');
+    $icons = icons_source();
     $styleHash = $inlineStyle === '' ? '' : " 'sha256-" . base64_encode(hash('sha256', $inlineStyle, true)) . "'";
-    header("Content-Security-Policy: default-src 'self'; script-src $serve; connect-src $serve; img-src 'self' data: $serve; style-src 'self'$styleHash; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+    header("Content-Security-Policy: default-src 'self'; script-src $serve; connect-src $serve; img-src 'self' data: $serve $icons; style-src 'self'$styleHash; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
     header('Content-Type: text/html; charset=utf-8');
     echo '<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
         '<title>', e($title), ' · ', e(STORE_NAME), '</title></head><body><main>';

@@ -32,7 +32,7 @@ export interface DialectReport {
   message: string;
 }
 
-/** Called once per process for each variant the service uses (per callback: two handlers may log apart). */
+/** Called once per client for each variant the service uses (two clients, or two handlers, are each told). */
 export type OnDialect = (report: DialectReport) => void;
 
 const sentences: Record<DialectVariant, string> = {
@@ -47,17 +47,16 @@ const sentences: Record<DialectVariant, string> = {
   foreign_error_body: 'The service answered a failure with a body that is not its error format; reported with the HTTP status and route.',
 };
 
-/** Per callback, the variants it has already been told about: once per process, not once per answer. */
-const told = new WeakMap<OnDialect, Set<DialectVariant>>();
-
-/** Reports `variant` to `onDialect` unless it was reported to that callback before; a throwing callback is ignored. */
+/** Reports `variant` to the client's `onDialect` unless this client reported it before; a throwing callback is ignored. */
 export type NoteDialect = (variant: DialectVariant, route: string) => void;
 
+/**
+ * A client's noter (each client makes one): once per client, not once per answer. Not once per process nor per
+ * callback: a second client, or a second handler with its own `onEvent`, is told too, whatever the first was told.
+ */
 export function dialectNoter(onDialect: OnDialect | undefined): NoteDialect {
   if (!onDialect) return () => {};
-  let seen = told.get(onDialect);
-  if (!seen) told.set(onDialect, (seen = new Set()));
-  const known = seen;
+  const known = new Set<DialectVariant>();
   return (variant, route) => {
     if (known.has(variant)) return;
     known.add(variant);

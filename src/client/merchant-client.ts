@@ -36,7 +36,7 @@ export interface MerchantClientOptions extends ClientOptions {
   /** A partner acting for the store adds its key pair as attribution; the store is still the merchant key's. */
   partner?: PartnerCredentials;
   /**
-   * Told once per process for each way the service answers differently from the contract (a `result` wrapper, a
+   * Told once per client for each way the service answers differently from the contract (a `result` wrapper, a
    * link's `link` field, the other cancel route...), so the log says which shape this account speaks.
    */
   onDialect?: OnDialect;

@@ -30,7 +30,7 @@ export interface PartnerClientOptions extends ClientOptions {
   apiKey: string;
   /** `X-API-Secret`: authenticates it. Server-side only. */
   apiSecret: string;
-  /** Told once per process for each way the service answers differently from the contract (see MerchantClient). */
+  /** Told once per client for each way the service answers differently from the contract (see MerchantClient). */
   onDialect?: OnDialect;
 }
 

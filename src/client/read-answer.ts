@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini';
 import { dataOf, resultOf } from '../contract/common.js';
-import { ErrorResponseSchema } from '../contract/errors.js';
 import type { FieldProblem } from '../contract/problems.js';
-import { InvalidResponseError, ServiceError } from './errors.js';
+import { readFront } from './answer-front.js';
+import { InvalidResponseError } from './errors.js';
 import type { Answer } from './send.js';
 
 /**
@@ -30,22 +30,13 @@ export interface ReadSpec<S extends z.ZodMiniType> {
 }
 
 /** An answer read against the contract: the unwrapped result, or ServiceError / InvalidResponseError. */
-export function readAnswerWith<S extends z.ZodMiniType>({ status, text, headers }: Answer, spec: ReadSpec<S>, describe: DescribeProblems): z.output<S> {
-  const ok = status >= 200 && status < 300;
-  if (ok && spec.allowEmpty && text.trim() === '') return undefined as z.output<S>;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new InvalidResponseError(status);
-  }
-  // The service answers failures with ErrorResponse; a 2xx carrying `error: true` is a failure too. A 2xx without
-  // `error: true` cannot be one (the schema requires it), so a success is not first parsed as a failure.
-  if (!ok || (json as { error?: unknown } | null)?.error === true) {
-    const failure = ErrorResponseSchema.safeParse(json);
-    if (failure.success) throw new ServiceError(status, failure.data, retryAfterSeconds(headers?.get('retry-after')));
-    if (!ok) throw new InvalidResponseError(status, describe(failure.error, json));
-  }
+export function readAnswerWith<S extends z.ZodMiniType>(answer: Answer, spec: ReadSpec<S>, describe: DescribeProblems): z.output<S> {
+  const status = answer.status;
+  const front = readFront(answer, spec.allowEmpty);
+  if (!front) return undefined as z.output<S>;
+  const { ok, json, failure } = front;
+  if (!front.parsed) throw new InvalidResponseError(status);
+  if (failure && !ok) throw new InvalidResponseError(status, describe(failure, json));
   const key = wrapperKey(spec.wrapper, json);
   // Validating the wrapper too makes problems name the full path (`data.id_order`).
   const schema = key === 'data' ? wrapped(spec.schema, 'data') : key === 'result' ? wrapped(spec.schema, 'result') : spec.schema;
@@ -77,8 +68,3 @@ function wrapperKey(wrapper: Wrapper, json: unknown): 'data' | 'result' | undefi
   }
 }
 
-
-/** `Retry-After` in seconds (delta form only; a date is read as unknown). */
-export function retryAfterSeconds(value: string | null | undefined): number | undefined {
-  return value && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
-}

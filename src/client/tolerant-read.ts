@@ -7,13 +7,13 @@
  */
 import * as z from 'zod/mini';
 import { Timestamp } from '../contract/common.js';
-import { ErrorResponseSchema } from '../contract/errors.js';
 import { orderStatuses } from '../contract/orders.js';
 import { toFieldProblems } from '../contract/validation.js';
 import type { NoteDialect } from './dialect.js';
 import type { AnswerReader, AnswerShape } from './http.js';
 import { InvalidResponseError, ServiceError } from './errors.js';
-import { retryAfterSeconds, type ReadSpec } from './read-answer.js';
+import { readFront, retryAfterSeconds } from './answer-front.js';
+import type { ReadSpec } from './read-answer.js';
 import type { Answer } from './send.js';
 
 export interface TolerantSpec<S extends z.ZodMiniType> extends ReadSpec<S> {
@@ -25,24 +25,14 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 
 /** Reads an answer of the live service, whatever its dialect; `route` (`PUT /orders/5/cancel`) names it in errors. */
 export function readTolerant<S extends z.ZodMiniType>(answer: Answer, spec: TolerantSpec<S>, route: string, note: NoteDialect): z.output<S> {
-  const { status, text, headers } = answer;
-  const ok = status >= 200 && status < 300;
-  if (ok && spec.allowEmpty && text.trim() === '') return undefined as z.output<S>;
-  let json: unknown;
-  let parsed = true;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    parsed = false;
-  }
-  if (!ok || (isObject(json) && json.error === true)) {
-    // A failure status with the service's `code` and `message` but no `error: true` is still its error body.
-    const failure = ErrorResponseSchema.safeParse(!ok && isObject(json) && json.error === undefined ? { ...json, error: true } : json);
-    if (failure.success) throw new ServiceError(status, failure.data, retryAfterSeconds(headers?.get('retry-after')));
-    if (!ok) {
-      note('foreign_error_body', route);
-      throw ServiceError.foreign(status, route, parsed ? messageOf(json) : undefined, retryAfterSeconds(headers?.get('retry-after')));
-    }
+  const { status, headers } = answer;
+  // A failure status with the service's `code` and `message` but no `error: true` is still its error body.
+  const front = readFront(answer, spec.allowEmpty, true);
+  if (!front) return undefined as z.output<S>;
+  const { json, parsed } = front;
+  if (!front.ok) {
+    note('foreign_error_body', route);
+    throw ServiceError.foreign(status, route, parsed ? messageOf(json) : undefined, retryAfterSeconds(headers?.get('retry-after')));
   }
   if (!parsed) throw new InvalidResponseError(status);
   const { value, key } = unwrap(json, spec, route, note);

@@ -7,11 +7,14 @@ import type { FirstMessages, Messages } from '../i18n/messages.js';
 import type { StatusTimings } from './internal/status-timings.js';
 import { FlowRunner } from './controllers/flow-runner.js';
 import { LiveRegion } from './controllers/live-region.js';
-import { ServerScreen, serverFirstScreen } from './controllers/server-screen.js';
+import { ServerScreen } from './controllers/server-screen.js';
 import { StepChunks } from './controllers/step-chunks.js';
 import { StepFocus } from './controllers/step-focus.js';
-import { defineSteps } from './internal/steps.js';
-import { dropServerShell } from './internal/server-shell.js';
+import { defineSteps } from './steps/steps.js';
+import { dropServerShell, serverFirstScreen } from './internal/server-shell.js';
+import { clientOptionsOf } from './internal/flow-requests.js';
+import { answersAtOnce, shownState } from './internal/screen-policy.js';
+import { stepTemplate } from './steps/step-template.js';
 import { PayCheckoutSettings } from './pay-checkout-settings.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
 
@@ -112,22 +115,51 @@ export class PayCheckout extends PayCheckoutSettings {
     return this._shown().step;
   }
 
-  // The element is the face: each job behind it is a controller (controllers/).
+  // The element is the face: each job behind it is a controller (controllers/), wired here and nowhere else. Lit runs
+  // their hooks in this order: the server's screen is marked first and interactive (server-screen.ts) before focus
+  // moves and before the runner tells the page `pay-ready`, so the page's marks come before its event.
   private readonly _live = new LiveRegion(this);
-  private readonly _chunks: StepChunks = new StepChunks(
-    this,
-    (later) => new later.OrderTracker(this, this._runner, this._runner.options()),
-    () => this._screen.showing,
-    () => PayCheckout.detailsWaitMs,
-  );
-  // Before focus: the first screen is marked as it shows, as it was before the controllers.
-  private readonly _screen = new ServerScreen(
-    this,
-    () => this._shown().step !== 'loading',
-    () => this._chunks.answersAtOnce(this._shown()),
-  );
-  private readonly _focus: StepFocus = new StepFocus(this, () => (this._shown() === this._runner.flow ? this._runner.flow : undefined));
-  private readonly _runner: FlowRunner = new FlowRunner(this, this._chunks, this._live, this._focus, PayCheckout);
+  private readonly _chunks = new StepChunks(this, {
+    // The order tracker's one way into the flow and the page.
+    track: (later) =>
+      new later.OrderTracker(
+        this,
+        {
+          flow: () => this._runner.flow,
+          send: (event) => this._runner.send(event),
+          say: (text) => {
+            const m = this._chunks.catalog;
+            if (m) this._live.announce(text(m));
+          },
+          hooks: PayCheckout,
+        },
+        clientOptionsOf(this),
+      ),
+    waitMs: () => PayCheckout.detailsWaitMs,
+  });
+  private readonly _screen = new ServerScreen(this, {
+    ready: () => this._shown().step !== 'loading',
+    answers: () => answersAtOnce(this._shown(), this._chunks),
+  });
+  private readonly _focus = new StepFocus(this, { onScreen: () => (this._shown() === this._runner.flow ? this._runner.flow : undefined) });
+  private readonly _runner: FlowRunner = new FlowRunner(this, {
+    details: () => this._chunks.details,
+    later: () => this._chunks.later,
+    tracker: () => this._chunks.tracker,
+    loadDetails: () => this._chunks.loadDetails(),
+    loadLater: () => this._chunks.loadLater(),
+    wantSteps: (linkHere) => this._chunks.wantSteps(linkHere),
+    newScreen: (changed, focus) => {
+      if (focus) this._focus.pending = true;
+      // A new screen speaks through its focused heading: nothing said for the last one lingers or follows it.
+      if (changed) this._live.announce('');
+    },
+    answering: () => {
+      const shown = this._shown();
+      return shown.step !== 'loading' && answersAtOnce(shown, this._chunks);
+    },
+    timings: () => PayCheckout.statusTimings,
+  });
 
   /** The strings on screen; a server renderer hands over its locale's first screens (renderHostedPage). */
   private get messages(): FirstMessages | Messages {
@@ -180,7 +212,7 @@ export class PayCheckout extends PayCheckoutSettings {
     if (this._screen.showing) return nothing;
     const m = this.messages;
     const header = this._header();
-    const step = html`<div part="step" @pay-step=${this._runner.onStep} @pay-announce=${this._live.onAnnounce} @pay-handoff=${this._runner.onHandoff}>${this._chunks.screen(this._shown(), this)}</div>`;
+    const step = html`<div part="step" @pay-step=${this._runner.onStep} @pay-announce=${this._live.onAnnounce} @pay-handoff=${this._runner.onHandoff}>${stepTemplate(this._shown(), this._chunks, this._chunks.tracker?.remainingMs ?? null, this)}</div>`;
     return html`<section class="base" part="base" aria-label=${m.checkoutLabel} lang=${m.locale === 'es' ? 'es-CO' : 'en'}>
       ${this.keyRefused && isWholeCatalog(m) ? html`<p class="config-error" part="config-error">${m.merchantKeyRefused}</p>` : nothing}
       ${header === nothing
@@ -212,7 +244,7 @@ export class PayCheckout extends PayCheckoutSettings {
 
   /** The state on screen: the flow's, or loading while the strings or the chunk of its step are on their way. */
   private _shown(): FlowState {
-    return this._chunks.shown(this._runner.flow);
+    return shownState(this._runner.flow, this._chunks, !isServer && this._screen.showing);
   }
 }
 

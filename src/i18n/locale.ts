@@ -22,7 +22,7 @@ export const defaultMessages: FirstMessages = esFirst;
 /**
  * The first screens bundled: Spanish, the default. English comes with its whole catalog (a lazy chunk asked for beside
  * the link call): the method screen waits for the whole catalog anyway (a tap opens the details), and its 0.6 KB
- * gzip made room in the first script for the replay of an early tap (issue 31).
+ * gzip made room in the first script for the replay of an early tap.
  */
 export const firstMessages: Partial<Record<Locale, FirstMessages>> = { es: esFirst };
 

@@ -1,9 +1,9 @@
 /**
  * Which 4xx answers each operation can give, as `api_code`s of the error catalog (src/contract/errors.ts): what every
  * route of its caller, path and body can be refused with, plus the refusals of its own rules (`Route.refuses`); and
- * which 5xx failures, in the document's `default` response. The
- * sandbox (src/sandbox/) and `createCheckoutHandler()` (src/server/) are what these lists describe; the document
- * groups them by HTTP status, so a generated client or an API portal sees each one with its code and message.
+ * which 5xx failures, in the document's `default` response. The sandbox (src/sandbox/) and `createCheckoutHandler()`
+ * (src/server/) are what these lists describe; the document groups them by HTTP status, so a generated client or an
+ * API portal sees each one with its code and message.
  */
 import { errorCatalog, type ApiCode } from '../contract/index.js';
 import type { Caller, Route } from './routes.js';
@@ -30,7 +30,10 @@ const validation: readonly ApiCode[] = ['VALIDATION_FAILED'];
 /** Past an abuse limit of `createCheckoutHandler()` (per address, link, phone, document or order). */
 const limited: readonly ApiCode[] = ['LIMIT_REACHED'];
 
-/** Answers that carry `Retry-After`: the limit's wait, how soon an order still being created, or a link the shop's app did not give in time, can be asked for again. */
+/**
+ * Answers that carry `Retry-After`: when the limit lets the request through, or when an order still being created, or
+ * a link the shop's app did not give in time, can be asked for again.
+ */
 export const retryAfterCodes: ReadonlySet<ApiCode> = new Set(['LIMIT_REACHED', 'IDEMPOTENCY_KEY_IN_USE', 'LINK_SOURCE_UNAVAILABLE']);
 
 /** Any operation can fail on the server's side: an unexpected error, or the service (or its claim store) not answering. */

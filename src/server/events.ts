@@ -9,7 +9,9 @@ export type ServerEventLevel = 'error' | 'warn' | 'info';
 /**
  * `name`s: `unexpected_error`, `adapter_error`, `store_error`, `store_durability`, `store_write_back`,
  * `store_listener_failed`, `limit_reached`, `webhook_refused`, `claim_in_doubt`, `not_ready`, `shutdown_started`,
- * `shutdown_finished`, `service_dialect`. Other fields are plain values (strings, numbers, booleans) or `error: { name, message, stack? }`.
+ * `shutdown_finished`, `service_dialect`, `order_status_unlinked`, `order_status_unrecorded`, `order_link_delayed`; the
+ * relay's (`pay-checkout serve`): `notice_recorded`, `notice_delivered`, `notice_delivery_failed`, `notice_given_up`,
+ * `notice_outbox_error`, `notice_outbox_volatile`. Other fields are plain values (strings, numbers, booleans) or `error: { name, message, stack? }`.
  */
 export interface ServerEvent {
   level: ServerEventLevel;

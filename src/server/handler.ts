@@ -110,7 +110,7 @@ export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssem
     now,
     waits,
     guards,
-    orderStatus: orderStatusNotices({ onOrderStatus: options.onOrderStatus, webhooks: Boolean(options.webhookSecret), store, leaseMs: timings.leaseMs, emit }),
+    orderStatus: orderStatusNotices({ onOrderStatus: options.onOrderStatus, store, leaseMs: timings.leaseMs, emit }),
   });
   const intake = options.webhookSecret
     ? webhookIntake({ secret: options.webhookSecret, now, store, timings, merchant, ops, onDelivery: options.onWebhook, onSettled: telemetry.settled })

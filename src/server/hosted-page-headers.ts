@@ -17,13 +17,13 @@ export interface HostedPageHeaderOptions {
 }
 
 /** One year: the usual HSTS age; no `includeSubDomains`, which would bind every host of the merchant's domain. */
-export const hostedPageHsts = 'max-age=31536000';
+const hostedPageHsts = 'max-age=31536000';
 
 /**
  * What a checkout never uses, turned off for the page and any frame in it. Not `clipboard-write`: the Bre-B screen's
  * copy button writes the key. Only names every engine knows: an unknown one is a console error in Chromium.
  */
-export const hostedPagePermissions = ['accelerometer', 'camera', 'display-capture', 'geolocation', 'gyroscope', 'hid', 'magnetometer', 'microphone', 'midi', 'payment', 'serial', 'usb'];
+const hostedPagePermissions = ['accelerometer', 'camera', 'display-capture', 'geolocation', 'gyroscope', 'hid', 'magnetometer', 'microphone', 'midi', 'payment', 'serial', 'usb'];
 
 const cspMeta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/;
 

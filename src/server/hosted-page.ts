@@ -16,8 +16,8 @@ import { formatMoney, intlLocales } from '../i18n/format-money.js';
 import { previewMessages } from '../i18n/preview.js';
 import { hostedPageHeaders } from './hosted-page-headers.js';
 
-export { hostedPageHeaders, hostedPagePermissions, type HostedPageHeaderOptions } from './hosted-page-headers.js';
-export { configureHostedPage, hostedBuildBase, isHostedPage, writeHostedPage, type HostedPageOptions } from './hosted-page-deploy.js';
+export { hostedPageHeaders, type HostedPageHeaderOptions } from './hosted-page-headers.js';
+export { configureHostedPage, hostedBuildBase, writeHostedPage, type HostedPageOptions } from './hosted-page-deploy.js';
 
 export interface RenderHostedPageOptions {
   /** The link's hash, as in `/checkout/{hash}`. */
@@ -107,7 +107,8 @@ export async function canRenderHostedPage(): Promise<boolean> {
  * the title and preview only. With `withHeaders`, `{ html, headers }`.
  */
 export function renderHostedPage(html: string, options: RenderHostedPageOptions & { withHeaders: true }): Promise<RenderedHostedPage>;
-export function renderHostedPage(html: string, options: RenderHostedPageOptions): Promise<string>;
+export function renderHostedPage(html: string, options: RenderHostedPageOptions & { withHeaders?: false }): Promise<string>;
+export function renderHostedPage(html: string, options: RenderHostedPageOptions): Promise<string | RenderedHostedPage>;
 export async function renderHostedPage(html: string, options: RenderHostedPageOptions): Promise<string | RenderedHostedPage> {
   const url = pageUrl(options.url);
   const page = await drawPage(html, options, url);
@@ -232,7 +233,7 @@ function inlineEntry(html: string, entryScript: string, locale: 'es' | 'en'): { 
  * imports them: preloaded from the top of the body (out of the head, so no Early Hints name them), found with the
  * page's first bytes; on a phone their first byte comes a round trip later, when the page itself is in (22 KB gzip:
  * 110 ms at 1.6 Mbps, under the 150 ms round trip), so they arrive while the entry runs and a buyer who taps at once
- * finds the next screen nearly here (issue 31). Fetched and compiled, not run until asked.
+ * finds the next screen nearly here. Fetched and compiled, not run until asked.
  */
 function nextScreensOf(entry: string, folder: string, locale: 'es' | 'en'): string[] {
   const chunks = [...entry.matchAll(/\bimport\(["'`]\.\/((?:details-steps|later-steps|es|en)-[\w-]+\.js)["'`]\)/g)].map((m) => m[1] ?? '');

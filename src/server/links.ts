@@ -19,6 +19,8 @@ export interface CheckoutLinkInfo {
   redirectLink?: string | null | undefined;
   /** The store's personal-data policy (Ley 1581), linked above the pay button; the element's `privacy-url` wins. */
   privacyUrl?: string | null | undefined;
+  /** A picture of what is paid for, `https:` only: the hosted page's link preview (`og:image`) shows it. */
+  imageUrl?: string | null | undefined;
   /**
    * What the store already knows of the buyer (the live plugin sends its customer with every link). Sent to the
    * service with the order, never to the browser; a field the page or the buyer gives wins. Fields left unknown are
@@ -69,5 +71,6 @@ export function toCheckoutLink(
     document_types: documentTypes,
     ...(info.redirectLink ? { redirect_link: info.redirectLink } : {}),
     ...(info.privacyUrl ? { privacy_url: info.privacyUrl } : {}),
+    ...(info.imageUrl ? { image_url: info.imageUrl } : {}),
   };
 }

@@ -115,7 +115,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
 
   const orderView = async (details: OrderDetails): Promise<CheckoutOrder> => {
     const view = checked(CheckoutOrderSchema, viewOf(details), 'The order');
-    await deps.orderStatus?.seen(details);
+    if (deps.orderStatus) await deps.orderStatus.seen(details);
     return view;
   };
 
@@ -189,7 +189,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       throw CheckoutHttpError.of('IDEMPOTENCY_KEY_REUSED');
     }
     if (gateway.kind === 'otp') deps.guards.created(created.id_order, body);
-    await deps.orderStatus?.created(hash, created.id_order);
+    if (deps.orderStatus) await deps.orderStatus.created(hash, created.id_order);
     let order: CheckoutOrderCreated;
     try {
       order = await withToken(viewOf(details, [gateway], created, info.description));

@@ -52,8 +52,9 @@ export interface CheckoutHandlerOptions {
   onWebhook?: (delivery: WebhookDelivery) => void;
   /**
    * Told each outcome of an order made through a link (`confirmed`, `cancelled`, `refunded`) with the link's hash:
-   * from the verified webhooks with `webhookSecret`, else from the buyers' own status checks. A rejection fails the
-   * webhook (the service delivers it again). `pay-checkout serve` relays these to the shop (`createRelay`).
+   * from the verified webhooks with `webhookSecret`, and from the buyers' own status checks, once per order and
+   * status on an instance. A rejection fails the webhook (the service delivers it again). `pay-checkout serve` relays
+   * these to the shop (`createRelay`), whose outbox keeps one per order and status across instances.
    */
   onOrderStatus?: OnOrderStatus;
   /**

@@ -1,13 +1,14 @@
 /**
  * What the handler tells `onOrderStatus`: each outcome of an order it learns (paid, cancelled, refunded), from the
- * service's verified webhooks or, where no webhook secret is configured, from the buyers' own status checks. The
+ * service's verified webhooks and from the buyers' own status checks (the contract shows a webhook for payment only,
+ * so a cancellation is learnt from the buyer's page; the receiver keeps one per order and status). The
  * link an order was paid through is remembered in the claim store when the order is created (the service's order
  * carries no link), so any instance sharing the store can name it later.
  */
 import type { CancelReason, GatewayKind, OrderDetails, OrderStatus } from '../contract/index.js';
 import type { MerchantClient } from '../client/index.js';
 import { CancelReasonSchema } from '../contract/index.js';
-import type { ClaimStore } from './claims.js';
+import { keepTrying, type ClaimStore } from './claims.js';
 import { errorFields, type EventSink } from './events.js';
 import { gatewayOfOrder } from './orders.js';
 
@@ -40,7 +41,7 @@ const reportedCap = 10_000;
 export interface OrderStatusNotices {
   /** An order was created through a link: remember the link for the order's later changes. */
   created(hash: string, idOrder: number): Promise<void>;
-  /** A buyer's status check read the order (reported only where no webhooks arrive). */
+  /** A buyer's status check (or cancel, or code) read the order. */
   seen(details: OrderDetails): Promise<void>;
   /** A verified webhook said the order changed: an outcome's record is read back from the service, then reported. */
   delivered(idOrder: number, status: string, merchant: MerchantClient): Promise<void>;
@@ -48,8 +49,6 @@ export interface OrderStatusNotices {
 
 export interface OrderStatusNoticeOptions {
   onOrderStatus: OnOrderStatus | undefined;
-  /** With webhooks configured, they are the one source; buyers' checks are not also reported. */
-  webhooks: boolean;
   store: ClaimStore;
   leaseMs: number;
   emit: EventSink;
@@ -60,48 +59,69 @@ export function orderStatusNotices(options: OrderStatusNoticeOptions): OrderStat
   if (!onOrderStatus) return undefined;
   const reported = new Set<string>();
 
+  // Held (stored but not yet completed), the claim's digest is the hash already.
   const linkOf = async (idOrder: number): Promise<string | undefined> => {
     const view = await store.inspect(linkKey(idOrder));
-    return view.state === 'done' ? view.response : undefined;
+    return view.state === 'done' ? view.response : view.state === 'held' ? view.digest : undefined;
   };
 
   const report = async (details: OrderDetails): Promise<void> => {
     if (!outcomeStatuses.has(details.status)) return;
     const seenKey = `${details.id_order}:${details.status}`;
     if (reported.has(seenKey)) return;
-    const gateway = gatewayOfOrder(details);
-    const link = await linkOf(details.id_order);
-    if (!link || !gateway) {
-      // Not an order of this server's links (a partner account sees every store's), or its record has expired.
-      emit({ level: 'warn', name: 'order_status_unlinked', message: `order ${details.id_order} ${details.status}: no link is known for it; no notice sent`, id_order: details.id_order });
-      return;
-    }
-    const cancel = CancelReasonSchema.safeParse(details.cancel_reason);
-    await onOrderStatus({
-      link,
-      id_order: details.id_order,
-      id_external: details.id_external ?? null,
-      status: details.status,
-      amount: details.total,
-      currency: details.currency,
-      gateway: gateway.kind,
-      cancel_reason: cancel.success ? cancel.data : null,
-    });
+    // Marked at once, so checks of one order together on this instance report it once; a failure unmarks it.
     if (reported.size >= reportedCap) reported.clear();
     reported.add(seenKey);
+    try {
+      const gateway = gatewayOfOrder(details);
+      const link = await linkOf(details.id_order);
+      if (!link || !gateway) {
+        // Not an order of this server's links (a partner account sees every store's), or its record has expired.
+        emit({ level: 'warn', name: 'order_status_unlinked', message: `order ${details.id_order} ${details.status}: no link is known for it; no notice sent`, id_order: details.id_order });
+        return;
+      }
+      const cancel = CancelReasonSchema.safeParse(details.cancel_reason);
+      await onOrderStatus({
+        link,
+        id_order: details.id_order,
+        id_external: details.id_external ?? null,
+        status: details.status,
+        amount: details.total,
+        currency: details.currency,
+        gateway: gateway.kind,
+        cancel_reason: cancel.success ? cancel.data : null,
+      });
+    } catch (error) {
+      reported.delete(seenKey);
+      throw error;
+    }
   };
 
   return {
     async created(hash, idOrder) {
+      const key = linkKey(idOrder);
+      let token: string | undefined;
+      /** Claimed with the hash as its digest, then completed: true once stored (or already there, a replayed create). */
+      const remember = async (): Promise<boolean> => {
+        if (!token) {
+          const claim = await store.claim(key, hash, options.leaseMs);
+          if (claim.state !== 'claimed') return true;
+          token = claim.token;
+        }
+        if (await store.complete(key, token, hash, orderLinkTtlMs)) return true;
+        token = undefined; // the claim lapsed meanwhile: claim it again
+        return false;
+      };
       try {
-        const claim = await store.claim(linkKey(idOrder), hash, options.leaseMs);
-        if (claim.state === 'claimed') await store.complete(linkKey(idOrder), claim.token, hash, orderLinkTtlMs);
+        if (await remember()) return;
       } catch (error) {
-        emit({ level: 'error', name: 'order_link_lost', message: `order ${idOrder}: its link could not be stored; its outcome will not be relayed`, id_order: idOrder, error: errorFields(error, undefined, false) });
+        emit({ level: 'warn', name: 'order_link_delayed', message: `order ${idOrder}: its link could not be stored yet; trying again in the background`, id_order: idOrder, error: errorFields(error, undefined, false) });
       }
+      // The create is answered meanwhile; a store that is back within the lease still gets the link.
+      keepTrying(remember, Date.now() + options.leaseMs);
     },
     async seen(details) {
-      if (options.webhooks || !outcomeStatuses.has(details.status)) return;
+      if (!outcomeStatuses.has(details.status)) return;
       try {
         await report(details);
       } catch (error) {

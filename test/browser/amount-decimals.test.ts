@@ -1,4 +1,4 @@
-// Issue 10, defect 1: decimals on a dynamic link were read as more pesos (`50.000,00` → $ 5.000.000).
+// Decimals on a dynamic link are never read as more pesos (`50.000,00` is $ 50.000, not $ 5.000.000).
 import { expect, waitUntil } from '@open-wc/testing';
 import { field, mount, resetSandbox, screenRoot, shownText, submit, type, typeKeys as typeKeysInto, pressKey, waitForStep } from './support/checkout.js';
 import type { PayCheckout } from '../../src/index.js';

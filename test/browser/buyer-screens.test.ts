@@ -1,4 +1,4 @@
-// Issue 10, defects 7-10: every screen at 200% text on a 390 px phone, the copy of each method, what a link that
+// Every screen at 200% text on a 390 px phone, the copy of each method, what a link that
 // cannot be paid says, the announced status notice, a whole SMS pasted into the code field, and the small things.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import {

@@ -1,5 +1,5 @@
-// Issue 10: change method from any waiting screen (cancel on the service first), and defect 2: back from the card
-// page without paying trapped the buyer on "Consultando tu pago con tarjeta…".
+// Change method from any waiting screen (cancel on the service first), and back from the card page without paying:
+// the buyer is never trapped on "Consultando tu pago con tarjeta…".
 import { expect, fixtureCleanup, waitUntil } from '@open-wc/testing';
 import {
   button,

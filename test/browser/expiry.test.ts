@@ -1,5 +1,5 @@
-// Issue 10, defect 6: "Se acabó el tiempo… no se hizo ningún cobro" showed while the order was still open on the
-// service (the device's countdown ran out first). Now only the service's word ends it.
+// "Se acabó el tiempo… no se hizo ningún cobro" must never show while the order is still open on the service (the
+// device's countdown may run out first): only the service's word ends it.
 import { expect, waitUntil } from '@open-wc/testing';
 import { chooseMethod, control, fillDetails, latestOrderId, mount, resetSandbox, sandboxOrder, screenRoot, toPush, waitForStep } from './support/checkout.js';
 import { expectAccessibleInBothThemes } from './support/a11y.js';

@@ -1,4 +1,4 @@
-// Issue 23: in forced colors (Windows High Contrast) the theme's colours give way to the system's, so what told states
+// In forced colors (Windows High Contrast) the theme's colours give way to the system's, so what told states
 // apart by colour alone must tell them apart another way. Chromium only: its emulation of `forced-colors: active`
 // (Playwright's emulateMedia) applies the system palette; Firefox's and WebKit's drivers here cannot turn it on.
 import { expect } from '@open-wc/testing';

@@ -1,4 +1,4 @@
-// A 429 from the merchant's handler (its abuse limits, issue 18) as the buyer meets it. The sandbox has no limits,
+// A 429 from the merchant's handler (its abuse limits) as the buyer meets it. The sandbox has no limits,
 // so the 429 is injected with a fetch stub, in the handler's exact words (LIMIT_REACHED, Retry-After).
 import { expect, waitUntil } from '@open-wc/testing';
 import type { PayCheckout } from '../../src/index.js';

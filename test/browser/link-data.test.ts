@@ -1,4 +1,4 @@
-// Issue 22, item 2: a page rendered on a merchant's server hands <pay-checkout> the link answer it fetched
+// A page rendered on a merchant's server hands <pay-checkout> the link answer it fetched
 // (`linkData`, or a JSON script child), so the element makes no link request; a foreign, stale or broken answer is
 // refused and the element asks the service. Requests are read from the page's resource timing, nothing is stubbed.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';

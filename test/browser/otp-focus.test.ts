@@ -1,4 +1,4 @@
-// Issue 10, defect 3: a wrong SMS code was not announced, and after "Confirmar pago" focus fell to <body>.
+// A wrong SMS code is announced, and after "Confirmar pago" focus stays in the checkout, never falling to <body>.
 import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { button, chooseMethod, currentScreen, field, fillDetails, mount, resetSandbox, type, waitForStep } from './support/checkout.js';

@@ -1,4 +1,4 @@
-// Issue 29: what a Colombian checkout knows (prefill), asks (Ley 1581 consent) and shows (methods in order, amount
+// What a Colombian checkout knows (prefill), asks (Ley 1581 consent) and shows (methods in order, amount
 // presets), driven as a buyer would against the real sandbox; the order the sandbox records is read from its control API.
 import { expect, waitUntil } from '@open-wc/testing';
 import {

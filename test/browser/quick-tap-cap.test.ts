@@ -1,4 +1,4 @@
-// The end of `pay-ready`'s wait on the embed (issue 31): past `detailsWaitMs` the page hears it without the details
+// The end of `pay-ready`'s wait on the embed: past `detailsWaitMs` the page hears it without the details
 // step's chunk, and a method tapped then shows its button busy until the chunk comes (the wait itself:
 // quick-tap-embed.test.ts). In a page of its own (each file runs in one: a module can be held once per page), so the
 // chunk is fetched here first, and held (test/harness/slow-chunk-middleware.mjs).
@@ -12,7 +12,7 @@ describe('<pay-checkout> with the details step still on its way', () => {
 
   it('the embed: pay-ready comes without the details step once the wait runs out, and a tap then shows its button busy', async () => {
     expect(customElements.get('pay-step-details') === undefined, 'a fresh page').to.equal(true);
-    holdModule('/src/element/internal/details-steps.ts');
+    holdModule('/src/element/steps/details-steps.ts');
     PayCheckout.detailsWaitMs = 400;
     const started = performance.now();
     const { el, ready } = embed();

@@ -1,4 +1,4 @@
-// What the embed's first screen does not wait for, and what its `pay-ready` does (issue 31): the method screen shows at
+// What the embed's first screen does not wait for, and what its `pay-ready` does: the method screen shows at
 // the link's answer, with the details step's chunk still on its way; a method tapped then shows its button busy until
 // it arrives, and the page hears `pay-ready` (and the `interactive` mark) only once a tap opens the details at once
 // (the end of that wait: quick-tap-cap.test.ts; a server-drawn screen's: quick-tap.test.ts, ssr-early-tap.test.ts).
@@ -14,7 +14,7 @@ describe('<pay-checkout> with the details step still on its way', () => {
 
   it('the embed shows its method screen at once; a tap then shows its button busy, and pay-ready waits for the details step', async () => {
     expect(customElements.get('pay-step-details') === undefined, 'a fresh page').to.equal(true);
-    holdModule('/src/element/internal/details-steps.ts');
+    holdModule('/src/element/steps/details-steps.ts');
     PayCheckout.detailsWaitMs = 30_000;
     const { el, ready } = embed();
     let readyAt: number | undefined;

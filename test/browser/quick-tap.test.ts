@@ -1,4 +1,4 @@
-// A method tapped the moment the server-drawn first screen comes alive (issue 31): the element takes over once the
+// A method tapped the moment the server-drawn first screen comes alive: the element takes over once the
 // details step's chunk and the whole catalog are in, so the tap answers with the details screen at once. First in its
 // own page (each test file runs in one), so that chunk has not been fetched before; the dev server holds it back
 // until the test lets it go (test/harness/slow-chunk-middleware.mjs), as a phone's line does.
@@ -12,7 +12,7 @@ describe('<pay-checkout> a method tapped right at pay-ready', () => {
 
   it('on a server-drawn screen: the element takes over with the details step here, and the tap opens it at once', async () => {
     expect(customElements.get('pay-step-details') === undefined, 'a fresh page: the details step not yet fetched').to.equal(true);
-    holdModule('/src/element/internal/details-steps.ts');
+    holdModule('/src/element/steps/details-steps.ts');
     PayCheckout.detailsWaitMs = 30_000;
     const heard: string[] = [];
     const { host, drawn, container } = await serverDrawn();

@@ -1,4 +1,4 @@
-// Issue 10, defects 4 and 5: the receipt was lost on reload and was a dead end (no reference, no way back, no print).
+// The receipt survives a reload on this device and is no dead end: a reference, a way back to the store, a print.
 import { expect, fixture, fixtureCleanup, html } from '@open-wc/testing';
 import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import {

@@ -1,4 +1,4 @@
-// Issue 22, item 5: 200% text on a 390 px and a 320 px phone (WCAG 1.4.10), in the hosted page's own layout (its
+// 200% text on a 390 px and a 320 px phone (WCAG 1.4.10), in the hosted page's own layout (its
 // centring grid, which let the method list's widest word widen the page to 431 px): no screen scrolls sideways.
 import { expect, fixture, html } from '@open-wc/testing';
 import { chooseMethod, control, currentScreen, fillDetails, latestOrderId, resetSandbox, waitForStep } from './support/checkout.js';

@@ -1,4 +1,4 @@
-// Issue 23: each flow as a screen-reader user meets it. After every action: where focus is (role, name, description),
+// Each flow as a screen-reader user meets it. After every action: where focus is (role, name, description),
 // every live-region message in order (none twice, none left for the next screen), money said as pesos and the phone
 // by its last digits. Chromium: its accessibility tree (CDP); Firefox and WebKit: what their DOM exposes
 // (support/screen-reader.ts says why).
@@ -366,7 +366,7 @@ describe('<pay-checkout> heard with a screen reader', () => {
     expect(await said(log, 2)).to.deep.equal(['Creating your payment…', 'You have 5 minutes to pay']);
     expect(browseText(el)).to.include('We sent the notification to the phone ending in 4567').and.match(/Time left: [45] minutes( and \d+ seconds)?/);
   });
-  // Issue 29: what the page prefilled, the personal-data consent, and the amount presets.
+  // What the page prefilled, the personal-data consent, and the amount presets.
   it('prefilled details: focus on pay, each field read with its value; the consent box and its error', async () => {
     const el = await mountWith({
       'id-type': 'CC',

@@ -17,7 +17,7 @@ describe('<pay-checkout> screens that are not a payment', () => {
     await toPush(first);
     await control(`/orders/${await latestOrderId()}/approve`, {});
     await waitForStep(first, 'paid');
-    // This device keeps the receipt (issue 10); another device has none, and sees the link is paid.
+    // This device keeps the receipt; another device has none, and sees the link is paid.
     const same = await mount();
     await waitForStep(same, 'paid');
     localStorage.clear();

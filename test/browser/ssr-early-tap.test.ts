@@ -1,5 +1,5 @@
 // A tap on the server-drawn first screen (renderHostedPage) before the element takes over is replayed on the element's
-// own screen (issue 31). The element's own listener, here: no inline script runs in this page, the hosted page's
+// own screen. The element's own listener, here: no inline script runs in this page, the hosted page's
 // early-tap script among them (that one: test/e2e/server-rendered.e2e.ts). In a page of its own (each file runs in
 // one), so the details step's chunk is fetched here first, and held (test/harness/slow-chunk-middleware.mjs): the
 // element keeps the drawn screen while it waits for that chunk, 300 ms here, then takes over without it.
@@ -13,7 +13,7 @@ describe('a tap on the server-drawn first screen before the element takes over',
 
   it('is replayed on the element’s own screen once its wait is over: the tapped method opens its details', async () => {
     expect(customElements.get('pay-step-details') === undefined, 'a fresh page').to.equal(true);
-    holdModule('/src/element/internal/details-steps.ts');
+    holdModule('/src/element/steps/details-steps.ts');
     PayCheckout.detailsWaitMs = 300;
     const { host, drawn, container } = await serverDrawn();
     const ready = new Promise<void>((resolve) => host.addEventListener('pay-ready', () => resolve()));

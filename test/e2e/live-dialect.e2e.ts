@@ -1,5 +1,5 @@
 /**
- * Issue 28: the element pays with Nequi, Daviplata and Bre-B through createCheckoutHandler() in front of the sandbox
+ * The element pays with Nequi, Daviplata and Bre-B through createCheckoutHandler() in front of the sandbox
  * in its `live` dialect (result wrappers, `{ payment_gateways }`, amount/created_at, every docs-required shopper field
  * enforced, X-Wava-* data-nested webhooks). The merchant's page and the handler share one origin, as on a merchant's
  * server; the buyer's cancel goes through the handler's PUT fallback. Engine-neutral (support/driver.ts), so run.mjs runs it in Chromium, Firefox and WebKit.

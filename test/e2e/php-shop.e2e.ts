@@ -42,6 +42,24 @@ async function until<T>(what: string, check: () => Promise<T | undefined | false
   }
 }
 
+/**
+ * Every `<img>` under the element, through its shadow roots, once each has loaded or failed: its src and natural width
+ * (0 when the shop's CSP blocked it; the element then hides it, so nothing else on screen says so). A string, not a
+ * function: tsx's keepNames would wrap the inner function in a `__name` helper that does not exist in the page.
+ */
+const elementImagesScript = `(async () => {
+  const images = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el instanceof HTMLImageElement) images.push(el);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document.querySelector('pay-checkout').shadowRoot);
+  await Promise.all(images.map((img) => img.complete ? undefined : new Promise((done) => { img.addEventListener('load', done, { once: true }); img.addEventListener('error', done, { once: true }); })));
+  return images.map((img) => ({ src: img.currentSrc || img.src, width: img.naturalWidth }));
+})()`;
+
 const answers = (url: string) => () => fetch(url).then((response) => response.ok);
 
 interface Cart {
@@ -100,7 +118,8 @@ describe('a PHP shop beside pay-checkout serve', () => {
     PAY_CHECKOUT_LINKS_URL: `${shopUrl}/links.php?hash={hash}`,
     PAY_CHECKOUT_APP_SECRET: appSecret,
     PAY_CHECKOUT_NOTIFY_URL: `${shopUrl}/notify.php`,
-    PAY_CHECKOUT_NOTIFY_RETRY_MS: '400',
+    // Room for the test to kill serve between two tries even on a loaded machine, and still seconds in all.
+    PAY_CHECKOUT_NOTIFY_RETRY_MS: '1000',
     PAY_CHECKOUT_WEBHOOK_SECRET: 'whsec_test_demo',
     PAY_CHECKOUT_REDIS_URL: redis.url,
     PAY_CHECKOUT_SECRET: 'order-tokens-signing-secret-for-this-test',
@@ -147,7 +166,8 @@ describe('a PHP shop beside pay-checkout serve', () => {
     serveUrl = `http://127.0.0.1:${servePort}`;
     shop = spawn(systemBinary('php'), ['-S', `127.0.0.1:${shopPort}`, '-t', shopRoot], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PAY_CHECKOUT_APP_SECRET: appSecret, PAY_CHECKOUT_SERVE_URL: serveUrl, SHOP_DATABASE: database, SHOP_NOTIFY_FAILURES: failuresFile },
+      // The same service as serve's: the shop's CSP allows the origin the gateways' icons come from.
+      env: { ...process.env, PAY_CHECKOUT_APP_SECRET: appSecret, PAY_CHECKOUT_SERVE_URL: serveUrl, PAY_CHECKOUT_BASE_URL: world.sandbox.baseUrl, SHOP_DATABASE: database, SHOP_NOTIFY_FAILURES: failuresFile },
     });
     keepTail(shop);
     await until('the PHP shop to answer', answers(`${shopUrl}/index.php`));
@@ -187,6 +207,11 @@ describe('a PHP shop beside pay-checkout serve', () => {
     const buyer = await Buyer.create(world);
     const hash = await fillCart(buyer, coffee, panela);
     const known = new Set((await world.orders()).map((order) => order.id_order));
+    // The gateways' icons come from the service: the shop's CSP must allow its origin, or they are blocked and hidden.
+    await buyer.waitForStep('method');
+    const icons = (await buyer.page.evaluate(elementImagesScript)) as { src: string; width: number }[];
+    assert.ok(icons.length >= 3, `one icon per gateway: ${JSON.stringify(icons)}`);
+    assert.deepEqual(icons.filter((icon) => icon.width === 0), [], "every gateway's icon loaded under the shop's CSP");
     // An anonymous cart: the shop knows nothing of the buyer, so the details screen asks for the contact too.
     await buyer.chooseMethod(gateway.name);
     await buyer.fillDetails({ phone: '300 123 4567' });
@@ -224,14 +249,18 @@ describe('a PHP shop beside pay-checkout serve', () => {
         const notices = await noticesOf(hash);
         assert.deepEqual(notices.map((n) => n.type), ['order.paid'], 'one notice for the cart');
         assert.equal(cart.paid_by_event, notices[0]?.id);
+        // Read before the reload below, which starts the page's record afresh.
+        const { violations, errors } = await buyer.recorded();
+        assert.deepEqual(violations, [], "the shop's strict CSP held");
+        assert.deepEqual([...errors, ...buyer.pageErrors], []);
         // The shop's own page says so, and never carried a secret.
         await buyer.page.reload();
         assert.equal(await buyer.page.locator('#cart-status').getAttribute('data-paid'), 'true');
         const html = await (await fetch(`${shopUrl}/cart.php?hash=${hash}`)).text();
         for (const secret of [appSecret, 'mk_test_demo']) assert.ok(!html.includes(secret), `no ${secret} on the page`);
-        const { violations, errors } = await buyer.recorded();
-        assert.deepEqual(violations, [], "the shop's strict CSP held");
-        assert.deepEqual([...errors, ...buyer.pageErrors], []);
+        const after = await buyer.recorded();
+        assert.deepEqual(after.violations, [], "the shop's strict CSP held on the paid cart's page too");
+        assert.deepEqual([...after.errors, ...buyer.pageErrors], []);
         assert.deepEqual(buyer.serverErrors, []);
       } finally {
         await buyer.close();
@@ -290,6 +319,18 @@ describe('a PHP shop beside pay-checkout serve', () => {
     assert.deepEqual(notices.map((n) => n.type), ['order.paid']);
     assert.equal(cart.paid_by_event, notices[0]?.id);
     assert.equal(deliveries[0]?.event_id, notices[0]?.id);
+  });
+
+  it('a notice sent again with the same id (pay-checkout deliveries redeliver) is answered 200 and marks nothing twice', async () => {
+    const [cart] = await shopRows<Cart>('SELECT * FROM carts WHERE paid_at IS NOT NULL ORDER BY paid_at LIMIT 1');
+    assert.ok(cart?.paid_by_event);
+    const takenBefore = await shopRows<Delivery>(`SELECT event_id, answered FROM deliveries WHERE event_id = '${cart.paid_by_event}' AND answered = 200`);
+    assert.equal(takenBefore.length, 1);
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', cli, 'deliveries', 'redeliver', cart.paid_by_event], { cwd: repoRoot, env: serveEnv(), timeout: 30_000 });
+    assert.match(stdout, new RegExp(cart.paid_by_event), stdout);
+    await until('the shop to take the notice again', async () => (await shopRows<Delivery>(`SELECT answered FROM deliveries WHERE event_id = '${cart.paid_by_event}' AND answered = 200`)).length === 2);
+    assert.deepEqual(await cartOf(cart.hash), cart, 'the cart is as it was: paid once, by the first delivery');
+    assert.equal((await noticesOf(cart.hash)).length, 1);
   });
 
   it('no cart heard of its payment twice: one paid notice per cart, whatever the webhooks and restarts did', async () => {

@@ -98,7 +98,7 @@ describe('closing the tab during a push approval', () => {
       await buyer.waitForStep('paid');
       assert.match(await buyer.text(), new RegExp(`¡Pago exitoso!.*Número de orden ${order.id_order}\\b`));
       assert.equal((await world.orders()).length, 1);
-      // Once a tab has shown the receipt its token is forgotten, but the receipt stays on this device (issue 10).
+      // Once a tab has shown the receipt its token is forgotten, but the receipt stays on this device.
       await buyer.page.close();
       await buyer.newTab();
       await buyer.open('demo-fixed');

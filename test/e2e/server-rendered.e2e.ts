@@ -1,5 +1,5 @@
 /**
- * Issue 22: the hosted page served by the sandbox arrives with its first screen drawn (declarative shadow DOM) and
+ * The hosted page served by the sandbox arrives with its first screen drawn (declarative shadow DOM) and
  * the link answer in it, so the amount and the methods show with no script at all; the element then takes over
  * without asking for the link again, under the page's strict CSP. A static copy of dist/hosted still fetches it.
  */

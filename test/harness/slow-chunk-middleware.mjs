@@ -5,7 +5,7 @@
  * so no other file waits; a held request goes after 10 s whatever happens.
  */
 /** The modules a page may hold, never cached by the browser: a copy cached by an earlier page would not be held. */
-const holdable = ['/src/element/internal/details-steps.ts', '/src/i18n/en.ts'];
+const holdable = ['/src/element/steps/details-steps.ts', '/src/i18n/en.ts'];
 
 export function slowChunkMiddleware() {
   // A release asked for before the held request came lets that request through at once.

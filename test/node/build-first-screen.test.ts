@@ -33,11 +33,11 @@ describe('the script-tag build: first screen and later steps', () => {
 
   it('the first script holds the first screens, and only them', () => {
     const first = moduleOf(files.find((f) => f.fileName === 'pay-checkout.js') as BuiltFile);
-    for (const part of ['src/flow/first-screen.ts', 'src/client/send.ts', 'src/element/internal/link-request.ts', 'src/i18n/es-first.ts', 'src/element/internal/pay-step-method.ts']) {
+    for (const part of ['src/flow/first-screen.ts', 'src/client/send.ts', 'src/element/internal/link-request.ts', 'src/i18n/es-first.ts', 'src/element/steps/pay-step-method.ts']) {
       assert.ok(first.some((id) => id.endsWith(part)), `${part} is missing from the first script`);
     }
     assert.ok(!first.some((id) => id.includes('/node_modules/zod/')), 'zod is in the first script');
-    for (const part of ['src/client/checkout-link.ts', 'src/contract/checkout-link.ts', 'src/client/http.ts', 'src/flow/machine.ts', 'src/flow/before-order.ts', 'src/element/internal/resume-order.ts', 'src/flow/waiting.ts', 'src/client/checkout-client.ts', 'src/element/internal/order-tracker.ts', 'src/i18n/es.ts', 'src/element/internal/pay-step-details.ts', 'src/element/internal/status-controller.ts']) {
+    for (const part of ['src/client/checkout-link.ts', 'src/contract/checkout-link.ts', 'src/client/http.ts', 'src/flow/machine.ts', 'src/flow/before-order.ts', 'src/element/order/resume-order.ts', 'src/flow/waiting.ts', 'src/client/checkout-client.ts', 'src/element/order/order-tracker.ts', 'src/i18n/es.ts', 'src/element/steps/pay-step-details.ts', 'src/element/controllers/status-controller.ts']) {
       assert.ok(!first.some((id) => id.endsWith(part)), `${part} is in the first script`);
     }
     assert.ok(entry.includes('Elige cómo pagar') && !entry.includes('Confirmar pago'), 'the first screens’ strings only');
@@ -46,7 +46,7 @@ describe('the script-tag build: first screen and later steps', () => {
   it('the receipt (its step, its storage) is a later step: in the lazy chunk, not the first script', () => {
     const first = moduleOf(files.find((f) => f.fileName === 'pay-checkout.js') as BuiltFile);
     const lazy = moduleOf(files.find((f) => f.fileName.startsWith('pay-checkout.later-steps-')) as BuiltFile);
-    for (const part of ['src/element/internal/pay-step-receipt.ts', 'src/element/internal/receipt-store.ts']) {
+    for (const part of ['src/element/steps/pay-step-receipt.ts', 'src/element/order/receipt-store.ts']) {
       assert.ok(!first.some((id) => id.endsWith(part)) && lazy.some((id) => id.endsWith(part)), `${part} is not in the later chunk alone`);
     }
   });

@@ -68,6 +68,8 @@ describe('dev server route (hostedPagePlugin)', () => {
       const origin = new URL(server.resolvedUrls?.local[0] ?? '').origin;
       const res = await fetch(`${origin}/checkout/demo-fixed/`);
       assert.equal(res.status, 200);
+      assert.equal(res.headers.get('x-frame-options'), 'DENY', 'the headers a payment page goes with, in npm start too');
+      assert.match(res.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'$/);
       const html = await res.text();
       assert.match(html, new RegExp(`<meta name="pay-api-base" content="${origin}/v1"`));
       assert.match(html, new RegExp(`img-src 'self' data: ${origin}[;"]`));
@@ -105,6 +107,14 @@ describe('built hosted page (vite.hosted.config.ts)', () => {
       const code = readFileSync(path.join(scratch.dir, fileName), 'utf8');
       assert.doesNotMatch(code, /\bstatic\s*\{/, `${fileName} has a class static block`);
     }
+  });
+
+  it('carries no comment of its source, and a neutral link preview', () => {
+    assert.ok(readFileSync(path.join(repoRoot, 'hosted', 'index.html'), 'utf8').includes('<!--'), 'the source has comments to leave out');
+    assert.doesNotMatch(html, /<!--/);
+    assert.match(html, /<meta name="description" content="Página de pago del comercio\." \/>/);
+    assert.match(html, /<meta property="og:title" content="Pago" \/>/);
+    assert.match(html, /<meta name="robots" content="noindex" \/>/);
   });
 
   it('has a strict Content-Security-Policy', () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 28: the merchant client reads every shape the live service is documented or observed to answer in
+ * The merchant client reads every shape the live service is documented or observed to answer in
  * (live-service-facts §12–13), from a stand-in on a real socket; what money depends on is still required.
  */
 import assert from 'node:assert/strict';
@@ -23,7 +23,7 @@ describe('merchant client: the live service dialects (real HTTP stand-in)', () =
 
   const fresh = () => {
     reports = [];
-    // A new callback per test: reports are once per process per callback.
+    // A new client per test: reports are once per client.
     merchant = new MerchantClient({ baseUrl: service.baseUrl, merchantKey: 'mk_test_demo', timeoutMs: 2_000, onDialect: (r) => reports.push(r) });
   };
 
@@ -47,7 +47,7 @@ describe('merchant client: the live service dialects (real HTTP stand-in)', () =
     assert.equal(reports.find((r) => r.variant === 'result_envelope')?.route, 'GET /orders/42');
   });
 
-  it('reports each variant once per process for one callback, however many answers use it', async () => {
+  it('reports each variant once per client, however many answers use it; a second client is told again', async () => {
     fresh();
     service.on('GET /v1/orders/42', { body: { result: order } });
     const told: DialectReport[] = [];
@@ -57,7 +57,9 @@ describe('merchant client: the live service dialects (real HTTP stand-in)', () =
     const again = new MerchantClient({ baseUrl: service.baseUrl, merchantKey: 'mk_test_demo', onDialect });
     assert.equal(told.length, 4);
     await again.getOrder(42);
-    assert.equal(told.length, 4, 'a second client with a callback already told says nothing new');
+    assert.equal(told.length, 8, 'a second client, even with the same callback, is told too');
+    await again.getOrder(42);
+    assert.equal(told.length, 8, 'and once only');
   });
 
   it('reads a bare body, and a non-ISO created_at as ISO', async () => {

@@ -94,7 +94,7 @@ describe('client error mapping (real HTTP server)', () => {
     assert.deepEqual(error.validationErrors, [{ field: 'daviplata_otp', message: 'wrong code' }]);
   });
 
-  // Issue 28: a failure without the service's error body is said plainly, with the HTTP status and the route.
+  // A failure without the service's error body is said plainly, with the HTTP status and the route.
   it('a 502 HTML page is a ServiceError naming the HTTP status and the route, not a schema complaint', async () => {
     service.on(`GET ${orderPath}`, { status: 502, body: '<html><body><h1>502 Bad Gateway</h1></body></html>' });
     const error = await failure(client.getOrder(42), ServiceError);
@@ -161,7 +161,7 @@ describe('client error mapping (real HTTP server)', () => {
     assert.throws(() => readLinkAnswer({ status: 404, text: JSON.stringify({ code: 4019, api_code: 'LINK_NOT_FOUND', message: 'No.', error: true }) }), ServiceError);
   });
 
-  // Issue 28: the live service may answer without the wrapper; what money depends on is still required.
+  // The live service may answer without the wrapper; what money depends on is still required.
   it('a 200 without the data wrapper is read; one missing its id, or empty, is an InvalidResponseError', async () => {
     service.on(`GET ${orderPath}`, { body: details });
     assert.deepEqual(await client.getOrder(42), details);

@@ -1,5 +1,5 @@
 /**
- * Issue 28: `npx pay-checkout doctor` against the sandbox in both dialects (exit 0, the dialect named) and the three
+ * `npx pay-checkout doctor` against the sandbox in both dialects (exit 0, the dialect named) and the three
  * common mistakes (a wrong key, a base URL without /v1, a closed port: exit 1, one plain sentence each). The real CLI
  * as a child process, the sandbox on a real socket.
  */

@@ -1,4 +1,4 @@
-// Issue 22: the hosted entry hands the lazy chunks its bindings through a global, so a server can put it in the page.
+// The hosted entry hands the lazy chunks its bindings through a global, so a server can put it in the page.
 // A chunk reads each binding once; the build refuses an entry whose shared binding is assigned again.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

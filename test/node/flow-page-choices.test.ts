@@ -1,4 +1,4 @@
-// Issue 29 in the pure flow (no DOM): the page's prefill met as the details screen opens, the personal-data consent as
+// The page's choices in the pure flow (no DOM): the page's prefill met as the details screen opens, the personal-data consent as
 // a field error, the methods the page lists and the presets it offers.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -50,7 +50,7 @@ describe('parseAmount', () => {
     ['COP 7.500', 7_500],
     ['$\u00a050.000', 50_000],
     ['007', 7],
-    // COP is whole pesos: a decimal part of zeros is dropped, never read as more pesos (issue 10, defect 1).
+    // COP is whole pesos: a decimal part of zeros is dropped, never read as more pesos (`50.000,00` is fifty thousand).
     ['50.000,00', 50_000],
     ['50000,0', 50_000],
     ['50000.00', 50_000],

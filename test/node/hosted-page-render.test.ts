@@ -1,4 +1,4 @@
-// Issue 22: the link answer a page hands the element is checked, not trusted (contract, hash, expiry), and the
+// The link answer a page hands the element is checked, not trusted (contract, hash, expiry), and the
 // hosted page rendered on a server carries it with the first screen drawn; anything unfit leaves the page as built.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -89,7 +89,7 @@ describe('renderHostedPage with the entry’s text: the script in the page', () 
   it('carries the entry last in the body, its imports under the entry’s folder, and the early-tap script before it, allowed by their hashes alone', async () => {
     const html = await renderHostedPage(built, { hash: 'abc123', link, now, entryScript: entry });
     assert.doesNotMatch(html, /main-x\.js/, 'no request for the entry');
-    // Only the next screens' preloads follow it (issue 31).
+    // Only the next screens' preloads follow it (a quick tap finds its next screen fetched).
     const inline = /<script type="module">([\s\S]*?)<\/script>(?:\s*<link rel="modulepreload" href="[^"]+" \/>)*\s*<\/body>/.exec(html)?.[1];
     assert.ok(inline, 'a module script ends the body');
     assert.ok(html.indexOf('Elige cómo pagar') < html.indexOf(inline), 'the first screen comes before the script');

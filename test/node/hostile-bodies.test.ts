@@ -1,5 +1,5 @@
 /**
- * Hostile bodies (issue 11, item 7): well-formed JSON nested 5,000 levels deep (about 10 KB) on every endpoint that
+ * Hostile bodies: well-formed JSON nested 5,000 levels deep (about 10 KB) on every endpoint that
  * takes a body, in the sandbox and in the server handler, over real sockets. Each answers a 4xx ErrorResponse, nothing
  * changes, and the server keeps serving.
  */

@@ -1,5 +1,5 @@
 /**
- * Hostile load against createCheckoutHandler() with its default limits (issue 18), on loopback only and bounded in
+ * Hostile load against createCheckoutHandler() with its default limits, on loopback only and bounded in
  * count: pushes to one phone and SMS to one document from 50 addresses, orders from one address, SMS-code guesses,
  * waiting status requests, held claims under a flood, and honest buyers who must never be refused. One instance
  * sees real socket addresses (each buyer binds its own 127.x.y.z); three instances sharing a real Redis sit behind a

@@ -1,4 +1,4 @@
-// Issue 22, item 3: the browser builds read the link answer with client/link-reader-lite.ts over shapes generated from
+// The browser builds read the link answer with client/link-reader-lite.ts over shapes generated from
 // the zod schemas (build/lite-link-check.ts). It must say exactly what zod says: the same link, the same ServiceError,
 // the same problems, for valid answers and for thousands of broken ones.
 import assert from 'node:assert/strict';

@@ -119,13 +119,13 @@ describe('sandbox CLI', () => {
     };
     const help = await runCli('--help');
     assert.equal(help.code, 0);
-    for (const option of ['sandbox', '--port', '--host', '--no-order-key-dedupe']) assert.ok(help.out.includes(option), option);
+    for (const option of ['sandbox', 'serve', 'deliveries', '--port', '--host', '--no-order-key-dedupe']) assert.ok(help.out.includes(option), option);
     const none = await runCli();
     assert.equal(none.code, 2);
     assert.match(none.out, /Usage: pay-checkout/);
-    const unknown = await runCli('serve');
+    const unknown = await runCli('servee');
     assert.equal(unknown.code, 2);
-    assert.match(unknown.out, /unknown command "serve"/);
+    assert.match(unknown.out, /unknown command "servee"/);
   });
 
   test('a port in use exits 1 with a plain sentence, not a stack trace', async () => {

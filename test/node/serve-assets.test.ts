@@ -22,19 +22,26 @@ function fakeDist(): string {
   writeFileSync(path.join(dist, 'pay-checkout.js'), `${script('entry')}import("./pay-checkout.en-Ab_1cD2e.js");\n`);
   writeFileSync(path.join(dist, 'pay-checkout.en-Ab_1cD2e.js'), script('en'));
   mkdirSync(path.join(dist, 'hosted', 'assets'), { recursive: true });
-  const page = readFileSync(new URL('../../hosted/index.html', import.meta.url), 'utf8').replace('src="./main.ts"', 'src="/checkout/assets/main-Zx9_8yW7.js"');
+  const page = readFileSync(new URL('../../hosted/index.html', import.meta.url), 'utf8')
+    .replace('src="./main.ts"', 'src="/checkout/assets/main-Zx9_8yW7.js"')
+    .replace('</head>', '<link rel="modulepreload" href="/checkout/assets/reader-Qw3_4eR5.js" />\n  </head>');
   writeFileSync(path.join(dist, 'hosted', 'index.html'), page);
   writeFileSync(path.join(dist, 'hosted', 'assets', 'main-Zx9_8yW7.js'), script('main'));
   return dist;
 }
 
 /** A GET with these headers, its body as bytes (fetch would decode it). */
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer; hints: string[] }> {
   return new Promise((resolve, reject) => {
+    const hints: string[] = [];
     const req = request(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), hints }));
+    });
+    // 103 Early Hints, before the answer.
+    req.on('information', (info) => {
+      if (info.statusCode === 103) hints.push(String(info.headers.link));
     });
     req.on('error', reject);
     req.end();
@@ -44,21 +51,28 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
 describe('pay-checkout serve: the element\'s script and the hosted page', () => {
   let sandbox: TestSandbox;
   let serve: RunningServe;
+  /** Behind a proxy at https://pay.shop.example, framed by the shop's own pages. */
+  let proxied: RunningServe;
+  /** Behind a plain-http origin (a staging box): the page's URL, no HSTS. */
+  let plain: RunningServe;
   let dist: string;
   let links: string;
 
   before(async () => {
     dist = fakeDist();
     links = path.join(dist, 'links.json');
-    writeFileSync(links, JSON.stringify({ camiseta: { amount: 20_000, description: 'Camiseta <b>roja</b>', store_name: 'Tienda Sol' } }));
+    writeFileSync(links, JSON.stringify({ camiseta: { amount: 20_000, description: 'Camiseta <b>roja</b>', store_name: 'Tienda Sol', image_url: 'https://shop.example/img/camiseta.jpg' } }));
     sandbox = await startTestSandbox();
-    const settings = parseServeSettings(
-      rawSettings({ PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo', PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`, PAY_CHECKOUT_LINKS_FILE: links, PAY_CHECKOUT_ALLOWED_ORIGINS: shop, PORT: '0', HOST: '127.0.0.1' }),
-    );
-    serve = await startServe(settings, { onEvent: () => {}, dist });
+    const env = { PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo', PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`, PAY_CHECKOUT_LINKS_FILE: links, PAY_CHECKOUT_ALLOWED_ORIGINS: shop, PORT: '0', HOST: '127.0.0.1' };
+    const start = (more: Record<string, string>) => startServe(parseServeSettings(rawSettings({ ...env, ...more })), { onEvent: () => {}, dist });
+    [serve, proxied, plain] = await Promise.all([
+      start({}),
+      start({ PAY_CHECKOUT_PUBLIC_URL: 'https://pay.shop.example/', PAY_CHECKOUT_FRAME_ANCESTORS: `${shop}, https://www.shop.example` }),
+      start({ PAY_CHECKOUT_PUBLIC_URL: 'http://staging.shop.example:8080' }),
+    ]);
   });
   after(async () => {
-    await serve?.close({ graceMs: 0 });
+    await Promise.all([serve, proxied, plain].map((s) => s?.close({ graceMs: 0 })));
     await sandbox?.close();
     rmSync(dist, { recursive: true, force: true });
   });
@@ -101,17 +115,49 @@ describe('pay-checkout serve: the element\'s script and the hosted page', () => 
     assert.equal(entry.headers['cache-control'], 'public, max-age=31536000, immutable');
   });
 
-  test('/checkout/{hash}: the page with the link in it, the store named as text, sent with a payment page\'s headers', async () => {
+  test('/checkout/{hash}: the page with the link in it, the store named as text, its picture in the preview, sent with a payment page\'s headers', async () => {
     const page = await get(`${serve.url}/checkout/camiseta`, { 'accept-encoding': 'gzip' });
     assert.equal(page.status, 200);
     const html = gunzipSync(page.body).toString('utf8');
     assert.match(html, /<title>Tienda Sol · Pago<\/title>/);
     assert.doesNotMatch(html, /<b>roja<\/b>/, 'the link\'s text is never HTML');
+    assert.match(html, /<meta property="og:image" content="https:\/\/shop\.example\/img\/camiseta\.jpg" \/>/, 'the record\'s image_url is the preview\'s picture');
     assert.equal(page.headers['cache-control'], 'no-store');
     assert.match(String(page.headers['content-security-policy']), /frame-ancestors 'none'/);
     assert.match(String(page.headers['content-security-policy']), new RegExp(`img-src [^;]*${sandbox.origin.replace(/[.]/g, '\\.')}`), 'the gateway icons come from the service');
     assert.equal(page.headers['x-frame-options'], 'DENY');
     assert.equal(page.headers['referrer-policy'], 'same-origin');
+    // With no public URL, the request's Host (which a client chooses) names nothing: no og:url, no HSTS.
+    assert.doesNotMatch(html, /og:url/);
+    assert.equal(page.headers['strict-transport-security'], undefined);
+    // The first screen's modules named before the page, while the link is asked for.
+    assert.deepEqual(page.hints, ['</checkout/assets/reader-Qw3_4eR5.js>; rel=modulepreload']);
+  });
+
+  test('/checkout/{hash} behind a public https URL: og:url drawn from it, not from Host; HSTS; framed only by the shop\'s origins', async () => {
+    for (const [query, suffix] of [['', ''], ['?locale=en', '\\?locale=en']] as const) {
+      const page = await get(`${proxied.url}/checkout/camiseta${query}`, { host: 'evil.example' });
+      assert.equal(page.status, 200);
+      const html = page.body.toString('utf8');
+      assert.match(html, new RegExp(`<meta property="og:url" content="https://pay\\.shop\\.example/checkout/camiseta${suffix}" />`));
+      assert.doesNotMatch(html, /evil\.example/);
+      assert.match(String(page.headers['strict-transport-security']), /^max-age=\d+/);
+      assert.match(String(page.headers['content-security-policy']), /frame-ancestors https:\/\/shop\.example https:\/\/www\.shop\.example(;|$)/);
+      assert.equal(page.headers['x-frame-options'], undefined, 'X-Frame-Options cannot name origins: the CSP says who may frame');
+    }
+    // A link it cannot draw still goes with the same headers.
+    const none = await get(`${proxied.url}/checkout/nada`);
+    assert.equal(none.status, 404);
+    assert.match(String(none.headers['strict-transport-security']), /^max-age=\d+/);
+    assert.match(String(none.headers['content-security-policy']), /frame-ancestors https:\/\/shop\.example https:\/\/www\.shop\.example(;|$)/);
+  });
+
+  test('/checkout/{hash} behind a public http URL: og:url from it, no HSTS', async () => {
+    const page = await get(`${plain.url}/checkout/camiseta`);
+    assert.match(page.body.toString('utf8'), /<meta property="og:url" content="http:\/\/staging\.shop\.example:8080\/checkout\/camiseta" \/>/);
+    assert.equal(page.headers['strict-transport-security'], undefined);
+    assert.match(String(page.headers['content-security-policy']), /frame-ancestors 'none'/);
+    assert.equal(page.headers['x-frame-options'], 'DENY');
   });
 
   test('/checkout/{hash} of no link: the page as built, answered 404, the element says so', async () => {

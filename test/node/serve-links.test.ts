@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { verifyPayCheckoutSignature } from '../../src/webhooks/pay-checkout-signature.js';
 import { startServe, type RunningServe } from '../../src/server/serve/index.js';
+import { runDoctor } from '../../src/doctor/doctor.js';
 import { serveCommand } from '../../src/server/serve/command.js';
 import { parseServeSettings, rawSettings } from '../../src/server/serve/settings.js';
 import type { ServerEvent } from '../../src/server/events.js';
@@ -77,6 +78,7 @@ describe('pay-checkout serve: links from the shop\'s app', () => {
         PAY_CHECKOUT_LINKS_URL: `${app.url}/pay-links/{hash}?shop=1`,
         PAY_CHECKOUT_APP_SECRET: appSecret,
         PAY_CHECKOUT_ALLOWED_ORIGINS: 'https://shop.example',
+        PAY_CHECKOUT_NOTIFY_URL: `${app.url}/notify`,
         PORT: '0',
         HOST: '127.0.0.1',
       }),
@@ -94,6 +96,11 @@ describe('pay-checkout serve: links from the shop\'s app', () => {
     const response = await fetch(`${serve.url}/v1/checkout/links/${encodeURIComponent(hash)}`);
     return { status: response.status, body: (await response.json()) as { data?: { description: string }; api_code?: string; error?: boolean; message?: string }, ms: Date.now() - started, headers: response.headers };
   };
+
+  test('with the memory store it warns once at start that claims and the notice outbox do not outlive it', () => {
+    assert.equal(events.filter((e) => e.name === 'memory_store' && e.level === 'warn').length, 1);
+    assert.equal(events.filter((e) => e.name === 'notice_outbox_volatile' && e.level === 'warn').length, 1);
+  });
 
   test('a link record from the app is the buyer API\'s link, asked with a signed GET of its path and query', async () => {
     const link = await getLink('good-1');
@@ -113,6 +120,25 @@ describe('pay-checkout serve: links from the shop\'s app', () => {
     assert.equal(app.requests.filter((r) => r.url.includes('/good-2?')).length, 1, 'answered from the cache');
   });
 
+  test('a link just paid is asked of the app again, not offered from the cache for the rest of its 30 s', async () => {
+    assert.equal((await getLink('good-paid')).status, 200);
+    const asked = () => app.requests.filter((r) => r.url.includes('/good-paid?')).length;
+    assert.equal(asked(), 1);
+    const created = await fetch(`${serve.url}/v1/checkout/links/good-paid/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'paid-once' },
+      body: JSON.stringify({ payment_gateway: { id_payment_gateway: 1 }, shopper: { id_number: '12345678', id_type: 1, phone_number: '3001234567', first_name: 'Ana', last_name: 'Gómez', email: 'ana@example.com' } }),
+    });
+    const order = ((await created.json()) as { data: { id_order: number; order_token: string } }).data;
+    assert.equal(created.status, 201, JSON.stringify(order));
+    assert.equal((await fetch(`${sandbox.origin}/sandbox/orders/${order.id_order}/approve`, { method: 'POST' })).status, 200);
+    // The buyer's own status check is how this server learns the payment (no webhook secret here).
+    const status = await fetch(`${serve.url}/v1/checkout/orders/${order.id_order}`, { headers: { 'x-order-token': order.order_token } });
+    assert.equal(((await status.json()) as { data: { status: string } }).data.status, 'confirmed');
+    await getLink('good-paid');
+    assert.equal(asked(), 2, 'the app was asked again once the link was paid');
+  });
+
   test('a 404 from the app is LINK_NOT_FOUND', async () => {
     const link = await getLink('unknown-cart');
     assert.equal(link.status, 404);
@@ -120,9 +146,8 @@ describe('pay-checkout serve: links from the shop\'s app', () => {
   });
 
   test('an app that hangs, fails, answers HTML or a record without description: an ErrorResponse within 4 s each, while another link is served', async () => {
-    const broken = ['hangs', 'fails', 'html', 'no-description'] as const;
     const started = Date.now();
-    const failing = Promise.all(broken.map((hash) => getLink(hash)));
+    const failing = Promise.all([getLink('hangs'), getLink('fails'), getLink('html'), getLink('no-description')]);
     // While the app hangs on one link, another link is asked for and served at once.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const meanwhile = await getLink('good-3');
@@ -156,6 +181,19 @@ describe('pay-checkout serve: links from the shop\'s app', () => {
     assert.equal((await getLink('good-4')).status, 200);
   });
 
+  test('a failure is answered again for a second without asking the app, then the app is asked again', async () => {
+    const asked = () => app.requests.filter((r) => r.url.includes('/fails?')).length;
+    const before = asked();
+    const first = await getLink('fails');
+    const again = await getLink('fails');
+    assert.equal(first.status, 503);
+    assert.deepEqual(again.body, first.body);
+    assert.equal(asked(), before + 1, 'the retry within a second did not reach the app');
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
+    assert.equal((await getLink('fails')).status, 503);
+    assert.equal(asked(), before + 2);
+  });
+
   test('a hash no app could mean is not found, without asking the app', async () => {
     const before = app.requests.length;
     const link = await getLink('../../etc/passwd');
@@ -169,7 +207,7 @@ describe('pay-checkout serve: links from the shop\'s app', () => {
     const { log } = console;
     console.log = (...args: unknown[]) => void lines.push(args.join(' '));
     try {
-      const status = await serveCommand(['--check'], { PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`, PAY_CHECKOUT_APP_SECRET: appSecret, ...env });
+      const status = await serveCommand(['--check'], { PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`, PAY_CHECKOUT_APP_SECRET: appSecret, ...env }, { probe: runDoctor });
       return { status, out: lines.join('\n') };
     } finally {
       console.log = log;
@@ -247,5 +285,27 @@ describe('pay-checkout serve: links from a file', () => {
     writeFileSync(file, JSON.stringify({ sin: { store_name: 'Tienda Sol', amount: 1_000 } }));
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     assert.deepEqual(await description('sin'), { status: 502, description: undefined, code: 'LINK_SOURCE_INVALID' });
+  });
+
+  test('--check reads every record of the file: all valid, exit 0; one without description, exit 1 naming it', async () => {
+    const check = async () => {
+      const lines: string[] = [];
+      const { log } = console;
+      console.log = (...args: unknown[]) => void lines.push(args.join(' '));
+      try {
+        const status = await serveCommand(['--check'], { PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo', PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`, PAY_CHECKOUT_LINKS_FILE: file }, { probe: runDoctor });
+        return { status, out: lines.join('\n') };
+      } finally {
+        console.log = log;
+      }
+    };
+    writeFileSync(file, JSON.stringify({ camiseta: record('Camiseta'), gorra: record('Gorra') }));
+    const good = await check();
+    assert.equal(good.status, 0, good.out);
+    assert.match(good.out, /^✓ links: .*links\.json holds 2 valid link record\(s\)$/m);
+    writeFileSync(file, JSON.stringify({ camiseta: record('Camiseta'), gorra: { store_name: 'Tienda Sol' } }));
+    const broken = await check();
+    assert.equal(broken.status, 1, broken.out);
+    assert.match(broken.out, /^✗ links: .*links\.json: the record for gorra breaks the contract: .*description/m);
   });
 });

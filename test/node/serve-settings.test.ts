@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
-import { serveCommand } from '../../src/server/serve/command.js';
+import { runDoctor } from '../../src/doctor/doctor.js';
+import { deliveriesCommand, serveCommand } from '../../src/server/serve/command.js';
 import { parseServeSettings, rawSettings } from '../../src/server/serve/settings.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -35,7 +36,7 @@ async function run(env: Record<string, string | undefined>, argv: string[] = [])
   console.error = (...args: unknown[]) => void errors.push(args.join(' '));
   console.log = (...args: unknown[]) => void logs.push(args.join(' '));
   try {
-    return { status: await serveCommand(argv, env), stderr: errors.join('\n'), stdout: logs.join('\n') };
+    return { status: await serveCommand(argv, env, { probe: runDoctor }), stderr: errors.join('\n'), stdout: logs.join('\n') };
   } finally {
     console.error = error;
     console.log = log;
@@ -66,9 +67,17 @@ const cases: [string, Record<string, string | undefined>, string, RegExp][] = [
   ['both a Redis and a database URL', { ...valid, PAY_CHECKOUT_REDIS_URL: 'redis://cache:6379', PAY_CHECKOUT_DATABASE_URL: 'postgres://db/shop' }, 'PAY_CHECKOUT_REDIS_URL', /and PAY_CHECKOUT_DATABASE_URL are both set/],
   ['a token secret too short', { ...valid, PAY_CHECKOUT_SECRET: 'short' }, 'PAY_CHECKOUT_SECRET', /at least 16 characters/],
   ['an allowed origin with a path', { ...valid, PAY_CHECKOUT_ALLOWED_ORIGINS: 'https://shop.example, https://shop.example/tienda' }, 'PAY_CHECKOUT_ALLOWED_ORIGINS', /origins, like https:\/\/shop.example/],
+  ['a public URL with a path', { ...valid, PAY_CHECKOUT_PUBLIC_URL: 'https://pay.shop.example/checkout' }, 'PAY_CHECKOUT_PUBLIC_URL', /http\(s\) origin buyers reach this server at.*no path or query/],
+  ['a public URL with a query', { ...valid, PAY_CHECKOUT_PUBLIC_URL: 'https://pay.shop.example/?a=1' }, 'PAY_CHECKOUT_PUBLIC_URL', /no path or query/],
+  ['a public URL that is a bare host', { ...valid, PAY_CHECKOUT_PUBLIC_URL: 'pay.shop.example' }, 'PAY_CHECKOUT_PUBLIC_URL', /http\(s\) origin/],
+  ['a public URL of another scheme', { ...valid, PAY_CHECKOUT_PUBLIC_URL: 'ftp://pay.shop.example' }, 'PAY_CHECKOUT_PUBLIC_URL', /http\(s\) origin/],
+  ['a frame ancestor that is a wildcard', { ...valid, PAY_CHECKOUT_FRAME_ANCESTORS: 'https://shop.example, *' }, 'PAY_CHECKOUT_FRAME_ANCESTORS', /your own origins allowed to frame the hosted page/],
+  ['a frame ancestor with a path', { ...valid, PAY_CHECKOUT_FRAME_ANCESTORS: 'https://shop.example/tienda' }, 'PAY_CHECKOUT_FRAME_ANCESTORS', /origins allowed to frame/],
+  ['a frame ancestor that would add a directive', { ...valid, PAY_CHECKOUT_FRAME_ANCESTORS: "https://shop.example; script-src 'unsafe-inline'" }, 'PAY_CHECKOUT_FRAME_ANCESTORS', /origins allowed to frame/],
   ['a proxy count that is not a number', { ...valid, PAY_CHECKOUT_TRUST_PROXY: 'yes' }, 'PAY_CHECKOUT_TRUST_PROXY', /whole number from 0/],
   ['a port past 65535', { ...valid, PORT: '70000' }, 'PORT', /port number from 0 to 65535/],
   ['a port that is not a number', { ...valid, PORT: 'http' }, 'PORT', /port number from 0 to 65535/],
+  ['a host that is no address or name', { ...valid, HOST: 'http://0.0.0.0' }, 'HOST', /the interface to listen on/],
 ];
 
 describe('pay-checkout serve: a missing or malformed setting', () => {
@@ -89,6 +98,11 @@ describe('pay-checkout serve: a missing or malformed setting', () => {
     assert.doesNotMatch(secret.stderr, /tooShortSecret/);
     const redis = await run({ ...valid, PAY_CHECKOUT_REDIS_URL: 'http://:hunter2@cache:6379' });
     assert.doesNotMatch(redis.stderr, /hunter2/);
+    // A malformed notify URL whose credentials or query carry a token: the sentence names the URL without them.
+    const notify = await run({ ...valid, PAY_CHECKOUT_NOTIFY_URL: 'ftp://shop:s3cretpass@shop.example/notify?token=t0ken' });
+    assert.equal(notify.status, 2);
+    assert.match(notify.stderr, /PAY_CHECKOUT_NOTIFY_URL is malformed/);
+    assert.doesNotMatch(notify.stderr, /s3cretpass|t0ken/);
   });
 
   test('an unknown flag is one line and exit 2', async () => {
@@ -114,6 +128,31 @@ describe('pay-checkout serve: a missing or malformed setting', () => {
   });
 });
 
+describe('pay-checkout deliveries: its settings', () => {
+  const deliveries = async (env: Record<string, string | undefined>) => {
+    const errors: string[] = [];
+    const { error } = console;
+    console.error = (...args: unknown[]) => void errors.push(args.join(' '));
+    try {
+      return { status: await deliveriesCommand([], env), stderr: errors.join('\n') };
+    } finally {
+      console.error = error;
+    }
+  };
+
+  test('without a shared store: one sentence saying the outbox is inside the serve process, exit 2', async () => {
+    const { status, stderr } = await deliveries({ PAY_CHECKOUT_NOTIFY_URL: 'https://shop.example/notify', PAY_CHECKOUT_APP_SECRET: appSecret });
+    assert.equal(status, 2);
+    assert.match(stderr, /^pay-checkout deliveries: PAY_CHECKOUT_REDIS_URL is not set: .*inside the serve process\.$/);
+  });
+
+  test('without the notify URL a redelivery is sent to: one sentence naming it, exit 2', async () => {
+    const { status, stderr } = await deliveries({ PAY_CHECKOUT_REDIS_URL: 'redis://127.0.0.1:6379', PAY_CHECKOUT_APP_SECRET: appSecret });
+    assert.equal(status, 2);
+    assert.match(stderr, /^pay-checkout deliveries: PAY_CHECKOUT_NOTIFY_URL is not set/);
+  });
+});
+
 describe('pay-checkout serve: settings as given', () => {
   test('a flag stands in for its variable and wins over it; empty variables are unset', () => {
     const settings = parseServeSettings(
@@ -125,6 +164,11 @@ describe('pay-checkout serve: settings as given', () => {
     assert.deepEqual(settings.allowedOrigins, ['https://shop.example', 'https://www.shop.example']);
     assert.deepEqual(settings.service, { environment: 'production' });
     assert.deepEqual(settings.store, { kind: 'memory' });
+    assert.equal(settings.host, undefined);
+    assert.equal(settings.publicUrl, undefined);
+    assert.deepEqual(settings.frameAncestors, [], "no one frames the hosted page unless named");
+    assert.equal(parseServeSettings(rawSettings({ ...valid, HOST: '[::1]' })).host, '::1');
+    assert.equal(parseServeSettings(rawSettings({ ...valid, HOST: 'localhost' })).host, 'localhost');
   });
 
   test('secrets rotate as comma lists; a base URL picks the service', () => {
@@ -134,5 +178,11 @@ describe('pay-checkout serve: settings as given', () => {
     assert.deepEqual(settings.appSecrets, [appSecret, 'old-app-secret-0123456']);
     assert.deepEqual(settings.secret, ['token-secret-0123456789', 'older-token-secret-01']);
     assert.deepEqual(settings.service, { baseUrl: 'http://127.0.0.1:4010/v1' });
+  });
+
+  test('the public URL is kept as an origin; frame ancestors as origins or self', () => {
+    const settings = parseServeSettings(rawSettings(valid, { 'public-url': 'https://Pay.Shop.example:443/', 'frame-ancestors': "https://shop.example, 'self',http://localhost:8000" }));
+    assert.equal(settings.publicUrl, 'https://pay.shop.example');
+    assert.deepEqual(settings.frameAncestors, ['https://shop.example', "'self'", 'http://localhost:8000']);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The interleavings that left a claim held for its whole lease after a store fault (issue 21's stuck claim), each
+ * The interleavings that left a claim held for its whole lease after a store fault (a stuck claim: no retry could go through until the lease ran out), each
  * injected on purpose against a real PostgreSQL and a real Redis: a claim that landed although its caller saw it fail,
  * a release lost while the store was away, and a write-back that put back a claim its holder had just completed or
  * released. After each, the key must end completed or free within seconds, never held.

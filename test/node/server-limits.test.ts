@@ -1,5 +1,5 @@
 /**
- * The handler's abuse limits and bot check (issue 18) over real sockets against the sandbox: what a refusal looks
+ * The handler's abuse limits and bot check over real sockets against the sandbox: what a refusal looks
  * like, that it comes before the service is called, how limits are changed or turned off, the client address
  * (socket, trustProxy, clientAddress), the Redis counters, and examples/server-bot-check.ts as a merchant runs it.
  */

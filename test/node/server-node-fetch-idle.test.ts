@@ -1,7 +1,7 @@
 /**
  * The handler's pooled connections to the merchant API are not reused once the service may be closing them: a create
  * written on such a socket is reset after it was sent, so its outcome is in doubt and its claim is held for the lease
- * (the stuck claim of issue 21's PostgreSQL storm: `read ECONNRESET` 70 ms into creates sent after a 5 s lull).
+ * (the stuck claim of a PostgreSQL storm: `read ECONNRESET` 70 ms into creates sent after a 5 s lull).
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';

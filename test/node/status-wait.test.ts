@@ -1,5 +1,5 @@
 /**
- * Waiting status requests (issue 11, item 6) over real sockets: `GET /v1/checkout/orders/{id}?wait=N&since=STATUS`
+ * Waiting status requests over real sockets: `GET /v1/checkout/orders/{id}?wait=N&since=STATUS`
  * in the sandbox and through createCheckoutHandler(), on one instance and on two sharing a store (memory and Redis).
  */
 import assert from 'node:assert/strict';

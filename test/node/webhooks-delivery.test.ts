@@ -150,7 +150,7 @@ describe('parseDelivery', () => {
     await rejectsWith(signed(text, 'link_paid'), 'event_mismatch');
   });
 
-  // Issue 28: a verified body whose event or shape is unknown is handed over as it came, never refused (a 4xx makes
+  // A verified body whose event or shape is unknown is handed over as it came, never refused (a 4xx makes
   // the service drop it for good); an unsigned one is still refused, and a signed one still needs its timestamp.
   it('hands a signed body of unknown event or shape over as an unknown delivery with its payload as sent', async () => {
     const timestamp = orderPayment.timestamp;

@@ -1,5 +1,5 @@
 /**
- * Issue 28: deliveries as the live service's webhook pages show them: `X-Wava-*` headers, `data`-nested payloads,
+ * Deliveries as the live service's webhook pages show them: `X-Wava-*` headers, `data`-nested payloads,
  * older event names. The signature check is the same under either header family.
  */
 import assert from 'node:assert/strict';

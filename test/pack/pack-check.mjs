@@ -22,10 +22,12 @@ const app = path.join(work, 'app');
 const results = [];
 const children = new Set();
 
-/** Runs a command; resolves with its exit code and output (the tail, for failures). */
-function run(command, commandArgs, { cwd = root, env = {}, quiet = false } = {}) {
+/** Runs a command; resolves with its exit code and output (the tail, for failures). `timeoutMs`: stopped after it. */
+function run(command, commandArgs, { cwd = root, env = {}, quiet = false, timeoutMs } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, commandArgs, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+    child.once('exit', () => clearTimeout(timer));
     let output = '';
     let stdout = '';
     const keep = (chunk) => {
@@ -252,9 +254,12 @@ try {
     }
   });
 
-  await check('Node server: pay-checkout/server and pay-checkout/webhooks, over HTTP', async () => {
+  await check('Node server: pay-checkout/server, pay-checkout/server/hosted-page and pay-checkout/webhooks, over HTTP', async () => {
     if (!sandbox) throw new Error('needs the sandbox from the bin check');
     await must(appBin('tsc'), ['-p', 'node-server'], { cwd: app });
+    // The hosted page's deploy step and headers, from pay-checkout/server/hosted-page (node-server/hosted-page.ts).
+    const hosted = await must(process.execPath, ['out/hosted-page.js'], { cwd: path.join(app, 'node-server') });
+    if (!hosted.includes('hosted page ok')) throw new Error(`node-server/hosted-page.js: ${hosted}`);
     const started = await startChild(process.execPath, ['out/server.js'], {
       cwd: path.join(app, 'node-server'),
       env: { SANDBOX_URL: sandbox.origin, PORT: '0' },
@@ -291,6 +296,58 @@ try {
         body: JSON.stringify({ event: 'order_payment', id_order: order.id_order, status: 'paid' }),
       });
       if (forged.status === 200) throw new Error('a forged webhook was accepted');
+    } finally {
+      stop(started.child);
+    }
+  });
+
+  await check('bin: npx pay-checkout serve from the tarball: health, the script and a chunk, the hosted page, the buyer API', async () => {
+    if (!sandbox) throw new Error('needs the sandbox from the bin check');
+    const linksFile = path.join(work, 'serve-links.json');
+    writeFileSync(linksFile, JSON.stringify({ 'pack-cart': { amount: 45_000, description: 'Camiseta talla M', store_name: 'Tienda Empaquetada' } }));
+    const shop = 'https://shop.example';
+    const env = {
+      PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo',
+      PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`,
+      PAY_CHECKOUT_LINKS_FILE: linksFile,
+      PAY_CHECKOUT_ALLOWED_ORIGINS: shop,
+      PAY_CHECKOUT_SECRET: 'pack-check-order-token-secret',
+      PORT: '0',
+      HOST: '127.0.0.1',
+    };
+    // A setting missing, and a store whose client (an optional peer) the project did not install: one line, exit 2.
+    for (const [extra, said] of [
+      [{ PAY_CHECKOUT_MERCHANT_KEY: '' }, /^pay-checkout serve: PAY_CHECKOUT_MERCHANT_KEY is not set: .+\.$/],
+      [{ PAY_CHECKOUT_REDIS_URL: 'redis://127.0.0.1:1' }, /^pay-checkout serve: PAY_CHECKOUT_REDIS_URL .*npm install redis.*\.$/],
+    ]) {
+      // Bounded: a server that listened instead of stopping is stopped, and fails the check with its exit status.
+      const { code, output } = await run(appBin('pay-checkout'), ['serve'], { cwd: app, env: { ...env, ...extra }, quiet: true, timeoutMs: 15_000 });
+      if (code !== 2 || !said.test(output.trim())) throw new Error(`${JSON.stringify(extra)}: exit ${code}, expected 2 and one line:\n${output}`);
+    }
+    const started = await startChild(appBin('pay-checkout'), ['serve'], { cwd: app, env, pattern: /"name":"listening".*?"url":"(http:\/\/[^"]+)"/ });
+    const server = started.match[1];
+    try {
+      await expectStatus(`${server}/v1/health`, 200);
+      const cors = { origin: shop };
+      const entry = await expectStatus(`${server}/pay-checkout.js`, 200, { headers: { ...cors, 'accept-encoding': 'br' } });
+      if (entry.headers.get('content-encoding') !== 'br') throw new Error(`/pay-checkout.js not compressed: ${entry.headers.get('content-encoding')}`);
+      if (entry.headers.get('access-control-allow-origin') !== shop) throw new Error(`/pay-checkout.js without CORS for ${shop}`);
+      if (!/max-age=300/.test(entry.headers.get('cache-control') ?? '')) throw new Error(`/pay-checkout.js cache-control: ${entry.headers.get('cache-control')}`);
+      const chunk = /import\(`\.\/(pay-checkout\.[\w.-]+\.js)`\)/.exec(await entry.text())?.[1];
+      if (!chunk) throw new Error('/pay-checkout.js imports no chunk');
+      const lazy = await expectStatus(`${server}/${chunk}`, 200, { headers: { ...cors, 'accept-encoding': 'gzip' } });
+      if (lazy.headers.get('content-encoding') !== 'gzip' || !/immutable/.test(lazy.headers.get('cache-control') ?? '')) {
+        throw new Error(`/${chunk}: content-encoding ${lazy.headers.get('content-encoding')}, cache-control ${lazy.headers.get('cache-control')}`);
+      }
+      if (!/javascript/.test(lazy.headers.get('content-type') ?? '') || (await lazy.text()).length < 100) throw new Error(`/${chunk} is not the chunk`);
+      const link = await (await expectStatus(`${server}/v1/checkout/links/pack-cart`, 200, { headers: cors })).json();
+      if (link.data?.amount !== 45_000 || link.data.store_name !== 'Tienda Empaquetada' || !link.data.gateways?.length) throw new Error(`unexpected link ${JSON.stringify(link)}`);
+      const hosted = await expectStatus(`${server}/checkout/pack-cart`, 200);
+      const headers = Object.fromEntries(hosted.headers);
+      if (!/frame-ancestors 'none'/.test(headers['content-security-policy'] ?? '') || headers['x-frame-options'] !== 'DENY' || headers['cache-control'] !== 'no-store' || !headers['referrer-policy']) {
+        throw new Error(`not a payment page's headers: ${JSON.stringify(headers)}`);
+      }
+      if (!(await hosted.text()).includes('Tienda Empaquetada')) throw new Error('the hosted page does not carry the link');
     } finally {
       stop(started.child);
     }

@@ -58,8 +58,8 @@ export async function payWithNequi(page, sandboxOrigin) {
   await idType.selectOption(cc ?? '1');
   await checkout.getByLabel('Número de documento').fill('1020304050');
   await checkout.getByLabel(/celular/i).fill('3001234567');
-  // A handler link whose record knows nothing of the buyer asks for what the live service requires (issue 28's
-  // decision); a buyer fills what is asked.
+  // A handler link whose record knows nothing of the buyer asks for what the live service requires (every
+  // shopper field its docs require); a buyer fills what is asked.
   const contact = [['Nombre', 'Ana'], ['Apellido', 'Gómez'], ['Correo electrónico', 'ana@example.com']];
   for (const [label, value] of contact) {
     const field = checkout.getByLabel(new RegExp(`^${label}`)).first();

@@ -6,16 +6,9 @@
 declare(strict_types=1);
 require __DIR__ . '/../shop.php';
 
-if ($_SERVER['REQUEST_METHOD'] !== 'POST') {
-    header('Allow: POST');
-    answer_json(405, ['error' => 'POST only']);
-    exit;
-}
+only_method('POST');
 $body = file_get_contents('php://input');
-if (!signature_is_valid($_SERVER['HTTP_PAY_CHECKOUT_SIGNATURE'] ?? '', $body, app_secrets())) {
-    answer_json(401, ['error' => 'bad or missing Pay-Checkout-Signature']);
-    exit;
-}
+require_signature($body);
 $notice = json_decode($body, true);
 if (!is_array($notice) || !is_string($notice['id'] ?? null) || !is_string($notice['type'] ?? null) || !is_array($notice['data'] ?? null)) {
     answer_json(400, ['error' => 'not a notice']);

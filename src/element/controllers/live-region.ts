@@ -1,17 +1,24 @@
-import type { ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PayAnnounceEvent } from '../events/pay-announce.js';
 
 /**
  * The element's one polite live region: what it says, and for how long. Emptied 7 s after it is set (screen readers
  * have it by then), so browse mode never meets an old message; the same words again are emptied a moment first, so
- * they speak again.
+ * they speak again. Leaving the page empties it at once: nothing said on one page is left to speak on the next.
  */
-export class LiveRegion {
+export class LiveRegion implements ReactiveController {
   /** The words in the region now. */
   message = '';
   private _timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly host: ReactiveControllerHost) {}
+  constructor(private readonly host: ReactiveControllerHost) {
+    host.addController(this);
+  }
+
+  hostDisconnected(): void {
+    clearTimeout(this._timer);
+    this._say('');
+  }
 
   announce(message: string): void {
     clearTimeout(this._timer);
@@ -27,7 +34,7 @@ export class LiveRegion {
   };
 
   private _say(message: string): void {
-    // As a reactive property did: the same words are no update.
+    // The same words are no update.
     if (message === this.message) return;
     this.message = message;
     this.host.requestUpdate();

@@ -1,16 +1,7 @@
 import { adoptStyles, isServer } from 'lit';
 import type { CSSResultOrNative, ReactiveController, ReactiveControllerHost } from 'lit';
-import type { CheckoutLink } from '../../contract/checkout-link.js';
-import { firstScreen, initialState } from '../../flow/first-screen.js';
-import { onlyMethod } from '../../flow/screens.js';
-import type { FlowState } from '../../flow/types.js';
-import { shownLink } from '../internal/page-choices.js';
 import { markFirstScreen, markTiming } from '../internal/user-timing.js';
 
-/**
- * The server-rendered first screen (declarative shadow DOM): drawn by the server from the link answer it hands over,
- * kept on screen until the client has its own, and marked as the first screen when the client takes over.
- */
 /**
  * Where the page keeps what was last tapped: from its first paint, a server-drawn page's early-tap script
  * (renderHostedPage names the same symbol), and the element's own listener once it runs (`adopt`). A button of the
@@ -19,6 +10,17 @@ import { markFirstScreen, markTiming } from '../internal/user-timing.js';
 const tapKey = Symbol.for('pay-checkout.tap');
 type Tapped = { [tapKey]?: Element };
 
+export interface ServerScreenOptions {
+  /** Whether the client's own screen is past loading. */
+  ready(): boolean;
+  /** Whether a tap on it opens the next screen at once (screen-policy.ts's `answersAtOnce`). */
+  answers(): boolean;
+}
+
+/**
+ * The server-rendered first screen (declarative shadow DOM): drawn by the server from the link answer it hands over,
+ * kept on screen until the client has its own, and marked as the first screen when the client takes over.
+ */
 export class ServerScreen implements ReactiveController {
   /** The server's first screen, kept until the client's first screen past loading replaces it. */
   private _nodes: ChildNode[] | undefined;
@@ -31,10 +33,7 @@ export class ServerScreen implements ReactiveController {
 
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement & { renderRoot: HTMLElement | DocumentFragment },
-    /** Whether the client's own screen is past loading. */
-    private readonly ready: () => boolean,
-    /** Whether a tap on it opens the next screen at once (StepChunks.answersAtOnce). */
-    private readonly answers: () => boolean,
+    private readonly options: ServerScreenOptions,
   ) {
     host.addController(this);
   }
@@ -54,12 +53,17 @@ export class ServerScreen implements ReactiveController {
     this._nodes = [...root.childNodes];
     this._drawn = true;
     adoptStyles(root, styles);
-    root.addEventListener('click', (e) => ((window as Tapped)[tapKey] = e.composedPath()[0] as Element), true);
+    root.addEventListener('click', this._onTap, true);
     return root;
   }
 
+  /** Taps are the page's early-tap script's to note then (a server-drawn page has one), or nobody's. */
+  hostDisconnected(): void {
+    this.host.shadowRoot?.removeEventListener('click', this._onTap, true);
+  }
+
   hostUpdate(): void {
-    if (this._nodes && this.ready()) {
+    if (this._nodes && this.options.ready()) {
       const button = (window as Tapped)[tapKey]?.closest('button');
       const root = button?.getRootNode() as ShadowRoot | undefined;
       const step = root?.host;
@@ -76,24 +80,16 @@ export class ServerScreen implements ReactiveController {
       const screen = this.host.renderRoot.querySelector<HTMLElement & { updateComplete: Promise<unknown> }>(`${replay[0]}[data-step]`);
       void screen?.updateComplete.then(() => screen.shadowRoot?.querySelectorAll('button')[replay[1]]?.click());
     }
-    if (this._drawn !== undefined && this.ready()) {
+    if (this._drawn !== undefined && this.options.ready()) {
       markFirstScreen(this._drawn);
       this._drawn = undefined;
       this._answering = true;
     }
-    if (this._answering && this.answers()) {
+    if (this._answering && this.options.answers()) {
       markTiming('interactive');
       this._answering = false;
     }
   }
-}
 
-/**
- * What a server (Lit SSR) draws from the link answer it hands over (renderHostedPage checks it first): the first
- * screen, or undefined for the loading shell (a link with one method opens on its details, a later step).
- */
-export function serverFirstScreen(linkData: unknown, hash: string, methods: string | undefined): FlowState | undefined {
-  const link = linkData as CheckoutLink | undefined;
-  const first = link?.hash === hash && Array.isArray(link.gateways) ? firstScreen(initialState(), { type: 'link_loaded', link: shownLink(link, methods) }) : undefined;
-  return first && !onlyMethod(first) ? first : undefined;
+  private readonly _onTap = (e: Event) => ((window as Tapped)[tapKey] = e.composedPath()[0] as Element);
 }

@@ -1,22 +1,11 @@
-import { html, isServer } from 'lit';
-import type { ReactiveControllerHost, TemplateResult } from 'lit';
-import { beforeOrderSteps } from '../../flow/first-screen.js';
-import type { FlowState } from '../../flow/types.js';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { esFirst } from '../../i18n/es-first.js';
 import { firstMessages, loadMessages, resolveLocale } from '../../i18n/locale.js';
 import { isWholeCatalog } from '../../i18n/messages.js';
 import type { FirstMessages, Locale, Messages } from '../../i18n/messages.js';
-import { loadDetailsSteps, loadLaterSteps } from '../internal/steps.js';
-import type { DetailsSteps, LaterSteps } from '../internal/steps.js';
-import type { LaterPage } from '../internal/later-steps.js';
-import type { PagePrefill } from '../internal/prefill-of.js';
-import type { OrderTracker } from '../internal/order-tracker.js';
-
-/**
- * Parts of the first screens' step elements (loading, error, amount, method), forwarded so `pay-checkout::part(button)`
- * reaches into them; the later steps forward theirs (later-steps.ts).
- */
-const stepParts = 'heading, button, button-secondary, method, input, error, loading';
+import { loadDetailsSteps, loadLaterSteps } from '../steps/steps.js';
+import type { DetailsSteps, LaterSteps } from '../steps/steps.js';
+import type { OrderTracker } from '../order/order-tracker.js';
 
 /** How long after the details step's chunk the later steps' is asked for (measured: npm run bench -- --only vitals). */
 const laterStepsDelayMs = 600;
@@ -33,14 +22,22 @@ const noop = () => undefined;
 /** `load` once the update asking for it is done: the link call that update made goes out first, on a line they share. */
 const afterThisUpdate = <T>(load: () => Promise<T>): Promise<T> => Promise.resolve().then(load);
 
+export interface StepChunksOptions {
+  /** Makes the order tracker with the later steps' chunk, once, as it arrives. */
+  track(later: LaterSteps): OrderTracker;
+  /** How long a server-drawn method screen (and `pay-ready`) may wait for what its tap opens; unset, `detailsWaitMs`. */
+  waitMs(): number | undefined;
+}
+
 /**
- * What arrives after the first screen, and when: the details step's chunk, the later steps' chunk (with the order
- * tracker made from it) and the whole catalog of the locale. The details step and the catalog are asked for beside the
- * link call, at the element's first update (on the server-drawn page, which preloads them, that costs nothing): on a
- * slow line they arrive about with the link's answer, so a method tapped the moment the first screen is ready opens
- * its details at once; asked for after the first paint, they came a round trip after it (npm run bench -- --only vitals).
+ * What arrives after the first screen, and when: the details step's chunk, the later steps' chunk (and the order tracker
+ * made with it) and the whole catalog of the locale. The details step and the catalog are asked for beside the link
+ * call, at the element's first update (on the server-drawn page, which preloads them, that costs nothing): on a slow
+ * line they arrive about with the link's answer, so a method tapped the moment the first screen is ready opens its
+ * details at once; asked for after the first paint, they came a round trip after it (npm run bench -- --only vitals).
+ * Its waits end on disconnect: a reconnect starts the flow again, and asks again.
  */
-export class StepChunks {
+export class StepChunks implements ReactiveController {
   /** The bundled first screens' strings, until the whole catalog of the locale arrives. */
   messages: FirstMessages | Messages = esFirst;
   /** The locale asked for; until its lazy catalog arrives the loading screen stays, so no screen flips language. */
@@ -51,72 +48,31 @@ export class StepChunks {
   later: LaterSteps | undefined;
   tracker: OrderTracker | undefined;
   /** Whether the method screen no longer waits for the details step's chunk and the catalog: one failed, or it waited long enough. */
-  private _detailsAwaited = false;
+  private _awaited = false;
+  /** The waits: for asking for the later steps, and for what the method screen's tap opens. */
+  private _laterTimer: ReturnType<typeof setTimeout> | undefined;
+  private _waitTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement & { locale: string | undefined },
-    private readonly track: (later: LaterSteps) => OrderTracker,
-    /** Whether the server's drawing of the first screen is on show (the element's own screen can wait behind it). */
-    private readonly drawn: () => boolean,
-    /** How long a server-drawn method screen (and `pay-ready`) may wait for what its tap opens; unset, `detailsWaitMs`. */
-    private readonly waitMs: () => number | undefined,
-  ) {}
+    private readonly options: StepChunksOptions,
+  ) {
+    host.addController(this);
+  }
+
+  hostDisconnected(): void {
+    clearTimeout(this._laterTimer);
+    clearTimeout(this._waitTimer);
+  }
 
   /** The whole catalog, once here. */
   get catalog(): Messages | null {
     return isWholeCatalog(this.messages) ? this.messages : null;
   }
 
-  /**
-   * The state on screen: the flow's, or loading while the asked-for catalog is on its way (for the steps after
-   * the first screens: the whole catalog, and their chunk).
-   */
-  shown(flow: FlowState): FlowState {
-    const m = this.messages;
-    // A link that cannot be paid is rare: its screen and strings come with the later steps. Behind a server-drawn
-    // method screen, which the buyer already sees, the element's own waits for what a tap opens (the details step's
-    // chunk and the whole catalog), so a tap as it takes over never waits on them; the embed's does not wait (its
-    // loading screen would stay longer: a cost to every buyer for a tap few make, issue 31's decisions), only its
-    // `pay-ready` does (`answersAtOnce`).
-    const waits = flow.step === 'method' && !isServer && this.drawn() && !this._nextAtHand;
-    const first = beforeOrderSteps.includes(flow.step) && flow.step !== 'unavailable' && !waits;
-    const steps = this.later ?? (flow.step === 'details' ? this.details : undefined);
-    const ready = m.locale === this.wantedLocale && (first || (isWholeCatalog(m) && steps !== undefined));
-    return ready ? flow : { step: 'loading', request: null };
-  }
-
-  /**
-   * Whether a tap on the screen of `s` (as shown) opens the next screen at once: past the method screen always; on it,
-   * once the details step's chunk and the whole catalog are here, or no longer waited for (one failed, or the wait ran
-   * out). The page hears `pay-ready` and the `interactive` mark then: on the embed, whose method screen shows at the
-   * link's answer, a moment after it; on a server-drawn page, as the element takes over.
-   */
-  answersAtOnce(s: FlowState): boolean {
-    return s.step !== 'method' || this._nextAtHand;
-  }
-
   /** Whether the method screen's tap has what it opens (the details step's chunk and the whole catalog), or waits no more. */
-  private get _nextAtHand(): boolean {
-    return this._detailsAwaited || (this.details !== undefined && this.catalog !== null);
-  }
-
-  /** The screen of the state on show (`shown`), drawn by the chunk that holds its step. */
-  screen(s: FlowState, page: LaterPage & PagePrefill & { amounts: string | undefined }): TemplateResult {
-    const m = this.messages;
-    switch (s.step) {
-      case 'loading':
-      case 'error':
-        return html`<pay-step-status data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-status>`;
-      case 'amount':
-        return html`<pay-step-amount data-step exportparts=${stepParts} .state=${s} .messages=${m} .presets=${page.amounts}></pay-step-amount>`;
-      case 'method':
-        return html`<pay-step-method data-step exportparts=${stepParts} .state=${s} .messages=${m}></pay-step-method>`;
-    }
-    // `shown()` keeps the later steps on loading until the whole catalog and their chunk are here.
-    const { later, details, tracker } = this;
-    if (!later && s.step === 'details' && details && isWholeCatalog(m)) return details.detailsStepTemplate(s, m, page);
-    if (!later || !tracker || !isWholeCatalog(m)) return html`<pay-step-status data-step exportparts=${stepParts} .state=${{ step: 'loading', request: null }} .messages=${m}></pay-step-status>`;
-    return later.laterStepTemplate(s, m, tracker.remainingMs, page);
+  get nextAtHand(): boolean {
+    return this._awaited || (this.details !== undefined && this.catalog !== null);
   }
 
   /** The locale of the page (`locale`, else the closest `lang`): its first screens at once, its catalog asked for. */
@@ -144,28 +100,23 @@ export class StepChunks {
   /**
    * The steps past the first screen: the details step's small chunk first, alone on a slow line (a quick tap needs
    * it); the later steps a moment after, so running their chunk (a long task on a slow phone) does not hold up that
-   * tap. Pay, a resumed order and an unavailable link ask for the later steps at once.
+   * tap. Pay, a resumed order and an unavailable link ask for the later steps at once. `linkHere`: the link is here
+   * and the flow at its first screen: a server-drawn method screen (and any method screen's `pay-ready`) waits for the
+   * details step's chunk and the catalog at most `detailsWaitMs` more, or until one fails.
    */
-  wantSteps(): void {
-    const later = () => new Promise((go) => setTimeout(go, laterStepsDelayMs)).then(() => this.loadLater());
+  wantSteps(linkHere = false): void {
     afterThisUpdate(() => this.loadDetails())
       .catch(() => this._stopAwaiting())
-      .then(later)
+      .then(() => {
+        // One wait at a time, and none once the element left the page (a reconnect asks again).
+        clearTimeout(this._laterTimer);
+        if (this.host.isConnected) this._laterTimer = setTimeout(() => void this.loadLater().catch(noop), laterStepsDelayMs);
+      })
       .catch(noop);
-  }
-
-  /**
-   * The link is here and the flow at its first screen: a server-drawn method screen (and any method screen's
-   * `pay-ready`) waits for the details step's chunk and the catalog at most `detailsWaitMs` more, or until one fails.
-   */
-  linkHere(): void {
-    if (!this._nextAtHand) setTimeout(() => this._stopAwaiting(), this.waitMs() ?? detailsWaitMs);
-  }
-
-  private _stopAwaiting(): void {
-    if (this._detailsAwaited) return;
-    this._detailsAwaited = true;
-    this.host.requestUpdate();
+    if (linkHere && !this.nextAtHand) {
+      clearTimeout(this._waitTimer);
+      this._waitTimer = setTimeout(() => this._stopAwaiting(), this.options.waitMs() ?? detailsWaitMs);
+    }
   }
 
   /** The details step's chunk (memoized): what the buyer needs up to submitting the order. */
@@ -184,9 +135,15 @@ export class StepChunks {
     const later = await loadLaterSteps();
     if (this.tracker) return this.tracker;
     this.later = later;
-    this.tracker = this.track(later);
+    this.tracker = this.options.track(later);
     // A step past the first screens may be waiting on loading for this chunk.
     this.host.requestUpdate();
     return this.tracker;
+  }
+
+  private _stopAwaiting(): void {
+    if (this._awaited) return;
+    this._awaited = true;
+    this.host.requestUpdate();
   }
 }

@@ -1,9 +1,14 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { FlowState } from '../../flow/types.js';
 import type { FirstMessages } from '../../i18n/messages.js';
-import type { StepElement } from '../internal/step-element.js';
+import type { StepElement } from '../steps/step-element.js';
 
 type FocusableStep = StepElement<unknown, FirstMessages> & { focusField?(field: string): void };
+
+export interface StepFocusOptions {
+  /** The flow's state when it is the one on screen; undefined while another (loading) shows. */
+  onScreen(): FlowState | undefined;
+}
 
 /**
  * Focus follows the buyer's own progress: once a new step is on screen (not the loading screen a lazy chunk may hold
@@ -15,14 +20,13 @@ export class StepFocus implements ReactiveController {
 
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement & { renderRoot: HTMLElement | DocumentFragment },
-    /** The flow's state when it is the one on screen; undefined while another (loading) shows. */
-    private readonly onScreen: () => FlowState | undefined,
+    private readonly options: StepFocusOptions,
   ) {
     host.addController(this);
   }
 
   hostUpdated(): void {
-    const flow = this.pending ? this.onScreen() : undefined;
+    const flow = this.pending ? this.options.onScreen() : undefined;
     if (!flow) return;
     this.pending = false;
     const step = this.host.renderRoot.querySelector<FocusableStep>('[data-step]');

@@ -5,7 +5,7 @@ const unasked: readonly FlowEvent['type'][] = ['order_created', 'order_failed', 
 
 /**
  * A screen the service brings (the order created, approved, declined) never makes the element shorter, so the page
- * below it does not move with no tap to explain it (a layout shift: issue 31); the buyer's next tap lets it go. Called
+ * below it does not move with no tap to explain it (a layout shift the vitals bench counts); the buyer's next tap lets it go. Called
  * before the new screen is drawn, while the old one is still there to measure. A style set through the CSSOM, which a
  * strict CSP allows.
  */

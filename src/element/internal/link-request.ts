@@ -34,3 +34,14 @@ export async function requestLink(options: ClientOptions, hash: string, signal: 
   const [link, read] = await Promise.all([answer, check]);
   return read.readLinkAnswer(link);
 }
+
+/** The link answer the page carries: `linkData`, else a JSON script child; undefined when there is none, or not JSON. */
+export function linkOnPage(page: HTMLElement & { linkData: unknown }): unknown {
+  if (page.linkData !== undefined) return page.linkData;
+  const script = page.querySelector(':scope > script[type="application/json"]');
+  try {
+    return script ? (JSON.parse(script.textContent ?? '') as unknown) : undefined;
+  } catch {
+    return undefined; // not JSON: refused like any other unfit answer
+  }
+}

@@ -1,4 +1,9 @@
 import { isServer } from 'lit';
+import type { CheckoutLink } from '../../contract/checkout-link.js';
+import { firstScreen, initialState } from '../../flow/first-screen.js';
+import { onlyMethod } from '../../flow/screens.js';
+import type { FlowState } from '../../flow/types.js';
+import { shownLink } from './page-choices.js';
 
 /**
  * A shadow root the server rendered (declarative shadow DOM) is adopted by Lit's hydrate support
@@ -6,4 +11,14 @@ import { isServer } from 'lit';
  */
 export function dropServerShell(host: HTMLElement): void {
   if (!isServer && host.shadowRoot && !('litElementHydrateSupport' in globalThis)) host.shadowRoot.replaceChildren();
+}
+
+/**
+ * What a server (Lit SSR) draws from the link answer it hands over (renderHostedPage checks it first): the first
+ * screen, or undefined for the loading shell (a link with one method opens on its details, a later step).
+ */
+export function serverFirstScreen(linkData: unknown, hash: string, methods: string | undefined): FlowState | undefined {
+  const link = linkData as CheckoutLink | undefined;
+  const first = link?.hash === hash && Array.isArray(link.gateways) ? firstScreen(initialState(), { type: 'link_loaded', link: shownLink(link, methods) }) : undefined;
+  return first && !onlyMethod(first) ? first : undefined;
 }

@@ -138,7 +138,7 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
   // The script-tag build (dist/pay-checkout.js and its lazy chunks, beside the hosted page), so the README's
   // snippet works from a page on any origin: module scripts from another origin need CORS. Compressed where the browser takes
   // it, as a CDN sends them: uncompressed, the first script took 270 ms instead of 90 on a phone's
-  // 1.6 Mbps, and the later steps 435 ms instead of 135 (issue 31).
+  // 1.6 Mbps, and the later steps 435 ms instead of 135 (npm run bench -- --only vitals).
   app.get('/:file{pay-checkout(?:\\.[\\w-]+)?\\.js}', (c) => {
     const hostedDir = findHostedDir(ctx.hostedDir);
     const file = hostedDir && path.join(path.dirname(hostedDir), c.req.param('file'));

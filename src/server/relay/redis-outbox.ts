@@ -119,24 +119,44 @@ export function redisOutbox(options: RedisOutboxOptions): Outbox {
   const timeoutMs = options.commandTimeoutMs ?? 2_000;
   const connections = storeConnections(timeoutMs);
   let link: Promise<RedisLink> | undefined;
+  let ready = false;
   let closed = false;
-  let lastConnectionError: unknown;
+  /** The connection attempt's first error: later calls fail at once with it while node-redis goes on reconnecting. */
+  let trouble: unknown;
+  let failConnect: ((error: unknown) => void) | undefined;
+  const connectionError = (error: unknown) => {
+    if (ready) return;
+    trouble = error;
+    failConnect?.(error);
+  };
 
-  const connect = () =>
-    (link ??= connectLink(options, (error) => (lastConnectionError = error), connections).catch((error: unknown) => {
-      link = undefined;
-      throw error;
-    }));
+  const connect = () => {
+    if (!link) {
+      trouble = undefined;
+      const attempt: Promise<RedisLink> = connectLink(options, connectionError, connections).then(
+        (opened) => ((ready = true), (trouble = undefined), opened),
+        (error: unknown) => {
+          if (link === attempt) link = undefined;
+          throw error;
+        },
+      );
+      attempt.catch(() => {});
+      link = attempt;
+    }
+    return link;
+  };
 
   const run = async (what: string, script: string, scriptKeys: string[], args: string[]): Promise<unknown> => {
     if (closed) throw new ClaimStoreError(`redis outbox ${what}: the outbox is closed`);
     try {
-      const current = await withinBound(connect(), Math.max(timeoutMs, 5_000), `redis outbox ${what} (connecting)`);
+      const pending = connect();
+      if (trouble !== undefined) throw new ClaimStoreError(`redis outbox ${what}: not connected (${messageOf(trouble)})`, { cause: trouble });
+      const failed = new Promise<never>((_, reject) => (failConnect = reject));
+      failed.catch(() => {});
+      const current = await withinBound(Promise.race([pending, failed]), Math.max(timeoutMs, 5_000), `redis outbox ${what} (connecting)`);
       return await withinBound(current.send(base, ['EVAL', script, String(scriptKeys.length), ...scriptKeys, ...args]), timeoutMs, `redis outbox ${what}`);
     } catch (error) {
-      if (error instanceof ClaimStoreError) throw error;
-      const cause = lastConnectionError ? ` (${messageOf(lastConnectionError)})` : '';
-      throw new ClaimStoreError(`redis outbox ${what}: ${messageOf(error)}${cause}`, { cause: error });
+      throw error instanceof ClaimStoreError ? error : new ClaimStoreError(`redis outbox ${what}: ${messageOf(error)}`, { cause: error });
     }
   };
 
@@ -173,9 +193,10 @@ export function redisOutbox(options: RedisOutboxOptions): Outbox {
     },
     async close() {
       closed = true;
-      const current = await link?.catch(() => undefined);
-      await current?.close();
+      // Every client it made, a connecting or reconnecting one too; then the link, had it opened.
       await connections.close();
+      const current = ready ? await link?.catch(() => undefined) : undefined;
+      await current?.close();
     },
   };
 }

@@ -99,14 +99,17 @@ export function afterFailure(entry: OutboxEntry, now: number, timings: { firstRe
   return { state: 'pending', next_at: Math.min(now + retryDelayMs(entry.attempts, timings.firstRetryMs, timings.maxDelayMs), end), ...failure };
 }
 
+/** A failed attempt in a few words: the socket error's code where there is one (`fetch failed` says nothing). */
 const describe = (error: unknown): string => {
-  if (error instanceof Error) {
-    if (error.name === 'TimeoutError') return 'no answer within the timeout';
-    const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-    if (cause && typeof cause.code === 'string') return `${cause.code}`;
-    return error.message;
+  if (error instanceof Error && error.name === 'TimeoutError') return 'no answer within the timeout';
+  let current = error as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined;
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    if (typeof current.code === 'string' && current.code !== 'UND_ERR') return current.code;
+    current = (current.cause ?? current.errors?.[0]) as typeof current;
   }
-  return String(error);
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  const message = error instanceof Error ? error.message : String(error);
+  return cause instanceof Error ? `${message}: ${cause.message}` : message;
 };
 
 function toRelayed(entry: OutboxEntry): RelayedNotice {
@@ -144,6 +147,11 @@ export function createRelay(options: RelayOptions): Relay {
   if (!Array.isArray(options.secrets) || options.secrets.length === 0 || options.secrets.some((s) => typeof s !== 'string' || s.length === 0)) {
     throw new TypeError('createRelay: `secrets` must list at least one app secret.');
   }
+  // fetch() refuses a URL with credentials in it; a shop behind HTTP basic auth gets them as the header instead.
+  const utf8Base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
+  const basicAuth = target.username || target.password ? `Basic ${utf8Base64(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`)}` : undefined;
+  target.username = '';
+  target.password = '';
   const secrets = [...options.secrets];
   const fetch = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
@@ -183,6 +191,7 @@ export function createRelay(options: RelayOptions): Relay {
           'content-type': 'application/json',
           'user-agent': 'pay-checkout-relay',
           'pay-checkout-event-id': id,
+          ...(basicAuth ? { authorization: basicAuth } : {}),
           [payCheckoutSignatureHeader]: signPayCheckout(secrets, body, now() / 1000),
         },
         body,
@@ -254,6 +263,15 @@ export function createRelay(options: RelayOptions): Relay {
       if (!made) return undefined;
       const { notice } = made;
       const added = await outbox.add({ id: notice.id, key: noticeKeyOf(change.id_order, change.status), body: JSON.stringify(notice), created_at: now() });
+      emit({
+        level: 'info',
+        name: 'notice_recorded',
+        message: `notice ${notice.id} (${notice.type}, order ${change.id_order}) ${added ? 'recorded' : 'was in the outbox already'}`,
+        id: notice.id,
+        type: notice.type,
+        id_order: change.id_order,
+        added,
+      });
       if (added && started) void tick();
       return { id: notice.id, added };
     },

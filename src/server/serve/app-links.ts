@@ -6,8 +6,8 @@
  * A shop's app is someone else's code on someone else's server: it may hang, fail, or answer an HTML error page. Each
  * such answer is the buyer API's ErrorResponse (LINK_SOURCE_UNAVAILABLE 503, LINK_SOURCE_INVALID 502) within the
  * time bound, and an event that says what was wrong; other links go on being served, from the cache or their own
- * request. Records are cached (fresh 30 s, a 404 for 5 s, at most 10,000 hashes) so a busy checkout asks the app
- * once per link and half-minute, and concurrent asks for one hash share one request.
+ * request. Records are cached (fresh 30 s, a 404 for 5 s, a failure for 1 s, at most 10,000 hashes) so a busy
+ * checkout asks the app once per link and half-minute, and concurrent asks for one hash share one request.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { payCheckoutSignatureHeader, signPayCheckout } from '../../webhooks/pay-checkout-signature.js';
@@ -23,6 +23,8 @@ export const appLinkDefaults = {
   freshMs: 30_000,
   /** A 404 is reused this long: a link the shop just made shows within seconds. */
   notFoundMs: 5_000,
+  /** A failure is answered again this long without asking the app: a buyer's retries and a flood on one link do not pile onto an app that is down. */
+  failureMs: 1_000,
   /** Hashes remembered at most; the oldest goes first. */
   maxEntries: 10_000,
   /** A record's JSON larger than this is not a record. */
@@ -43,11 +45,14 @@ export interface AppLinksOptions {
   timeoutMs?: number;
   freshMs?: number;
   notFoundMs?: number;
+  failureMs?: number;
   maxEntries?: number;
   now?: () => number;
 }
 
 type Found = CheckoutLinkInfo | null;
+/** What is remembered of a hash: the record, no such link (null), or the app's failure. */
+type Remembered = Found | AppFailure;
 
 /** Why the app's answer was no link record: the event's `reason`, and whether the app was down or wrong. */
 class AppFailure extends Error {
@@ -66,16 +71,19 @@ class AppFailure extends Error {
 
 /** A remembered answer per hash, newest last, at most `max`; a Map keeps insertion order. */
 function boundedCache(max: number, now: () => number) {
-  const entries = new Map<string, { until: number; found: Found }>();
+  const entries = new Map<string, { until: number; found: Remembered }>();
   return {
-    get(hash: string): { found: Found } | undefined {
+    get(hash: string): { found: Remembered } | undefined {
       const entry = entries.get(hash);
       if (!entry) return undefined;
       if (entry.until > now()) return entry;
       entries.delete(hash);
       return undefined;
     },
-    set(hash: string, found: Found, forMs: number) {
+    delete(hash: string) {
+      entries.delete(hash);
+    },
+    set(hash: string, found: Remembered, forMs: number) {
       entries.delete(hash);
       entries.set(hash, { until: now() + forMs, found });
       if (entries.size > max) entries.delete(entries.keys().next().value as string);
@@ -91,7 +99,10 @@ function refusal(failure: AppFailure): CheckoutHttpError {
   return error.withCause(failure);
 }
 
-export function appLinks(options: AppLinksOptions): ResolveLink {
+/** A `resolveLink` whose remembered record of a hash can be dropped (the link was just paid: ask the app again). */
+export type CachedLinks = ResolveLink & { forget(hash: string): void };
+
+export function appLinks(options: AppLinksOptions): CachedLinks {
   const o = { ...appLinkDefaults, ...options };
   const now = options.now ?? Date.now;
   const fetch = options.fetch ?? globalThis.fetch;
@@ -141,10 +152,13 @@ export function appLinks(options: AppLinksOptions): ResolveLink {
     return checked.info;
   };
 
-  return async (hash) => {
+  const resolve: ResolveLink = async (hash) => {
     if (!plausibleHash.test(hash)) return null;
     const cached = cache.get(hash);
-    if (cached) return cached.found;
+    if (cached) {
+      if (cached.found instanceof AppFailure) throw refusal(cached.found);
+      return cached.found;
+    }
     let pending = asking.get(hash);
     if (!pending) {
       pending = ask(hash).then(
@@ -154,6 +168,7 @@ export function appLinks(options: AppLinksOptions): ResolveLink {
         },
         (error: unknown) => {
           const failure = error instanceof AppFailure ? error : new AppFailure('unreachable', causeOf(error));
+          cache.set(hash, failure, o.failureMs);
           options.emit({
             level: 'error',
             name: 'links_app_failed',
@@ -170,6 +185,7 @@ export function appLinks(options: AppLinksOptions): ResolveLink {
     }
     return pending;
   };
+  return Object.assign(resolve, { forget: (hash: string) => cache.delete(hash) });
 }
 
 /** The body as text, refusing one past `limit` bytes (no record is that large). */
@@ -214,7 +230,7 @@ export interface FileLinksOptions {
  * changes (looked at once a second at most, on a request). A file broken by an edit keeps the last good records, and
  * says so in a `links_file_invalid` event; a record that breaks the contract answers LINK_SOURCE_INVALID.
  */
-export function fileLinks(options: FileLinksOptions): ResolveLink {
+export function fileLinks(options: FileLinksOptions): CachedLinks {
   const now = options.now ?? Date.now;
   const every = options.checkEveryMs ?? 1_000;
   let records: Record<string, unknown> = {};
@@ -242,7 +258,7 @@ export function fileLinks(options: FileLinksOptions): ResolveLink {
     }
   };
 
-  return (hash) => {
+  const resolve: ResolveLink = (hash) => {
     if (now() - checkedAt >= every) reload();
     if (!Object.hasOwn(records, hash)) return null;
     const checked = linkInfoOf(records[hash]);
@@ -250,4 +266,6 @@ export function fileLinks(options: FileLinksOptions): ResolveLink {
     options.emit({ level: 'error', name: 'links_file_invalid', message: `the links file's record for ${hash} breaks the contract: ${checked.problem}`, path: options.path, hash });
     throw refusal(new AppFailure('not_a_record', checked.problem));
   };
+  // The file is the shop's word, read again as it changes: nothing is kept to forget.
+  return Object.assign(resolve, { forget: () => {} });
 }

@@ -5,9 +5,10 @@
  * record), and the notify URL (a signed test notice). Exit 0 when every item passed, 1 when any failed.
  */
 import { resolveBaseUrl } from '../../client/send.js';
-import { runDoctor } from '../../doctor/doctor.js';
 import type { ServerEvent } from '../events.js';
-import { appLinks, fileLinks } from './app-links.js';
+import { readFileSync } from 'node:fs';
+import { appLinks } from './app-links.js';
+import { linkInfoOf } from './link-record.js';
 import type { ServeSettings } from './settings.js';
 
 /** The hash `--check` asks the links URL for: an app answers 404 for it (or a record, if it made one). */
@@ -19,13 +20,25 @@ export interface CheckItem {
   sentence: string;
 }
 
+/**
+ * The doctor's read-only probe (`runDoctor` of src/doctor/, which sits above the server and is handed in by the CLI):
+ * whether the service answers this merchant key, and which gateways the handler could drive.
+ */
+export type ServiceProbe = (options: { baseUrl: string; merchantKey: string; fetch?: typeof globalThis.fetch }) => Promise<{
+  ready: boolean;
+  mistake?: string | undefined;
+  checks: readonly { ok: boolean; sentence: string }[];
+  drivable: readonly string[];
+}>;
+
 export interface CheckOptions {
+  probe: ServiceProbe;
   fetch?: typeof globalThis.fetch;
   /** Sends the signed test notice (the relay's); resolves with a sentence, rejects with what failed. */
   sendTestEvent?: () => Promise<string>;
 }
 
-export async function checkServe(settings: ServeSettings, options: CheckOptions = {}): Promise<CheckItem[]> {
+export async function checkServe(settings: ServeSettings, options: CheckOptions): Promise<CheckItem[]> {
   const items: CheckItem[] = [{ name: 'settings', ok: true, sentence: `every setting is well formed (store: ${settings.store.kind}, links: ${settings.links.kind === 'url' ? 'from your app' : 'from a file'})` }];
   const baseUrl = resolveBaseUrl(settings.service);
   const [service, links, notify] = await Promise.all([checkService(settings, baseUrl, options), checkLinks(settings, options), checkNotify(settings, options)]);
@@ -33,7 +46,7 @@ export async function checkServe(settings: ServeSettings, options: CheckOptions 
 }
 
 async function checkService(settings: ServeSettings, baseUrl: string, options: CheckOptions): Promise<CheckItem> {
-  const report = await runDoctor({ baseUrl, merchantKey: settings.merchantKey, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const report = await options.probe({ baseUrl, merchantKey: settings.merchantKey, ...(options.fetch ? { fetch: options.fetch } : {}) });
   if (report.ready) return { name: 'service', ok: true, sentence: `${baseUrl} answers with this merchant key; it can drive ${report.drivable.join(', ') || 'no gateway'}` };
   const failed = report.mistake ?? report.checks.find((check) => !check.ok)?.sentence ?? 'no gateway the server can drive is enabled for this store';
   return { name: 'service', ok: false, sentence: `${baseUrl}: ${failed}` };
@@ -44,16 +57,19 @@ async function checkLinks(settings: ServeSettings, options: CheckOptions): Promi
   const emit = (event: ServerEvent) => void events.push(event);
   const request = new Request('http://check.internal/');
   if (settings.links.kind === 'file') {
-    const resolve = fileLinks({ path: settings.links.path, emit });
+    // Every record, not one: a file holds all the links there are.
+    const { path } = settings.links;
+    let records: Record<string, unknown>;
     try {
-      await resolve(checkHash, request);
-    } catch {
-      // Only a record breaks; checked one by one below.
+      records = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    } catch (error) {
+      return { name: 'links', ok: false, sentence: `${path}: ${error instanceof SyntaxError ? 'not JSON' : (error as NodeJS.ErrnoException).code ?? 'unreadable'}` };
     }
-    const broken = events.find((event) => event.name === 'links_file_invalid');
-    if (broken) return { name: 'links', ok: false, sentence: `${settings.links.path}: ${broken.message}` };
-    const count = events.find((event) => event.name === 'links_file_read')?.links;
-    return { name: 'links', ok: true, sentence: `${settings.links.path} holds ${String(count)} link record(s)` };
+    for (const [hash, record] of Object.entries(records)) {
+      const checked = linkInfoOf(record);
+      if (!checked.ok) return { name: 'links', ok: false, sentence: `${path}: the record for ${hash} breaks the contract: ${checked.problem}` };
+    }
+    return { name: 'links', ok: true, sentence: `${path} holds ${Object.keys(records).length} valid link record(s)` };
   }
   const resolve = appLinks({ url: settings.links.url, secrets: settings.links.secrets, emit, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const asked = settings.links.url.replace('{hash}', checkHash);

@@ -5,10 +5,10 @@
  * given 10 s) and exits 0.
  */
 import { parseArgs } from 'node:util';
-import { checkServe, formatCheck } from './check.js';
+import { checkServe, formatCheck, type ServiceProbe } from './check.js';
 import { jsonLines, startServe } from './index.js';
 import { outboxOf, relayOf } from './notices.js';
-import { parseDeliverySettings, parseServeSettings, rawSettings, serveSettings, SettingError } from './settings.js';
+import { parseDeliverySettings, parseServeSettings, rawSettings, serveSettings, SettingError, type ServeSettings } from './settings.js';
 import { createRelay, deliveriesCommand as listDeliveries } from '../relay/index.js';
 
 export const serveUsage = `Usage: pay-checkout serve [--check] [options]
@@ -26,8 +26,11 @@ ${Object.values(serveSettings)
                        one line each, exit 0 when all pass, 1 otherwise
   -h, --help           this text`;
 
-/** Runs the command; resolves with the exit status for `--check` and for a setting error, never for a server. */
-export async function serveCommand(argv: string[], env: Record<string, string | undefined>): Promise<number | undefined> {
+/**
+ * Runs the command; resolves with the exit status for `--check` and for a setting error, never for a server. `probe`:
+ * the doctor's, for `--check` (the CLI hands it in; the doctor sits above the server).
+ */
+export async function serveCommand(argv: string[], env: Record<string, string | undefined>, { probe }: { probe: ServiceProbe }): Promise<number | undefined> {
   const options = Object.fromEntries(Object.values(serveSettings).map((s) => [s.flag, { type: 'string' as const }]));
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -44,6 +47,7 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
   let settings;
   try {
     settings = parseServeSettings(rawSettings(env, flags));
+    await requireStoreDriver(settings.store);
   } catch (error) {
     if (!(error instanceof SettingError)) throw error;
     console.error(`pay-checkout serve: ${error.message}`);
@@ -56,7 +60,7 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
       if (!sent.ok) throw new Error(`a signed test notice was not taken: ${sent.error ?? `answered ${sent.status}`}`);
       return `took a signed test notice (${sent.status})`;
     };
-    const items = await checkServe(settings, relay ? { sendTestEvent } : {});
+    const items = await checkServe(settings, { probe, ...(relay ? { sendTestEvent } : {}) });
     await relay?.close();
     console.log(formatCheck(items));
     return items.every((item) => item.ok) ? 0 : 1;
@@ -66,7 +70,7 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
     running = await startServe(settings, { onEvent: jsonLines });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
       console.error(`pay-checkout serve: cannot listen on ${settings.host ?? 'every interface'}:${settings.port} (${code}); set PORT or HOST.`);
       return 1;
     }
@@ -92,6 +96,7 @@ export async function deliveriesCommand(argv: string[], env: Record<string, stri
   let settings;
   try {
     settings = parseDeliverySettings(rawSettings(env));
+    await requireStoreDriver(settings.store);
   } catch (error) {
     if (!(error instanceof SettingError)) throw error;
     console.error(`pay-checkout deliveries: ${error.message}`);
@@ -100,7 +105,26 @@ export async function deliveriesCommand(argv: string[], env: Record<string, stri
   const relay = createRelay({ outbox: outboxOf(settings.store), notifyUrl: settings.notifyUrl, secrets: settings.appSecrets, emit: () => {} });
   try {
     return await listDeliveries({ relay, args: argv, print: (line) => console.log(line) });
+  } catch (error) {
+    // The store not answering (down, refused, a wrong password): one sentence, as for a setting, not a stack trace.
+    console.error(`pay-checkout deliveries: ${(error as Error).message}`);
+    return 1;
   } finally {
     await relay.close();
+  }
+}
+
+/**
+ * The store's client is an optional peer the operator installs beside the package (`npm install redis` or `pg`):
+ * without it the server would listen and then fail every claim, so it is said before, as a setting is.
+ */
+async function requireStoreDriver(store: ServeSettings['store']): Promise<void> {
+  if (store.kind === 'memory') return;
+  try {
+    await (store.kind === 'redis' ? import('redis') : import('pg'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    const [setting, driver] = store.kind === 'redis' ? [serveSettings.redisUrl.env, 'redis'] : [serveSettings.databaseUrl.env, 'pg'];
+    throw new SettingError(`${setting} is set, but its client is not installed: run npm install ${driver} where pay-checkout is installed.`);
   }
 }

@@ -23,6 +23,13 @@ export interface HostedRouteOptions {
   dist: string;
   /** The service's origin: the gateway icons in the link answer come from it, so the page's CSP allows its images. */
   serviceOrigin: string;
+  /**
+   * The origin buyers reach this server at (`PAY_CHECKOUT_PUBLIC_URL`): the page's `og:url` and, over https, HSTS.
+   * Never taken from the request's Host, which a client or a misconfigured proxy chooses.
+   */
+  publicUrl?: string;
+  /** Origins allowed to frame the page (`PAY_CHECKOUT_FRAME_ANCESTORS`); none by default. */
+  frameAncestors?: readonly string[];
   /** The buyer API's answer for a link, as `{ status, json }`. */
   linkAnswer(hash: string, incoming: Incoming): Promise<{ status: number; json: unknown }>;
 }
@@ -34,6 +41,8 @@ export function hostedRoute(options: HostedRouteOptions) {
   const src = hostedEntryPath(index);
   const entryScript = src?.startsWith(hostedBuildBase) ? readFileSync(path.join(folder, src.slice(hostedBuildBase.length)), 'utf8') : undefined;
   const rendering = canRenderHostedPage();
+  const frameAncestors = options.frameAncestors ?? [];
+  const https = options.publicUrl !== undefined && new URL(options.publicUrl).protocol === 'https:';
 
   return async (incoming: Incoming, hash: string): Promise<Answer> => {
     const locale = incoming.searchParams.get('locale') === 'en' ? 'en' : 'es';
@@ -41,11 +50,12 @@ export function hostedRoute(options: HostedRouteOptions) {
     // Before the link is asked for: the browser fetches the first screen's modules while the shop's app answers.
     incoming.earlyHints?.(hostedPageLinks(index, locale, { entryInline: drawn }));
     const link = await options.linkAnswer(hash, incoming);
+    const url = options.publicUrl === undefined ? undefined : new URL(`/checkout/${encodeURIComponent(hash)}`, options.publicUrl);
     // The title and preview need no Lit SSR; the first screen does (renderHostedPage draws what it can).
     const { html: page, headers: pageHeaders } =
       link.status === 200
-        ? await renderHostedPage(index, { hash, link: link.json, locale, withHeaders: true, ...(drawn && entryScript !== undefined ? { entryScript } : {}) })
-        : { html: index, headers: hostedPageHeaders(index) };
+        ? await renderHostedPage(index, { hash, link: link.json, locale, withHeaders: true, frameAncestors, ...(url ? { url } : {}), ...(drawn && entryScript !== undefined ? { entryScript } : {}) })
+        : { html: index, headers: hostedPageHeaders(index, { frameAncestors, https }) };
     const links = hostedPageLinks(page, locale, { entryInline: hostedEntryPath(page) === undefined });
     const headers: Record<string, string> = {
       // The payment page's own: CSP with frame-ancestors, X-Frame-Options, nosniff, Referrer-Policy, Permissions-Policy.

@@ -7,12 +7,11 @@
 import { resolveBaseUrl } from '../../client/send.js';
 import { errorBody } from '../../contract/errors.js';
 import type { ClaimStore } from '../claims.js';
-import { createCheckoutHandler } from '../handler.js';
-import { fromRequest, nativeEntryOf, withNativeEntry, type Answer, type Incoming } from '../incoming.js';
+import { corsPolicy } from '../cors.js';
+import { asCheckoutHandler, assembleCheckout } from '../handler.js';
+import { fromRequest, type Answer, type Incoming } from '../incoming.js';
 import { safeSink, type EventSink } from '../events.js';
 import { serve, type RunningNodeServer } from '../node.js';
-import { toResponse } from '../text-response.js';
-import type { DrainableCheckoutHandler } from '../options.js';
 import { appLinks, fileLinks } from './app-links.js';
 import { encoded, encodingFor, findDist, loadAssets, precompress, type Asset } from './assets.js';
 import { hostedRoute } from './hosted-route.js';
@@ -62,7 +61,8 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
   }
   // Started once the server listens; warns once itself when its outbox is the memory one.
   const relay = relayOf(settings, emit, options.fetch);
-  const handler = createCheckoutHandler({
+  // The handler's parts: its router, its answers (on Node without a web Request or Response), its drain.
+  const checkout = assembleCheckout({
     merchantKey: settings.merchantKey,
     ...settings.service,
     resolveLink,
@@ -72,11 +72,19 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
     allowedOrigins: settings.allowedOrigins,
     trustProxy: settings.trustProxy,
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(relay ? { onOrderStatus: async (change) => void (await relay.record(change)) } : {}),
+    ...(relay
+      ? {
+          onOrderStatus: async (change) => {
+            // The app will answer this link as paid once it has the notice: this instance asks it again, rather
+            // than offer a paid cart for the rest of the cache's 30 s.
+            if (change.status === 'confirmed') resolveLink.forget(change.link);
+            await relay.record(change);
+          },
+        }
+      : {}),
     onEvent: emit,
   });
-  // The handler's own entry, without a web Request or Response per request (node-native.ts).
-  const api = nativeEntryOf(handler) ?? ((): never => { throw new Error('createCheckoutHandler() returned no native entry.'); })();
+  const api = checkout.answer;
 
   const dist = findDist(options.dist);
   if (!dist) emit({ level: 'warn', name: 'assets_missing', message: "no built dist/ beside the server (pay-checkout.js, hosted/index.html): the buyer API is served, the element's script and the hosted page are not" });
@@ -87,6 +95,8 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
     ? hostedRoute({
         dist,
         serviceOrigin,
+        ...(settings.publicUrl !== undefined ? { publicUrl: settings.publicUrl } : {}),
+        frameAncestors: settings.frameAncestors,
         linkAnswer: async (hash, incoming) => {
           const url = `http://serve.internal/v1/checkout/links/${encodeURIComponent(hash)}`;
           const headers = new Headers({ accept: 'application/json' });
@@ -104,39 +114,26 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
       })
     : undefined;
 
-  const allowed = settings.allowedOrigins;
-  const corsOf = (incoming: Incoming): Record<string, string> => {
-    const origin = incoming.headers.get('origin');
-    if (allowed === '*') return { 'access-control-allow-origin': '*' };
-    return origin && allowed.includes(origin) ? { 'access-control-allow-origin': origin, vary: 'Origin, Accept-Encoding' } : { vary: 'Origin, Accept-Encoding' };
-  };
+  // The script and its chunks answer cross-origin to the same origins as the buyer API.
+  const cors = corsPolicy(settings.allowedOrigins);
 
   const fileAnswer = async (incoming: Incoming, file: Asset): Promise<Answer> => {
-    const headers: Record<string, string> = {
-      'content-type': file.type,
-      'cache-control': file.cacheControl,
-      etag: file.etag,
-      'x-content-type-options': 'nosniff',
-      vary: 'Accept-Encoding',
-      ...corsOf(incoming),
-    };
+    const headers = cors.addTo({ 'content-type': file.type, 'cache-control': file.cacheControl, etag: file.etag, 'x-content-type-options': 'nosniff' }, incoming);
+    headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
     if (incoming.headers.get('if-none-match') === file.etag) return { status: 304, headers, text: null };
     const encoding = file.compressible ? encodingFor(incoming.headers.get('accept-encoding')) : undefined;
     if (!encoding) return { status: 200, headers, text: null, bytes: file.body };
     return { status: 200, headers: { ...headers, 'content-encoding': encoding }, text: null, bytes: await encoded(file, encoding) };
   };
 
-  const notFound = (incoming: Incoming): Answer => ({
-    status: 404,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
-    text: JSON.stringify(errorBody('NOT_FOUND', { description: `${incoming.method} ${incoming.path} is not served here.` })),
-  });
+  const notFound = (incoming: Incoming) => checkout.respond(incoming, 404, errorBody('NOT_FOUND', { description: `${incoming.method} ${incoming.path} is not served here.` }));
 
   const answer = async (incoming: Incoming): Promise<Answer> => {
     const { path } = incoming;
-    if (path.startsWith('/v1/')) return api(incoming);
+    // The handler's routes first, as its router says (the buyer API, the webhook intake, health).
+    if (checkout.router.match(path)) return api(incoming);
     if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
-      return files.has(path) || path.startsWith('/checkout/') ? { ...notFound(incoming), status: 405, headers: { ...notFound(incoming).headers, allow: 'GET, HEAD' }, text: JSON.stringify(errorBody('METHOD_NOT_ALLOWED')) } : notFound(incoming);
+      return files.has(path) || path.startsWith('/checkout/') ? checkout.respond(incoming, 405, errorBody('METHOD_NOT_ALLOWED'), { Allow: 'GET, HEAD' }) : notFound(incoming);
     }
     const file = files.get(path);
     if (file) return fileAnswer(incoming, file);
@@ -153,9 +150,7 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
     return notFound(incoming);
   };
 
-  const web = async (request: Request) => toResponse(await answer(fromRequest(request)));
-  const composite = Object.assign(withNativeEntry(web, answer), { drain: handler.drain }) satisfies DrainableCheckoutHandler;
-  const running = await serve(composite, {
+  const running = await serve(asCheckoutHandler(answer, checkout.drain), {
     port: settings.port,
     ...(settings.host !== undefined ? { host: settings.host } : {}),
     onEvent: emit,

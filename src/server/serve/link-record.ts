@@ -44,6 +44,7 @@ export function linkInfoOf(record: unknown): { ok: true; info: CheckoutLinkInfo 
     ...(r.status ? { status: r.status } : {}),
     ...(r.redirect_link ? { redirectLink: r.redirect_link } : {}),
     ...(r.privacy_url ? { privacyUrl: r.privacy_url } : {}),
+    ...(r.image_url ? { imageUrl: r.image_url } : {}),
     ...(r.collect_shopper_data !== undefined ? { collectShopperData: r.collect_shopper_data } : {}),
     ...(r.shopper ? { shopper: { first_name: r.shopper.first_name, last_name: r.shopper.last_name, email: r.shopper.email, phone_number: r.shopper.phone_number } } : {}),
   };

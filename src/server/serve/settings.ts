@@ -5,6 +5,7 @@
  * (`SettingError`), which the command prints and exits 2 on.
  */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import type { Environment } from '../../client/index.js';
 
 /** A setting that is missing or malformed: its message is the one line the command prints. */
@@ -27,6 +28,8 @@ export const serveSettings = {
   databaseUrl: { env: 'PAY_CHECKOUT_DATABASE_URL', flag: 'database-url', expects: 'a postgres:// or postgresql:// URL' },
   secret: { env: 'PAY_CHECKOUT_SECRET', flag: 'secret', expects: 'a secret of at least 16 characters that signs order tokens (a comma list while rotating)' },
   allowedOrigins: { env: 'PAY_CHECKOUT_ALLOWED_ORIGINS', flag: 'allowed-origins', expects: "a comma list of your shop's origins, like https://shop.example, or *" },
+  publicUrl: { env: 'PAY_CHECKOUT_PUBLIC_URL', flag: 'public-url', expects: 'the http(s) origin buyers reach this server at, like https://pay.shop.example, with no path or query' },
+  frameAncestors: { env: 'PAY_CHECKOUT_FRAME_ANCESTORS', flag: 'frame-ancestors', expects: "a comma list of your own origins allowed to frame the hosted page, like https://shop.example, or 'self'" },
   trustProxy: { env: 'PAY_CHECKOUT_TRUST_PROXY', flag: 'trust-proxy', expects: 'how many proxies in front of it append to X-Forwarded-For, a whole number from 0' },
   port: { env: 'PORT', flag: 'port', expects: 'a port number from 0 to 65535' },
   host: { env: 'HOST', flag: 'host', expects: 'the interface to listen on, like 0.0.0.0 or 127.0.0.1' },
@@ -51,6 +54,10 @@ export interface ServeSettings {
   store: { kind: 'memory' } | { kind: 'redis'; url: string } | { kind: 'postgres'; url: string };
   secret: readonly string[] | undefined;
   allowedOrigins: '*' | readonly string[];
+  /** The origin buyers reach this server at (behind a proxy, the proxy's): the hosted page's `og:url`, and HSTS over https. */
+  publicUrl: string | undefined;
+  /** Origins allowed to frame the hosted page; none by default (`frame-ancestors 'none'`, `X-Frame-Options: DENY`). */
+  frameAncestors: readonly string[];
   trustProxy: number;
   port: number;
   host: string | undefined;
@@ -72,8 +79,11 @@ const wrong = (name: SettingName, got?: string) => {
   return new SettingError(got === undefined ? `${env} is not set: it expects ${expects}.` : `${env} is malformed: it expects ${expects}, got ${JSON.stringify(got)}.`);
 };
 
+/** A URL as an error sentence may show it: credentials and query (a token may ride in either) left out. */
+const shownUrl = (value: string) => value.replace(/(\/\/)[^/?#]*@/, '$1…@').replace(/\?.*$/, '?…');
+
 const httpUrl = (name: SettingName, value: string): string => {
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw wrong(name, value);
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw wrong(name, shownUrl(value));
   return value;
 };
 
@@ -98,6 +108,22 @@ function origins(value: string): '*' | readonly string[] {
     // An origin exactly as a browser sends it in `Origin`: scheme, host and port, no path and no trailing slash.
     if (!URL.canParse(origin) || new URL(origin).origin !== origin) throw wrong('allowedOrigins', origin);
     return origin;
+  });
+}
+
+/** An http(s) origin, a trailing slash allowed: no credentials, path, query or fragment (a page's URL is drawn from it). */
+function publicUrl(value: string): string {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.pathname !== '/' || url.search || url.hash || value.includes('?') || value.includes('#')) throw wrong('publicUrl', value);
+  return url.origin;
+}
+
+/** Origins exactly as a browser names a framing page, or `'self'`: a wildcard or scheme would let any site frame a payment page. */
+function frameAncestors(value: string): readonly string[] {
+  return list(value).map((entry) => {
+    if (entry === "'self'" || entry === 'self') return "'self'";
+    if (!URL.canParse(entry) || !/^https?:$/.test(new URL(entry).protocol) || new URL(entry).origin !== entry) throw wrong('frameAncestors', entry);
+    return entry;
   });
 }
 
@@ -161,10 +187,19 @@ export function parseServeSettings(raw: RawSettings): ServeSettings {
     store,
     secret: raw.secret === undefined ? undefined : secretList('secret', raw.secret),
     allowedOrigins: raw.allowedOrigins === undefined ? [] : origins(raw.allowedOrigins),
+    publicUrl: raw.publicUrl === undefined ? undefined : publicUrl(raw.publicUrl),
+    frameAncestors: raw.frameAncestors === undefined ? [] : frameAncestors(raw.frameAncestors),
     trustProxy: raw.trustProxy === undefined ? 0 : wholeNumber('trustProxy', raw.trustProxy, 0, 16),
     port: raw.port === undefined ? 3000 : wholeNumber('port', raw.port, 0, 65535),
-    host: raw.host,
+    host: raw.host === undefined ? undefined : hostSetting(raw.host),
   };
+}
+
+/** An interface to listen on: an IPv4 or IPv6 address (brackets allowed) or a host name. */
+function hostSetting(value: string): string {
+  const bare = value.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(bare) === 0 && !/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(bare)) throw wrong('host', value);
+  return bare;
 }
 
 /** The shared store the settings name, or memory. */

@@ -1,4 +1,4 @@
-// axe in both themes: the new screens of issue 10 are checked in light and dark.
+// axe in both themes: every screen is checked in light and dark.
 import { expect } from '@open-wc/testing';
 import type { PayCheckout } from '../../../src/index.js';
 

@@ -1,10 +1,10 @@
 import { html, nothing } from 'lit';
 import type { PaidState } from '../../flow/types.js';
 import { formatDateTime } from '../../i18n/format.js';
-import { spoken, withMoney } from './spoken.js';
+import { spoken, withMoney } from '../internal/spoken.js';
 import { isDynamic } from '../../flow/screens.js';
 import { StepElement } from './step-element.js';
-import { storeHref } from './store-href.js';
+import { storeHref } from '../internal/store-href.js';
 import { sharedStyles } from './shared.styles.js';
 import { laterStyles } from './later.styles.js';
 import { stepResultStyles } from './pay-step-result.styles.js';

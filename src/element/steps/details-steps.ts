@@ -5,13 +5,13 @@ import type { DetailsState, FlowEvent, FlowState } from '../../flow/types.js';
 import type { Messages } from '../../i18n/messages.js';
 import type { DataConsent } from './data-consent.js';
 import { PayStepDetails } from './pay-step-details.js';
-import { prefillOf } from './prefill-of.js';
-import type { PagePrefill } from './prefill-of.js';
+import { prefillOf } from '../internal/prefill-of.js';
+import type { PagePrefill } from '../internal/prefill-of.js';
 
 /**
  * The details step and the flow up to submitting the order: a small lazy chunk of its own (no zod, no waiting
  * screens), so a method tapped the moment the first screen is ready opens its details without waiting for the later
- * steps' chunk (issue 31). The later steps' chunk imports it, so nothing in it is fetched twice.
+ * steps' chunk. The later steps' chunk imports it, so nothing in it is fetched twice.
  */
 export const detailsSteps = { 'pay-step-details': PayStepDetails } as const;
 

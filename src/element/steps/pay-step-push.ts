@@ -1,5 +1,5 @@
 import { html } from 'lit';
-import { spoken } from './spoken.js';
+import { spoken } from '../internal/spoken.js';
 import type { PushState } from '../../flow/types.js';
 import { WaitingStep, countdownTemplate, noticeTemplate } from './waiting-parts.js';
 import { sharedStyles } from './shared.styles.js';

@@ -3,12 +3,12 @@ import type { CheckoutLink } from '../../contract/checkout-link.js';
 import { isRetryable, toFlowError } from '../../flow/errors.js';
 import { isOrderNotFound } from '../../flow/order-not-found.js';
 import type { FlowError, FlowEvent, FlowState } from '../../flow/types.js';
-import { defaultStatusTimings, statusDelay } from './status-timings.js';
-import type { StatusTimings } from './status-timings.js';
+import { defaultStatusTimings, statusDelay } from '../internal/status-timings.js';
+import type { StatusTimings } from '../internal/status-timings.js';
 import { clearSavedOrder } from './keep-order.js';
-import { readSavedOrder } from '../session.js';
-import type { SavedOrder } from '../session.js';
-import { requestLink } from './link-request.js';
+import { readSavedOrder } from './session.js';
+import type { SavedOrder } from './session.js';
+import { requestLink } from '../internal/link-request.js';
 import type { OrderTracker } from './order-tracker.js';
 
 /** What `<pay-checkout>` lends a resume: the saved order, its run, and the ways back into the flow. */
@@ -85,6 +85,14 @@ export async function restoreReceipt(ctx: Pick<ResumeContext, 'current' | 'track
 export function resumeSaved(ctx: Omit<ResumeContext, 'saved'>, hash: string, link: Promise<CheckoutLink>): void {
   const saved = readSavedOrder(hash);
   void (saved ? resumeOrder({ ...ctx, saved }, link) : restoreReceipt(ctx, link));
+}
+
+/**
+ * The element's resume of a saved order or receipt: the link is on its way, the later steps' chunk (this one) and the
+ * tracker here. `loadLink` starts afresh when the saved order is gone.
+ */
+export function resumeRun(run: Omit<ResumeContext, 'saved' | 'timings' | 'tracker' | 'loadLink'> & { timings(): StatusTimings | undefined }, tracker: OrderTracker, hash: string, link: Promise<CheckoutLink>, loadLink: () => void): void {
+  if (run.current()) resumeSaved({ ...run, timings: run.timings(), tracker, loadLink }, hash, link);
 }
 
 /** `pageshow` from the back/forward cache on the card page's hand-off: the buyer came back from the card page. */

@@ -1,8 +1,8 @@
 import { css, html, nothing } from 'lit';
 import type { UnavailableState } from '../../flow/types.js';
-import { spoken, withMoney } from './spoken.js';
+import { spoken, withMoney } from '../internal/spoken.js';
 import { StepElement } from './step-element.js';
-import { storeHref } from './store-href.js';
+import { storeHref } from '../internal/store-href.js';
 import { sharedStyles } from './shared.styles.js';
 import { stepStatusStyles } from './pay-step-status.styles.js';
 

@@ -1,5 +1,5 @@
-import { remove, write } from '../session.js';
-import type { SavedOrder } from '../session.js';
+import { remove, write } from './session.js';
+import type { SavedOrder } from './session.js';
 
 // Keeping and forgetting the order in progress (session.ts reads it): only the later steps do either.
 

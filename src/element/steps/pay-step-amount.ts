@@ -1,8 +1,8 @@
 import { html, nothing } from 'lit';
 import type { AmountState } from '../../flow/types.js';
 import type { FirstMessages } from '../../i18n/messages.js';
-import { spoken, withMoney } from './spoken.js';
-import type { Said } from './spoken.js';
+import { spoken, withMoney } from '../internal/spoken.js';
+import type { Said } from '../internal/spoken.js';
 import { StepElement } from './step-element.js';
 import { presetAmounts } from '../../flow/method-choice.js';
 import { sharedStyles } from './shared.styles.js';

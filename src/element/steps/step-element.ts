@@ -4,7 +4,7 @@ import type { FirstMessages, Messages } from '../../i18n/messages.js';
 import type { FlowEvent } from '../../flow/types.js';
 import { payStepEvent } from '../events/pay-step.js';
 import { payAnnounceEvent } from '../events/pay-announce.js';
-import { dropServerShell } from './server-shell.js';
+import { dropServerShell } from '../internal/server-shell.js';
 
 /**
  * Internal base of the step elements: each gets its slice of the flow state and

@@ -3,7 +3,7 @@ import type { PropertyValues } from 'lit';
 import type { OtpState } from '../../flow/types.js';
 import { otpFromText, otpInput, validateOtp } from '../../flow/rules.js';
 import { WaitingStep, countdownTemplate, noticeTemplate } from './waiting-parts.js';
-import { newIdempotencyKey } from './idempotency-key.js';
+import { newIdempotencyKey } from '../internal/idempotency-key.js';
 import { sharedStyles } from './shared.styles.js';
 import { laterStyles } from './later.styles.js';
 import { stepOtpStyles } from './pay-step-otp.styles.js';

@@ -16,8 +16,8 @@ import type { DataConsent } from './data-consent.js';
 import { transition } from '../../flow/machine.js';
 import { detailsStepTemplate, laterParts as parts } from './details-steps.js';
 export { transitionOnPage } from './details-steps.js';
-export { OrderTracker } from './order-tracker.js';
-export { resumeSaved, returnedFromCard } from './resume-order.js';
+export { OrderTracker } from '../order/order-tracker.js';
+export { resumeRun, returnedFromCard } from '../order/resume-order.js';
 
 /**
  * The steps after the first screen, the whole flow and the order tracker: one lazy chunk (see `loadLaterSteps`),

@@ -1,6 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { defaultStatusTimings, statusDelay } from './status-timings.js';
-import type { StatusTimings } from './status-timings.js';
+import { defaultStatusTimings, statusDelay } from '../internal/status-timings.js';
+import type { StatusTimings } from '../internal/status-timings.js';
 
 export interface StatusCheck {
   ok: boolean;

@@ -44,7 +44,7 @@ function lazySteps<M>(load: () => Promise<M>, steps: (m: M) => Record<string, Cu
 
 /**
  * The details step and the flow up to submitting the order (a small chunk the later steps' chunk also imports):
- * fetched first, so a method tapped at once opens its details before the later steps are here (issue 31).
+ * fetched first, so a method tapped at once opens its details before the later steps are here.
  */
 export const loadDetailsSteps = lazySteps(() => import('./details-steps.js'), (m) => m.detailsSteps);
 

@@ -4,9 +4,9 @@ import type { ConsentField, DetailsField, DetailsState } from '../../flow/types.
 import { methodTakesPhone } from '../../flow/method-fields.js';
 import { consentRequired, dataConsentTemplate } from './data-consent.js';
 import type { DataConsent } from './data-consent.js';
-import { spoken, withMoney } from './spoken.js';
+import { spoken, withMoney } from '../internal/spoken.js';
 import { StepElement } from './step-element.js';
-import { newIdempotencyKey } from './idempotency-key.js';
+import { newIdempotencyKey } from '../internal/idempotency-key.js';
 import { sharedStyles, hideBrokenImage } from './shared.styles.js';
 import { laterStyles } from './later.styles.js';
 import { stepDetailsStyles } from './pay-step-details.styles.js';

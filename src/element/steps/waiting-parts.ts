@@ -4,7 +4,7 @@ import type { Messages } from '../../i18n/messages.js';
 import type { FlowEvent, MessageKey, WaitingState } from '../../flow/types.js';
 import { formatCountdown } from '../../i18n/format.js';
 import { StepElement } from './step-element.js';
-import { spoken } from './spoken.js';
+import { spoken } from '../internal/spoken.js';
 
 /**
  * @internal Base of the waiting screens (push, SMS code, transfer, card). Its passing notice ("we could not check the

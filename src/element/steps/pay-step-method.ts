@@ -2,7 +2,7 @@ import { html, isServer, nothing } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import type { MethodState } from '../../flow/types.js';
 import type { FirstMessages } from '../../i18n/messages.js';
-import { spoken, withMoney } from './spoken.js';
+import { spoken, withMoney } from '../internal/spoken.js';
 import { StepElement } from './step-element.js';
 import { sharedStyles, hideBrokenImage } from './shared.styles.js';
 import { stepMethodStyles } from './pay-step-method.styles.js';

@@ -7,40 +7,40 @@ import { toFlowError } from '../../flow/errors.js';
 import { expiresAtOf, hasOrder, isWaiting, orderOf } from '../../flow/selectors.js';
 import type { FlowEvent, FlowRequest, FlowState, ResultState } from '../../flow/types.js';
 import type { Messages } from '../../i18n/messages.js';
-import { CountdownController } from './countdown-controller.js';
-import { StatusController, type StatusCheck } from './status-controller.js';
+import { CountdownController } from '../controllers/countdown-controller.js';
+import { StatusController, type StatusCheck } from '../controllers/status-controller.js';
 import { maxStatusWaitSeconds } from '../../contract/status-wait.js';
-import type { StatusTimings } from './status-timings.js';
+import type { StatusTimings } from '../internal/status-timings.js';
 import { payCancelledEvent } from '../events/pay-cancelled.js';
 import { payFailedEvent } from '../events/pay-failed.js';
 import type { PayFailedDetail } from '../events/pay-failed.js';
 import { payOrderCreatedEvent } from '../events/pay-order-created.js';
 import { payPaidEvent } from '../events/pay-paid.js';
-import { markOrderCreated, markPaid } from './paid-timing.js';
-import { holdHeight } from './hold-height.js';
+import { markOrderCreated, markPaid } from '../internal/paid-timing.js';
+import { holdHeight } from '../internal/hold-height.js';
 import { payStatusChangeEvent } from '../events/pay-status-change.js';
-import { readSavedOrder } from '../session.js';
+import { readSavedOrder } from './session.js';
 import { clearSavedOrder, saveOrder } from './keep-order.js';
-import type { SavedOrder } from '../session.js';
+import type { SavedOrder } from './session.js';
 import { forgetReceipt, keepReceipt, keptReceipt } from './receipt-store.js';
 
 /**
- * What the tracker reads through `<pay-checkout>`'s flow runner (controllers/flow-runner.ts), the one way into the
- * flow: its state and events, the page's settings, the live region, the catalog and the element's test hooks.
+ * The tracker's one way into the flow and the page, which `<pay-checkout>` builds and hands it: the flow's state and
+ * events, the live region (once the whole catalog is here) and the element's test hooks.
  */
-export interface OrderTrackerHooks {
+export interface OrderPort {
   /** The flow state on screen. */
-  readonly flow: FlowState;
+  flow(): FlowState;
   /** Hands an event to the flow. */
   send(event: FlowEvent): void;
-  /** The link hash on screen, and the page's bot-check token if it gave one. */
-  readonly host: { readonly link: string; readonly botCheck: string | undefined };
-  /** The one live region. */
-  readonly live: { announce(message: string): void };
-  /** The whole catalog of the locale on screen, once here. */
-  readonly chunks: { readonly catalog: Messages | null };
+  /** Says words of the whole catalog in the live region; nothing until that catalog is here. */
+  say(text: (m: Messages) => string): void;
+  /** The element's test hooks: its class's static `statusTimings` and `navigate`, read when used. */
   readonly hooks: { readonly statusTimings: StatusTimings | undefined; navigate(url: string): void };
 }
+
+/** The element the tracker's events go to and its controllers live on: the link hash and the page's bot-check token. */
+export type OrderHost = ReactiveControllerHost & HTMLElement & { readonly link: string; readonly botCheck: string | undefined };
 
 /**
  * @internal Everything `<pay-checkout>` does once there is an order: create it, submit the code, cancel,
@@ -49,9 +49,8 @@ export interface OrderTrackerHooks {
  */
 export class OrderTracker {
   /** Where the events go and the controllers live: the `<pay-checkout>` element. */
-  readonly #element: ReactiveControllerHost & HTMLElement;
-  /** The element's flow runner: the tracker's one way into the flow and the page. */
-  readonly #runner: OrderTrackerHooks;
+  readonly #element: OrderHost;
+  readonly #port: OrderPort;
   #client: CheckoutClient;
   /** Bumped on each restart, so answers for an older link are dropped. */
   #run = 0;
@@ -64,25 +63,20 @@ export class OrderTracker {
   readonly #status: StatusController;
   readonly #countdown: CountdownController;
 
-  constructor(element: ReactiveControllerHost & HTMLElement, runner: OrderTrackerHooks, client: ClientOptions) {
+  constructor(element: OrderHost, port: OrderPort, client: ClientOptions) {
     this.#element = element;
-    this.#runner = runner;
+    this.#port = port;
     this.#client = new CheckoutClient(client);
     this.#status = new StatusController(element, {
       check: (signal, mode) => this.#checkStatus(signal, mode.wait),
-      timings: () => runner.hooks.statusTimings,
+      timings: () => port.hooks.statusTimings,
     });
     this.#countdown = new CountdownController(element, {
       // The end is not said here: the expired screen's heading says it, once.
-      onMilestone: (seconds) => seconds > 0 && this.#say((m) => m.countdown.milestone(seconds)),
-      onStart: (seconds) => this.#say((m) => m.countdown.start(seconds)),
-      onEnd: () => runner.send({ type: 'time_up' }),
+      onMilestone: (seconds) => seconds > 0 && port.say((m) => m.countdown.milestone(seconds)),
+      onStart: (seconds) => port.say((m) => m.countdown.start(seconds)),
+      onEnd: () => port.send({ type: 'time_up' }),
     });
-  }
-
-  #say(text: (m: Messages) => string): void {
-    const m = this.#runner.chunks.catalog;
-    if (m) this.#runner.live.announce(text(m));
   }
 
   /** Milliseconds left on the step's countdown; null when it has none. */
@@ -115,15 +109,15 @@ export class OrderTracker {
 
   /** The receipt this device keeps for the link, if fresh (no token in it). */
   keptReceipt(): CheckoutOrder | null {
-    return keptReceipt(this.#runner.host.link);
+    return keptReceipt(this.#element.link);
   }
 
   /** Carries out an order request of the flow; its answer goes back to the flow unless the run is over. */
   async perform(request: Exclude<FlowRequest, { kind: 'load_link' }>, signal: AbortSignal): Promise<void> {
     const run = this.#run;
-    const hash = this.#runner.host.link;
+    const hash = this.#element.link;
     const answer = (event: FlowEvent) => {
-      if (run === this.#run && !signal.aborted) this.#runner.send(event);
+      if (run === this.#run && !signal.aborted) this.#port.send(event);
     };
     const failed = (thrown: unknown) => {
       if (!signal.aborted) answer({ type: 'order_failed', error: toFlowError(thrown) });
@@ -131,7 +125,7 @@ export class OrderTracker {
     const received = (order: CheckoutOrder) => answer({ type: 'status_received', order });
     switch (request.kind) {
       case 'create_order':
-        return this.#client.createOrder(hash, request.body, request.idempotencyKey, { signal, botCheck: this.#runner.host.botCheck }).then((order) => answer({ type: 'order_created', order }), failed);
+        return this.#client.createOrder(hash, request.body, request.idempotencyKey, { signal, botCheck: this.#element.botCheck }).then((order) => answer({ type: 'order_created', order }), failed);
       case 'submit_otp':
         return this.#client.submitOtp(request.id_order, request.order_token, request.code, { signal }).then(received, failed);
       case 'cancel_order':
@@ -146,10 +140,9 @@ export class OrderTracker {
   after(next: FlowState, event: FlowEvent): void {
     holdHeight(this.#element, event);
     this.#report(next, event);
-    const m = this.#runner.chunks.catalog;
     // The resuming screen's words, said too: the buyer waits on it for a while.
-    if (next.step === 'resuming' && event.type === 'resume_retrying' && m) this.#runner.live.announce(m.resuming[next.card ? 'card' : 'order']);
-    const hash = this.#runner.host.link;
+    if (next.step === 'resuming' && event.type === 'resume_retrying') this.#port.say((m) => m.resuming[next.card ? 'card' : 'order']);
+    const hash = this.#element.link;
     if (event.type === 'order_created') {
       this.#skewMs = skewOf(event.order.created_at);
       saveOrder({ hash, id_order: event.order.id_order, order_token: event.order.order_token, skew_ms: this.#skewMs, expires_at: expiresAtOf(next) });
@@ -173,28 +166,28 @@ export class OrderTracker {
   /** The card step's link was followed: note it, so coming back checks the order instead of sending again. */
   handOff(url: string): void {
     // The contract refused such a URL already; this is the last check before the page leaves (javascript:, data:).
-    if (!isSafeRedirectUrl(url)) return this.#runner.send({ type: 'handoff_refused' });
-    const saved = readSavedOrder(this.#runner.host.link);
+    if (!isSafeRedirectUrl(url)) return this.#port.send({ type: 'handoff_refused' });
+    const saved = readSavedOrder(this.#element.link);
     if (saved) saveOrder({ ...saved, handed_off: true });
-    this.#runner.hooks.navigate(url);
+    this.#port.hooks.navigate(url);
   }
 
   /** One status check of the order on screen; its answer goes to the flow. */
   async #checkStatus(signal: AbortSignal, wait: boolean): Promise<StatusCheck> {
-    const state = this.#runner.flow;
+    const state = this.#port.flow();
     if (!hasOrder(state)) return { ok: true };
     const run = this.#run;
     const id = state.order.id_order;
-    const current = () => run === this.#run && !signal.aborted && orderOf(this.#runner.flow)?.id_order === id;
+    const current = () => run === this.#run && !signal.aborted && orderOf(this.#port.flow())?.id_order === id;
     try {
       // Waiting: the server answers when the status differs from the one on screen (or after 25 s).
       const { order, waited } = wait
         ? await this.#client.waitForOrder(id, state.orderToken, state.order.status, maxStatusWaitSeconds, { signal })
         : { order: await this.#client.getOrder(id, state.orderToken, { signal }), waited: false };
-      if (current()) this.#runner.send({ type: 'status_received', order });
+      if (current()) this.#port.send({ type: 'status_received', order });
       return { ok: true, waited };
     } catch (thrown) {
-      if (current()) this.#runner.send({ type: 'status_failed', error: toFlowError(thrown) });
+      if (current()) this.#port.send({ type: 'status_failed', error: toFlowError(thrown) });
       return { ok: false };
     }
   }
