@@ -4,7 +4,7 @@
 // longer on the page. Every timer the element's code made (or the client made for it) is watched, named by the first
 // file of src/element/ on the stack that made it.
 import { expect, waitUntil } from '@open-wc/testing';
-import { mount, resetSandbox, toPush, waitForStep } from './support/checkout.js';
+import { mount, resetSandbox, toPush } from './support/checkout.js';
 
 interface Watched {
   /** The element's timers not yet run nor cleared, by id: the file that made each. */
@@ -60,8 +60,7 @@ describe('<pay-checkout> leaving the page mid-wait', () => {
 
   it('removed while the later steps are waited for: that wait ends with it', async () => {
     const el = await mount();
-    await waitForStep(el, 'method');
-    await waitUntil(() => pendingFiles(watched).includes('controllers/step-chunks.ts'), 'the later steps are asked for a moment after the details step', { timeout: 5000 });
+    await waitUntil(() => pendingFiles(watched).includes('controllers/step-chunks.ts'), 'the later steps are asked for a moment after the details step', { interval: 10, timeout: 5000 });
     el.remove();
     watched.left = true;
     // The later steps would be asked for 600 ms after the details step.

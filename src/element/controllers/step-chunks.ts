@@ -63,6 +63,7 @@ export class StepChunks implements ReactiveController {
   hostDisconnected(): void {
     clearTimeout(this._laterTimer);
     clearTimeout(this._waitTimer);
+    this._laterTimer = undefined;
   }
 
   /** The whole catalog, once here. */
@@ -108,9 +109,10 @@ export class StepChunks implements ReactiveController {
     afterThisUpdate(() => this.loadDetails())
       .catch(() => this._stopAwaiting())
       .then(() => {
-        // One wait at a time, and none once the element left the page (a reconnect asks again).
-        clearTimeout(this._laterTimer);
-        if (this.host.isConnected) this._laterTimer = setTimeout(() => void this.loadLater().catch(noop), laterStepsDelayMs);
+        // The first wait stands (a later call would only put the later steps off); none once the element left the
+        // page (a reconnect asks again).
+        if (this._laterTimer !== undefined || !this.host.isConnected) return;
+        this._laterTimer = setTimeout(() => void this.loadLater().catch(noop), laterStepsDelayMs);
       })
       .catch(noop);
     if (linkHere && !this.nextAtHand) {
