@@ -204,7 +204,7 @@ describe('npx pay-checkout deliveries', () => {
       const [lease] = await outbox.lease(1_000, 30_000, 8, 'evt_cli_given_up');
       await outbox.settle('evt_cli_given_up', lease!.token, { state: 'given_up', at: 2_000, error: 'answered 500', status: 500 });
       const env = { ...process.env, PAY_CHECKOUT_REDIS_URL: redis.url, PAY_CHECKOUT_NOTIFY_URL: `http://127.0.0.1:${(app.address() as AddressInfo).port}/notify`, PAY_CHECKOUT_APP_SECRET: 'deliveries-cli-app-secret' };
-      const run = async (...args: string[]) => {
+      const deliveries = async (...args: string[]) => {
         const child = spawn(process.execPath, ['--import', 'tsx', cli, 'deliveries', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
         let out = '';
         child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -212,10 +212,10 @@ describe('npx pay-checkout deliveries', () => {
         const [code] = (await once(child, 'exit')) as [number];
         return { code, out: out.trim() };
       };
-      const listed = await run();
+      const listed = await deliveries();
       assert.equal(listed.code, 0, listed.out);
       assert.equal(listed.out, 'evt_cli_given_up  order.paid  77  given up  1 attempt  last: answered 500');
-      const again = await run('redeliver', 'evt_cli_given_up');
+      const again = await deliveries('redeliver', 'evt_cli_given_up');
       assert.deepEqual(again, { code: 0, out: 'evt_cli_given_up: delivered (200).' });
       assert.deepEqual(taken, ['evt_cli_given_up']);
       assert.deepEqual(await outbox.list(['pending', 'given_up']), []);
