@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { formatDoctor, runDoctor } from './doctor/doctor.js';
 import { sandboxBanner, sandboxDialects, startSandbox, type StartSandboxOptions } from './sandbox/index.js';
+import { closeOnSignals } from './server/node.js';
 
 const usage = `Usage: pay-checkout <command> [options]
 
@@ -98,15 +99,7 @@ async function sandbox(values: ReturnType<typeof parse>['values']) {
   if (dialect === 'live') console.log('dialect: live (the merchant API and webhooks answer as the live service does).');
   if (values['no-order-key-dedupe']) console.log('order_key dedupe is OFF: every POST /v1/orders makes a new order.');
   console.log(sandboxBanner(running.sandbox, running.baseUrl.replace(/\/v1$/, '')));
-  let closing = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      if (closing) return;
-      closing = true;
-      // Graceful: waiting status requests answered now, requests under way given 10 s (servers/operating.md).
-      void running.close({ graceMs: 10_000 }).finally(() => process.exit(0));
-    });
-  }
+  closeOnSignals(running);
 }
 
 async function doctor(values: ReturnType<typeof parse>['values']) {

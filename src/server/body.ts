@@ -58,18 +58,25 @@ export async function readTextRequest(request: Request | OwnBody, refuse: Refuse
 async function readBytes(request: Request | OwnBody, refuse: Refuse): Promise<Uint8Array> {
   if (Number(request.headers.get('content-length') ?? '0') > maxBodyBytes) refuse('PAYLOAD_TOO_LARGE');
   if ('readWithin' in request) return (await request.readWithin(maxBodyBytes)) ?? refuse('PAYLOAD_TOO_LARGE');
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
+  return (await readStreamWithin(request.body, maxBodyBytes)) ?? refuse('PAYLOAD_TOO_LARGE');
+}
+
+/**
+ * A stream's bytes, or undefined once they pass `limit`: reading stops there and the stream is cancelled, so a huge
+ * body is never buffered. Also reads what a server fetched (a shop's link record) under its own limit.
+ */
+export async function readStreamWithin(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array | undefined> {
+  if (!body) return new Uint8Array();
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
-    if (total > maxBodyBytes) {
-      // Stop reading at the limit: a huge body is never buffered.
+    if (total > limit) {
       await reader.cancel().catch(() => {});
-      refuse('PAYLOAD_TOO_LARGE');
+      return undefined;
     }
     chunks.push(value);
   }

@@ -263,3 +263,18 @@ function capPerAddress(server: Server, cap: number): void {
     });
   });
 }
+
+/**
+ * A command's server ends gracefully on SIGINT or SIGTERM, once: waiting status requests answered now, requests under
+ * way given `graceMs` (servers/operating.md), then the process exits 0.
+ */
+export function closeOnSignals(running: { close(options: { graceMs: number }): Promise<unknown> }, graceMs = 10_000): void {
+  let closing = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      if (closing) return;
+      closing = true;
+      void running.close({ graceMs }).finally(() => process.exit(0));
+    });
+  }
+}

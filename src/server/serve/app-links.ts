@@ -11,6 +11,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { payCheckoutSignatureHeader, signPayCheckout } from '../../webhooks/pay-checkout-signature.js';
+import { readStreamWithin } from '../body.js';
 import { CheckoutHttpError } from '../http.js';
 import type { EventSink } from '../events.js';
 import type { CheckoutLinkInfo, ResolveLink } from '../links.js';
@@ -195,21 +196,9 @@ async function readWithin(response: Response, limit: number): Promise<string> {
     await response.body?.cancel().catch(() => {});
     throw new AppFailure('not_a_record', `answered ${declared} bytes, more than a link record's ${limit}`, 200);
   }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw new AppFailure('not_a_record', `answered more than a link record's ${limit} bytes`, 200);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total).toString('utf8');
+  const bytes = await readStreamWithin(response.body, limit);
+  if (!bytes) throw new AppFailure('not_a_record', `answered more than a link record's ${limit} bytes`, 200);
+  return new TextDecoder().decode(bytes);
 }
 
 const causeOf = (error: unknown): string => {

@@ -10,6 +10,7 @@ import { jsonLines, startServe } from './index.js';
 import { outboxOf, relayOf } from './notices.js';
 import { parseDeliverySettings, parseServeSettings, rawSettings, serveSettings, SettingError, type ServeSettings } from './settings.js';
 import { createRelay, deliveriesCommand as listDeliveries } from '../relay/index.js';
+import { closeOnSignals } from '../node.js';
 
 export const serveUsage = `Usage: pay-checkout serve [--check] [options]
 
@@ -77,14 +78,7 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
     throw error;
   }
   jsonLines({ level: 'info', name: 'listening', message: `listening on ${running.url}`, url: running.url, assets: running.assets });
-  let closing = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      if (closing) return;
-      closing = true;
-      void running.close({ graceMs: 10_000 }).finally(() => process.exit(0));
-    });
-  }
+  closeOnSignals(running);
   return undefined;
 }
 
