@@ -15,6 +15,7 @@ import { serve, type RunningNodeServer } from '../node/server.js';
 import { appLinks, fileLinks } from './app-links.js';
 import { encoded, encodingFor, findDist, loadAssets, precompress, type Asset } from './assets.js';
 import { hostedRoute } from './hosted-route.js';
+import { hstsValue } from '../hosted-page/headers.js';
 import { relayOf } from './outcome-relay.js';
 import type { ServeSettings } from './settings.js';
 
@@ -128,7 +129,7 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
 
   const notFound = (incoming: Incoming) => checkout.respond(incoming, 404, errorBody('NOT_FOUND', { description: `${incoming.method} ${incoming.path} is not served here.` }));
 
-  const answer = async (incoming: Incoming): Promise<Answer> => {
+  const route = async (incoming: Incoming): Promise<Answer> => {
     const { path } = incoming;
     // The handler's routes first, as its router says (the buyer API, the webhook intake, health).
     if (checkout.router.match(path)) return api(incoming);
@@ -148,6 +149,14 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
       return hosted(incoming, decoded);
     }
     return notFound(incoming);
+  };
+
+  // Over https every answer says so, the API's and the script's too: a browser that has seen it never asks over http again.
+  const https = settings.publicUrl !== undefined && new URL(settings.publicUrl).protocol === 'https:';
+  const answer = async (incoming: Incoming): Promise<Answer> => {
+    const answered = await route(incoming);
+    if (!https || Object.keys(answered.headers).some((name) => name.toLowerCase() === 'strict-transport-security')) return answered;
+    return { ...answered, headers: { ...answered.headers, 'strict-transport-security': hstsValue } };
   };
 
   const running = await serve(asCheckoutHandler(answer, checkout.drain), {
