@@ -189,7 +189,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       throw CheckoutHttpError.of('IDEMPOTENCY_KEY_REUSED');
     }
     if (gateway.kind === 'otp') deps.guards.created(created.id_order, body);
-    if (deps.orderStatus) await deps.orderStatus.created(hash, created.id_order);
+    if (deps.orderStatus) await deps.orderStatus.created({ hash, idOrder: created.id_order, orderKey, amount, expiresAt: details.expires_at });
     let order: CheckoutOrderCreated;
     try {
       order = await withToken(viewOf(details, [gateway], created, info.description));

@@ -262,15 +262,18 @@ export function createRelay(options: RelayOptions): Relay {
       const made = noticeOf(change, now());
       if (!made) return undefined;
       const { notice } = made;
-      const added = await outbox.add({ id: notice.id, key: noticeKeyOf(change.id_order, change.status), body: JSON.stringify(notice), created_at: now() });
+      const added = await outbox.add({ id: notice.id, key: noticeKeyOf(change.order_uid, change.status), body: JSON.stringify(notice), created_at: now() });
+      // Added by the sweep: no webhook and no buyer had told any instance; without the sweep the shop would never know.
+      const swept = added && change.found_by === 'sweep';
       emit({
-        level: 'info',
+        level: swept ? 'warn' : 'info',
         name: 'notice_recorded',
-        message: `notice ${notice.id} (${notice.type}, order ${change.id_order}) ${added ? 'recorded' : 'was in the outbox already'}`,
+        message: `notice ${notice.id} (${notice.type}, order ${change.id_order}) ${added ? 'recorded' : 'was in the outbox already'}${swept ? ': found only by the sweep re-reading the order (no webhook or buyer told of it)' : ''}`,
         id: notice.id,
         type: notice.type,
         id_order: change.id_order,
         added,
+        found_by: change.found_by,
       });
       if (added && started) void tick();
       return { id: notice.id, added };
