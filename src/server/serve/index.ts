@@ -73,6 +73,8 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
     allowedOrigins: settings.allowedOrigins,
     trustProxy: settings.trustProxy,
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    // A short first read (a trial, a test) is looked for as often as it comes due.
+    sweep: settings.sweep === false ? false : { ...settings.sweep, ...(settings.sweep.firstReadMs !== undefined ? { pollMs: Math.min(1_000, settings.sweep.firstReadMs) } : {}) },
     ...(relay
       ? {
           onOrderStatus: async (change) => {
