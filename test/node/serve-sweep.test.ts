@@ -72,7 +72,7 @@ async function startInstance(env: Record<string, string>): Promise<Instance> {
   const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PAY_CHECKOUT_LINKS_FILE: linksFile, PAY_CHECKOUT_APP_SECRET: appSecret, PAY_CHECKOUT_NOTIFY_URL: `http://127.0.0.1:${(shop.address() as AddressInfo).port}/notify`, PAY_CHECKOUT_NOTIFY_RETRY_MS: '200', PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo', PAY_CHECKOUT_SECRET: 'order-tokens-signing-secret-for-sweeps', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, PAY_CHECKOUT_LINKS_FILE: linksFile, PAY_CHECKOUT_APP_SECRET: appSecret, PAY_CHECKOUT_NOTIFY_URL: `http://127.0.0.1:${(shop.address() as AddressInfo).port}/notify`, PAY_CHECKOUT_NOTIFY_RETRY_MS: '200', PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo', PAY_CHECKOUT_SECRET: 'order-tokens-signing-secret-for-sweeps', PAY_CHECKOUT_TRUST_PROXY: '1', ...env, PORT: String(port), HOST: '127.0.0.1' },
   });
   let tail = '';
   const instance: Instance = { child, url: `http://127.0.0.1:${port}`, events: [], tail: () => tail };
@@ -106,8 +106,9 @@ let keys = 0;
 async function createOrder(instance: Instance, link: string): Promise<number> {
   const response = await fetch(`${instance.url}/v1/checkout/links/${link}/orders`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': `sweep-${process.pid}-${(keys += 1)}` },
-    body: JSON.stringify({ payment_gateway: { id_payment_gateway: 1 }, shopper: { id_number: `${3_000_000 + keys}`, id_type: 1, phone_number: `30055${String(10_000 + keys).slice(-5)}` } }),
+    // Each buyer from an address of their own (serve trusts one proxy here): 50 creates from one would meet its limit.
+    headers: { 'content-type': 'application/json', 'idempotency-key': `sweep-${process.pid}-${(keys += 1)}`, 'x-forwarded-for': `10.0.${Math.floor(keys / 250)}.${keys % 250}` },
+    body: JSON.stringify({ payment_gateway: { id_payment_gateway: 1 }, shopper: { id_number: `${3_000_000 + keys}`, id_type: 1, phone_number: `3005${String(100_000 + keys * 10 + 1).slice(-6)}` } }),
   });
   const json = (await response.json()) as { data: { id_order: number } };
   assert.equal(response.status, 201, JSON.stringify(json));
@@ -223,5 +224,75 @@ describe('serve follows its open orders until they are final (one instance on Re
     await new Promise((r) => setTimeout(r, 1_000));
     assert.equal(noticesFor(1, 'camiseta').length, 1, 'the old cart is not told again');
     assert.equal(noticesFor(1, 'gorra').length, 1);
+  });
+});
+
+/** A pass-through to the sandbox in front of one instance, noting when each of its `GET /orders/{id}` began and ended. */
+async function recordingProxy(target: string, instance: number, reads: { instance: number; id: number; start: number; end: number }[]) {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const read = request.method === 'GET' ? /^\/v1\/orders\/(\d+)$/.exec(request.url ?? '') : null;
+      const start = performance.now();
+      const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)) as [string, string][]);
+      void fetch(`${target}${request.url}`, { method: request.method, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) }).then(
+        async (answer) => {
+          const body = Buffer.from(await answer.arrayBuffer());
+          if (read) reads.push({ instance, id: Number(read[1]), start, end: performance.now() });
+          response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(body);
+        },
+        () => response.writeHead(502).end(),
+      );
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => (server.closeAllConnections(), server.close(r))) };
+}
+
+describe('three serve instances on one Redis follow 50 open orders', () => {
+  let redis: TestRedis;
+  let sandbox: RunningSandbox;
+  const proxies: { url: string; close(): Promise<unknown> }[] = [];
+  const reads: { instance: number; id: number; start: number; end: number }[] = [];
+  const maxReads = 6;
+  before(async () => {
+    [redis, sandbox] = await Promise.all([startRedis(), startSandbox({ port: 0, defaultReceiver: false })]);
+    for (let i = 0; i < 3; i++) proxies.push(await recordingProxy(sandbox.url, i, reads));
+  });
+  after(async () => {
+    await Promise.all(running.map((i) => stop(i)));
+    await Promise.all(proxies.map((p) => p.close()));
+    await sandbox?.close();
+    await redis?.stop();
+  });
+
+  it('each order is read within its budget, never by two instances at once, and every outcome reaches the shop once', async (t) => {
+    const instances = await Promise.all(
+      proxies.map((proxy) => startInstance({ PAY_CHECKOUT_BASE_URL: `${proxy.url}/v1`, PAY_CHECKOUT_REDIS_URL: redis.url, PAY_CHECKOUT_SWEEP_FIRST_MS: '300', PAY_CHECKOUT_SWEEP_READS: String(maxReads), PAY_CHECKOUT_SWEEP_RATE: '20' })),
+    );
+    const orders: number[] = [];
+    for (let i = 0; i < 50; i++) orders.push(await createOrder(instances[i % 3]!, 'camiseta'));
+    // Thirty buyers approve on the phone and leave; twenty orders run out of time. No webhook, no buyer's page.
+    for (const id of orders.slice(0, 30)) await control(sandbox, 'POST', `/orders/${id}/approve`);
+    for (const id of orders.slice(30)) await control(sandbox, 'POST', `/orders/${id}/expire`);
+    const told = () => new Set(received.filter((n) => orders.includes(n.data.id_order) && n.data.link === 'camiseta').map((n) => n.data.id_order));
+    await until('every outcome told', () => told().size === 50, 60_000);
+    await new Promise((r) => setTimeout(r, 1_500));
+
+    const ours = received.filter((n) => orders.includes(n.data.id_order) && n.data.link === 'camiseta');
+    assert.equal(ours.length, 50, 'one notice each');
+    assert.equal(new Set(ours.map((n) => n.id)).size, 50);
+    assert.equal(ours.filter((n) => n.type === 'order.paid').length, 30);
+    assert.equal(ours.filter((n) => n.type === 'order.failed').length, 20);
+    for (const id of orders) {
+      const mine = reads.filter((r) => r.id === id).sort((a, b) => a.start - b.start);
+      assert.ok(mine.length >= 1 && mine.length <= maxReads, `order ${id} read ${mine.length} times`);
+      for (let i = 1; i < mine.length; i++) assert.ok(mine[i]!.start >= mine[i - 1]!.end, `order ${id} read twice at once: ${JSON.stringify(mine)}`);
+    }
+    const byInstance = [0, 1, 2].map((i) => reads.filter((r) => r.instance === i).length);
+    t.diagnostic(`${reads.length} reads of 50 orders (at most ${Math.max(...orders.map((id) => reads.filter((r) => r.id === id).length))} of one), by instance ${byInstance.join(', ')}`);
+    assert.ok(byInstance.filter((n) => n > 0).length >= 2, `the reads shared among the instances: ${byInstance.join(', ')}`);
   });
 });
