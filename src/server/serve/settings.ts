@@ -183,7 +183,7 @@ export function parseServeCommandSettings(raw: RawSettings): ServeCommandSetting
   const store = storeSetting(raw);
   const sweepReads = raw.sweepReads === undefined ? undefined : wholeNumber('sweepReads', raw.sweepReads, 0, 1_000);
   if (sweepReads === 1) throw wrong('sweepReads', raw.sweepReads);
-  const sweep: ServeSettings['sweep'] =
+  const sweep: ServeCommandSettings['sweep'] =
     sweepReads === 0
       ? false
       : {
