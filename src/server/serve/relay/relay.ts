@@ -96,7 +96,8 @@ export function retryDelayMs(attempt: number, firstRetryMs: number, maxDelayMs: 
 export function afterFailure(entry: OutboxEntry, now: number, timings: { firstRetryMs: number; maxDelayMs: number; giveUpAfterMs: number }, failure: { error: string; status: number | null }): Settlement {
   const end = entry.window_from + timings.giveUpAfterMs;
   if (now >= end) return { state: 'given_up', at: now, ...failure };
-  return { state: 'pending', next_at: Math.min(now + retryDelayMs(entry.attempts, timings.firstRetryMs, timings.maxDelayMs), end), ...failure };
+  const nextAt = Math.min(now + retryDelayMs(entry.attempts, timings.firstRetryMs, timings.maxDelayMs), end);
+  return { state: 'pending', next_at: nextAt, delay_ms: nextAt - now, ...failure };
 }
 
 /** A failed attempt in a few words: the socket error's code where there is one (`fetch failed` says nothing). */
