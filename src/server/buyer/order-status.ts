@@ -70,7 +70,8 @@ export interface CreatedOrderRecord {
   idOrder: number;
   orderKey: string;
   amount: number;
-  expiresAt: string | null | undefined;
+  /** How long until the service says the order expires, if it says. */
+  expiresInMs: number | undefined;
   /** Whose key reads it: omitted for the handler's own merchant key; a shop's reference in partner mode. */
   merchant?: string;
 }
@@ -179,8 +180,8 @@ export function orderStatusNotices(options: OrderStatusNoticeOptions): OrderStat
   return {
     orders,
     uidOf,
-    async created({ hash, idOrder, orderKey, amount, expiresAt, merchant = '' }) {
-      const expires = expiresAt ? Date.parse(expiresAt) : NaN;
+    async created({ hash, idOrder, orderKey, amount, expiresInMs, merchant = '' }) {
+      const createdAt = Date.now();
       const record = {
         uid: uidOf(orderKey, merchant),
         id_order: idOrder,
@@ -188,8 +189,8 @@ export function orderStatusNotices(options: OrderStatusNoticeOptions): OrderStat
         link: hash,
         merchant,
         amount,
-        created_at: Date.now(),
-        expires_at: Number.isFinite(expires) ? expires : null,
+        created_at: createdAt,
+        expires_at: expiresInMs === undefined ? null : createdAt + expiresInMs,
       };
       const write = async () => (await orders.open(record, options.firstReadMs, openOrderKeepMs), true);
       try {

@@ -132,8 +132,17 @@ export function redisOutbox(options: RedisOutboxOptions): Outbox {
   /** The connection attempt's first error: later calls fail at once with it while node-redis goes on reconnecting. */
   let trouble: unknown;
   let failConnect: ((error: unknown) => void) | undefined;
+  /** Drops a connection that is closed, demoted (READONLY) or whose Sentinel master is gone: the next call connects anew. */
+  const dropLink = () => {
+    if (options.client || !link) return;
+    const old = link;
+    link = undefined;
+    ready = false;
+    void old.then((l) => l.close()).catch(() => {});
+  };
   const connectionError = (error: unknown) => {
-    if (ready) return;
+    // The master a sentinel named is gone: ask the sentinels again rather than retry its address for ever.
+    if (ready) return void (options.sentinel && dropLink());
     trouble = error;
     failConnect?.(error);
   };
@@ -164,6 +173,7 @@ export function redisOutbox(options: RedisOutboxOptions): Outbox {
       const current = await withinBound(Promise.race([pending, failed]), Math.max(timeoutMs, 5_000), `redis outbox ${what} (connecting)`);
       return await withinBound(current.send(base, ['EVAL', script, String(scriptKeys.length), ...scriptKeys, ...args]), timeoutMs, `redis outbox ${what}`);
     } catch (error) {
+      if (ready && /client is closed|READONLY|ECONNREFUSED|offline|Socket closed/i.test(messageOf(error))) dropLink();
       throw error instanceof ClaimStoreError ? error : new ClaimStoreError(`redis outbox ${what}: ${messageOf(error)}`, { cause: error });
     }
   };
