@@ -38,6 +38,8 @@ export interface InstanceSettings {
   acceptForMs?: number;
   /** Every hash is a link with the storm link's record (a load spread over many links, as the per-link limit wants). */
   anyLink?: boolean;
+  /** Outcomes wanted (an `onOrderStatus` that keeps nothing): each create records its order open and the sweep follows it. */
+  sweep?: boolean;
 }
 
 const settings = JSON.parse(process.env.PAY_HANDLER_INSTANCE ?? '{}') as InstanceSettings;
@@ -59,6 +61,7 @@ const handler = createCheckoutHandler({
   ...(settings.secret ? { secret: settings.secret } : {}),
   ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
   ...(settings.waitMs ? { claimTimings: { waitMs: settings.waitMs } } : {}),
+  ...(settings.sweep ? { onOrderStatus: () => {} } : {}),
   ...(settings.graceful ? { onEvent: (event) => console.log(`event ${JSON.stringify(event)}`) } : { onError: (error) => console.error('[instance]', error) }),
   // Traced: the service calls too, over the handler's own default fetch (the source's: the built one is left as built).
   ...(settings.traceDir && !settings.built ? { fetch: traceOrderCalls(nodeFetch() ?? globalThis.fetch, `${settings.traceDir}/${process.pid}-service.jsonl`) } : {}),
