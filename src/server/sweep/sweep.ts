@@ -33,7 +33,7 @@ export interface SweepTimings {
   leaseMs: number;
   /** How often each instance looks for due orders; default 1,000 ms. */
   pollMs: number;
-  /** The longest pause after the service answered 5003 or 5xx (from 1 s, doubling each time); default 60,000 ms. */
+  /** The longest pause after the service answered 5003 or 5xx (from 1 s, or `firstReadMs` if shorter, doubling each time); default 60,000 ms. */
   maxBackoffMs: number;
 }
 
@@ -163,7 +163,7 @@ export function createSweep(deps: SweepDeps): Sweep {
       }
       // The service is struggling or limiting us: everyone waits, doubling, and this order with them.
       const asked = error instanceof ServiceError && error.retryAfterS !== undefined ? error.retryAfterS * 1000 : 0;
-      backoffMs = Math.min(Math.max(backoffMs * 2, 1_000, asked), t.maxBackoffMs);
+      backoffMs = Math.min(Math.max(backoffMs * 2, Math.min(1_000, t.firstReadMs), asked), t.maxBackoffMs);
       pausedUntil = Date.now() + backoffMs;
       emit({
         level: 'warn',
