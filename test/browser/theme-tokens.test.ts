@@ -29,7 +29,7 @@ describe('<pay-checkout> theme tokens', () => {
     const sheets = el.shadowRoot!.adoptedStyleSheets.length ? el.shadowRoot!.adoptedStyleSheets : [...el.shadowRoot!.styleSheets];
     const rules = sheets.flatMap((sheet) => [...sheet.cssRules]);
     const explicit = rules.find((rule): rule is CSSStyleRule => rule instanceof CSSStyleRule && rule.selectorText.replace(/"/g, "'") === ":host([theme='dark'])");
-    const media = rules.find((rule): rule is CSSMediaRule => rule instanceof CSSMediaRule && rule.conditionText.includes('prefers-color-scheme: dark'));
+    const media = rules.find((rule): rule is CSSMediaRule => rule instanceof CSSMediaRule && /prefers-color-scheme:\s*dark/.test(rule.conditionText));
     const system = [...(media?.cssRules ?? [])].find((rule): rule is CSSStyleRule => rule instanceof CSSStyleRule);
     expect(explicit, 'the theme="dark" rule').to.not.equal(undefined);
     expect(system?.selectorText.replace(/"/g, "'"), 'the dark-system rule').to.equal(":host(:not([theme='light']))");
