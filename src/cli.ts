@@ -96,7 +96,10 @@ async function sandbox(values: ReturnType<typeof parse>['values']) {
     console.error(`pay-checkout: cannot listen on ${values.host}:${port} (${error.code}); pick another --port (0 for a free one) or --host.`);
     process.exit(1);
   });
-  if (dialect === 'live') console.log('dialect: live (the merchant API and webhooks answer as the live service does).');
+  if (dialect === 'live') {
+    console.log('dialect: live (the merchant API and webhooks answer as the live service does, with its development environment\'s conventions:');
+    console.log('  the SMS codes 123456, 000000 and 111111 confirm a Daviplata order; webhooks go signed, under X-Wava-*, to the forward targets).');
+  }
   if (values['no-order-key-dedupe']) console.log('order_key dedupe is OFF: every POST /v1/orders makes a new order.');
   console.log(sandboxBanner(running.sandbox, running.baseUrl.replace(/\/v1$/, '')));
   closeOnSignals(running);
