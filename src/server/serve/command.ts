@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { checkServe, formatCheck, type ServiceProbe } from './check.js';
+import { defaultTrialWaitMs, payTrial } from './trial.js';
 import { jsonLines, startServe } from './index.js';
 import { outboxOf, relayOf } from './outcome-relay.js';
 import { parseDeliverySettings, parseServeSettings, rawSettings, serveSettings, SettingError, type ServeSettings } from './settings.js';
@@ -25,6 +26,11 @@ ${Object.values(serveSettings)
   --check              check the settings, the service (a read-only probe), the links URL (asks for the hash
                        pay-checkout-check; a 404 is a fine answer) and the notify URL (a signed test notice);
                        one line each, exit 0 when all pass, 1 otherwise
+  --check --pay        in the development environment or a sandbox only: pay one test order through the running
+                       server (at PAY_CHECKOUT_PUBLIC_URL, else HOST:PORT) and see the service's webhook reach it and
+                       verify, and the shop take the notice; one line per step, exit 0 when all pass, 1 naming the
+                       setting to fix, 2 (before any call) in production or against any other service
+  --wait-seconds N     with --pay: how long the webhook and the notice are each waited for (default ${defaultTrialWaitMs / 1000})
   -h, --help           this text`;
 
 /**
@@ -35,7 +41,7 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
   const options = Object.fromEntries(Object.values(serveSettings).map((s) => [s.flag, { type: 'string' as const }]));
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: argv, options: { ...options, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: false }));
+    ({ values } = parseArgs({ args: argv, options: { ...options, check: { type: 'boolean' }, pay: { type: 'boolean' }, 'wait-seconds': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: false }));
   } catch (error) {
     console.error(`pay-checkout serve: ${(error as Error).message}`);
     return 2;
@@ -44,7 +50,16 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
     console.log(serveUsage);
     return 0;
   }
-  const flags = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  if ((values.pay || values['wait-seconds'] !== undefined) && !values.check) {
+    console.error('pay-checkout serve: --pay and --wait-seconds go with --check.');
+    return 2;
+  }
+  const waitSeconds = values['wait-seconds'];
+  if (typeof waitSeconds === 'string' && !/^\d{1,4}$/.test(waitSeconds)) {
+    console.error(`pay-checkout serve: --wait-seconds expects a whole number of seconds, got ${JSON.stringify(waitSeconds)}.`);
+    return 2;
+  }
+  const flags = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'wait-seconds'));
   let settings;
   try {
     settings = parseServeSettings(rawSettings(env, flags));
@@ -54,6 +69,7 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
     console.error(`pay-checkout serve: ${error.message}`);
     return 2;
   }
+  if (values.pay) return payTrial(settings, { print: (line) => console.log(line), ...(typeof waitSeconds === 'string' ? { waitMs: Number(waitSeconds) * 1000 } : {}) });
   if (values.check) {
     const relay = relayOf(settings, () => {});
     const sendTestEvent = async () => {

@@ -17,6 +17,7 @@ import { encoded, encodingFor, findDist, loadAssets, precompress, type Asset } f
 import { hostedRoute } from './hosted-route.js';
 import { relayOf } from './outcome-relay.js';
 import type { ServeSettings } from './settings.js';
+import { trialDesk } from './trial-desk.js';
 
 export interface StartServeOptions {
   /** Every event, as one object each; default one JSON line each on stdout. */
@@ -50,11 +51,14 @@ async function storeOf(settings: ServeSettings, emit: EventSink): Promise<ClaimS
 }
 
 export async function startServe(settings: ServeSettings, options: StartServeOptions = {}): Promise<RunningServe> {
-  const emit = safeSink(options.onEvent ?? jsonLines);
-  const resolveLink =
+  // What `serve --check --pay` may ask this server, signed with the operator's secrets (trial-desk.ts).
+  const trial = trialDesk({ secrets: [...settings.appSecrets, ...(settings.webhookSecret ?? [])], basePath: '/v1', serviceBaseUrl: resolveBaseUrl(settings.service) });
+  const emit = safeSink(trial.watch(options.onEvent ?? jsonLines));
+  const resolveLink = trial.links(
     settings.links.kind === 'url'
       ? appLinks({ url: settings.links.url, secrets: settings.links.secrets, emit, ...(options.fetch ? { fetch: options.fetch } : {}), ...options.linkTimings })
-      : fileLinks({ path: settings.links.path, emit });
+      : fileLinks({ path: settings.links.path, emit }),
+  );
   const store = await storeOf(settings, emit);
   if (!store) {
     emit({ level: 'warn', name: 'memory_store', message: 'no PAY_CHECKOUT_REDIS_URL or PAY_CHECKOUT_DATABASE_URL: order claims live in this process and do not outlive it; run one instance only, and set one of them for production' });
@@ -68,7 +72,7 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
     resolveLink,
     ...(store ? { store } : {}),
     ...(settings.secret ? { secret: settings.secret } : {}),
-    ...(settings.webhookSecret ? { webhookSecret: settings.webhookSecret } : {}),
+    ...(settings.webhookSecret ? { webhookSecret: settings.webhookSecret, onWebhook: trial.onWebhook } : {}),
     allowedOrigins: settings.allowedOrigins,
     trustProxy: settings.trustProxy,
     ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -132,6 +136,8 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
     const { path } = incoming;
     // The handler's routes first, as its router says (the buyer API, the webhook intake, health).
     if (checkout.router.match(path)) return api(incoming);
+    const fromTrial = trial.answer(incoming);
+    if (fromTrial) return fromTrial;
     if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
       return files.has(path) || path.startsWith('/checkout/') ? checkout.respond(incoming, 405, errorBody('METHOD_NOT_ALLOWED'), { Allow: 'GET, HEAD' }) : notFound(incoming);
     }
