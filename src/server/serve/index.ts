@@ -60,6 +60,8 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
       : fileLinks({ path: settings.links.path, emit }),
   );
   const store = await storeOf(settings, emit);
+  // Instances on one store tell each other what the trial asks about; a store that cannot subscribe leaves each alone.
+  const sharing = store ? trial.share(store).catch(() => undefined) : undefined;
   if (!store) {
     emit({ level: 'warn', name: 'memory_store', message: 'no PAY_CHECKOUT_REDIS_URL or PAY_CHECKOUT_DATABASE_URL: order claims live in this process and do not outlive it; run one instance only, and set one of them for production' });
   }
@@ -173,6 +175,8 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
     close: async (closeOptions) => {
       await close(closeOptions);
       await relay?.close();
+      const unshare = await Promise.race([sharing, new Promise<undefined>((resolve) => (setTimeout(resolve, 500) as { unref?: () => void }).unref?.())]);
+      await unshare?.().catch(() => {});
       await store?.close?.();
     },
   };

@@ -5,15 +5,18 @@
  * PAY_CHECKOUT_WEBHOOK_SECRET), within five minutes. Unsigned or wrongly signed, nothing here exists: the trial's path
  * is the same 404 as any other the server does not have, and the probe link is the shop's answer as usual.
  *
- * - `GET {basePath}/trial/orders/{id}`: what this instance saw since a trial last asked (for ten minutes after it):
- *   the verified webhooks naming the order, the webhooks refused (unread, so naming no order), and how the shop took
- *   the order's paid notice. Nothing is kept while no trial asks.
+ * - `GET {basePath}/trial/orders/{id}`: what the server saw since a trial last asked (for ten minutes after it): the
+ *   verified webhooks naming the order, the webhooks refused (unread, so naming no order), and how the shop took the
+ *   order's paid notice. Nothing is kept while no trial asks. Instances sharing a store (Redis, PostgreSQL) tell each
+ *   other over its pub/sub, so whichever one the trial reaches answers what any of them saw.
  * - the hash `pay-checkout-check`, asked by the trial while the shop's app or file has no such link: a dynamic link of
  *   this server's own, so the trial can pay an order the shop never made a link for.
  */
 import { verifyPayCheckoutSignature } from '../../webhooks/pay-checkout-signature.js';
 import type { WebhookDelivery } from '../../webhooks/delivery.js';
 import type { Answer, Incoming } from '../http/incoming.js';
+import { randomBytes } from 'node:crypto';
+import type { ClaimStore } from '../once/claims.js';
 import type { EventSink, ServerEvent } from '../events.js';
 import type { CachedLinks } from './app-links.js';
 import { checkHash } from './check.js';
@@ -78,7 +81,20 @@ export interface TrialDesk {
   links(inner: CachedLinks): CachedLinks;
   /** The answer to a trial's request, or undefined: not a trial path, or not signed (the caller's 404). */
   answer(incoming: Incoming): Answer | undefined;
+  /** Shares what is seen with the other instances on the store; resolves with how to stop. */
+  share(store: ClaimStore): Promise<() => Promise<void>>;
 }
+
+/** What one instance tells the others: a trial began asking, or what it saw meanwhile. */
+type Seen = { uid: string } & (
+  | { kind: 'watch'; until: number }
+  | ({ kind: 'webhook'; id_order: number } & TrialWebhook)
+  | ({ kind: 'refused' } & TrialRefusal)
+  | ({ kind: 'notice'; id: string } & TrialNotice)
+);
+type Unsaid<T> = T extends unknown ? Omit<T, 'uid'> : never;
+
+const channel = 'pc:trial';
 
 export function trialDesk(options: TrialDeskOptions): TrialDesk {
   const now = options.now ?? Date.now;
@@ -88,30 +104,55 @@ export function trialDesk(options: TrialDeskOptions): TrialDesk {
   const webhooks = new Map<number, TrialWebhook[]>();
   const refused: TrialRefusal[] = [];
   const notices = new Map<string, TrialNotice>();
+  const kept = new Set<string>();
+  let shared: ClaimStore | undefined;
 
   const watching = () => now() < watchingUntil;
-  const capped = <K, V>(map: Map<K, V>) => {
+  const capped = <K, V>(map: Map<K, V> | Set<K>) => {
     if (map.size > keepAtMost) map.delete(map.keys().next().value as K);
+  };
+
+  /** Keeps what was seen, once however often it is told. */
+  const keep = (seen: Seen) => {
+    if (kept.has(seen.uid)) return;
+    kept.add(seen.uid);
+    capped(kept);
+    if (seen.kind === 'watch') watchingUntil = Math.max(watchingUntil, seen.until);
+    else if (seen.kind === 'webhook') {
+      webhooks.set(seen.id_order, [...(webhooks.get(seen.id_order) ?? []), { event: seen.event, status: seen.status, at: seen.at }].slice(-10));
+      capped(webhooks);
+    } else if (seen.kind === 'refused') {
+      refused.push({ reason: seen.reason, status: seen.status, at: seen.at });
+      if (refused.length > keepAtMost) refused.shift();
+    } else {
+      notices.set(seen.id, { state: seen.state, status: seen.status, error: seen.error, at: seen.at });
+      capped(notices);
+    }
+  };
+  /** Kept here at once, and told to the other instances (best effort: a lost message is one the trial waits for). */
+  const tell = (unsaid: Unsaid<Seen>) => {
+    const seen = { ...unsaid, uid: randomBytes(8).toString('hex') } as Seen;
+    keep(seen);
+    shared?.publish(channel, JSON.stringify(seen)).catch(() => {});
   };
 
   const signed: TrialDesk['signed'] = (method, path, header) => {
     if (options.secrets.length === 0 || !header) return false;
     const ok = verifyPayCheckoutSignature({ header, signedText: trialSignedText(method, path), secrets: options.secrets });
-    if (ok) watchingUntil = now() + watchMs;
+    // Re-told at most once a minute: a trial's many reads need not each reach every instance.
+    if (ok && now() + watchMs - watchingUntil > 60_000) tell({ kind: 'watch', until: now() + watchMs });
     return ok;
   };
 
   const seeEvent = (event: ServerEvent) => {
     if (event.name === 'webhook_refused') {
-      refused.push({ reason: String(event.reason ?? 'refused'), status: typeof event.status === 'number' ? event.status : null, at: iso() });
-      if (refused.length > keepAtMost) refused.shift();
+      tell({ kind: 'refused', reason: String(event.reason ?? 'refused'), status: typeof event.status === 'number' ? event.status : null, at: iso() });
       return;
     }
     const state = ({ notice_delivered: 'delivered', notice_delivery_failed: 'failed', notice_given_up: 'given_up' } as const)[event.name as 'notice_delivered'];
     if (!state || typeof event.id !== 'string') return;
     const error = state === 'delivered' ? null : /: (.*?) \(attempt/.exec(event.message)?.[1] ?? event.message;
-    notices.set(event.id, { state, status: typeof event.status === 'number' ? event.status : null, error, at: iso() });
-    capped(notices);
+    tell({ kind: 'notice', id: event.id, state, status: typeof event.status === 'number' ? event.status : null, error, at: iso() });
   };
 
   return {
@@ -124,10 +165,7 @@ export function trialDesk(options: TrialDeskOptions): TrialDesk {
       if (!watching() || delivery.event === 'unknown') return;
       const payload = delivery.payload as { id_order?: unknown; status?: unknown };
       if (typeof payload.id_order !== 'number') return;
-      const seen = webhooks.get(payload.id_order) ?? [];
-      seen.push({ event: delivery.event, status: typeof payload.status === 'string' ? payload.status : null, at: iso() });
-      webhooks.set(payload.id_order, seen.slice(-10));
-      capped(webhooks);
+      tell({ kind: 'webhook', id_order: payload.id_order, event: delivery.event, status: typeof payload.status === 'string' ? payload.status : null, at: iso() });
     },
     links(inner) {
       const resolve = async (hash: string, request: Request) => {
@@ -148,6 +186,17 @@ export function trialDesk(options: TrialDeskOptions): TrialDesk {
         notice: (match[1] && notices.get(noticeIdOf(Number(match[1]), 'confirmed'))) || null,
       };
       return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }, text: JSON.stringify({ data: view }) };
+    },
+    async share(store) {
+      shared = store;
+      return store.subscribe(channel, (message) => {
+        try {
+          const seen = JSON.parse(message) as Seen;
+          if (typeof seen.uid === 'string' && typeof seen.kind === 'string') keep(seen);
+        } catch {
+          // not one of ours
+        }
+      });
     },
   };
 }

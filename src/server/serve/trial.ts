@@ -246,7 +246,12 @@ export async function payTrial(settings: ServeSettings, options: TrialOptions): 
     // 5. The shop's notify URL, taking the signed notice.
     if (!settings.notifyUrl) print(`– notice: no ${serveSettings.notifyUrl.env}, so no notice goes to the shop`);
     else {
-      const notice = await poll(async () => (await view(id))?.notice ?? undefined);
+      // A failure the shop's retry may mend is waited out; a refused signature will not mend, and is said at once.
+      let notice: TrialView['notice'] | undefined;
+      await poll(async () => {
+        notice = (await view(id))?.notice ?? notice;
+        return notice && (notice.state !== 'failed' || notice.status === 401 || notice.status === 403) ? notice : undefined;
+      });
       if (notice?.state === 'delivered') print(`✓ notice: ${settings.notifyUrl} took the signed notice for order ${id} (${notice.status ?? 200})`);
       else if (!notice) fail(new TrialFailure('notice', `no notice for order ${id} was sent within ${waitMs / 1000} s`, `No notice for order ${id} was sent to the shop within ${waitMs / 1000} s: see serve's notice_* events for why.`));
       else {
