@@ -1,8 +1,9 @@
 /**
  * `npx pay-checkout serve [--check] [--SETTING VALUE …]`: the command over startServe(). A setting missing or malformed
  * stops it before it listens: one sentence on stderr, no stack trace, exit status 2. `--check` prints one line per item
- * and exits 0 or 1. Serving, SIGTERM or SIGINT drains it (waiting status requests answered at once, requests under way
- * given 10 s) and exits 0.
+ * and exits 0 or 1; `--check --pay` pays one test order through the running serve (trial.ts): 0, 1, or 2 when it
+ * refuses. Serving, SIGTERM or SIGINT drains it (waiting status requests answered at once, requests under way given
+ * 10 s) and exits 0.
  */
 import { parseArgs } from 'node:util';
 import { checkServe, formatCheck, type ServiceProbe } from './check.js';
