@@ -94,7 +94,7 @@ async function trial(t: TestContext, env: Record<string, string>): Promise<{ sta
   const lines: string[] = [];
   t.mock.method(console, 'log', (line: string) => void lines.push(line));
   t.mock.method(console, 'error', (line: string) => void lines.push(line));
-  const status = await serveCommand(['--check', '--pay', '--wait-seconds', '2'], env, { probe: runDoctor });
+  const status = await serveCommand(['--check', '--pay', '--wait-seconds', '3'], env, { probe: runDoctor });
   t.mock.restoreAll();
   return { status, out: lines.join('\n'), lines };
 }
@@ -150,7 +150,7 @@ describe('serve --check --pay against the sandbox in the live dialect', () => {
     assert.equal(status, 1, out);
     assert.equal(orderCount(), before + 1);
     const id = probeOrder(out);
-    assert.match(out, new RegExp(`^No webhook for order ${id} reached this server within 2 s: the account's webhook URL for development must be ${serves.right.url}/v1/webhooks \\(on the sandbox: POST ${sandbox.url}/sandbox/forward`, 'm'));
+    assert.match(out, new RegExp(`^No webhook for order ${id} reached this server within 3 s: the account's webhook URL for development must be ${serves.right.url}/v1/webhooks \\(on the sandbox: POST ${sandbox.url}/sandbox/forward`, 'm'));
   });
 
   it('a shop that refuses the notice (its secret differs): exit 1, naming PAY_CHECKOUT_APP_SECRET', async (t) => {
@@ -163,6 +163,22 @@ describe('serve --check --pay against the sandbox in the live dialect', () => {
     const id = probeOrder(out);
     assert.match(out, /^✓ webhook: /m);
     assert.match(out, new RegExp(`^The shop answered 401 to the signed notice for order ${id}: PAY_CHECKOUT_APP_SECRET differs from the secret the shop verifies with\\.$`, 'm'));
+  });
+
+  it("a create that breaks midway (the service made the order, its answer was lost): the trial's retries keep to that one order, exit 1", async (t) => {
+    await forwardTo(`${serves.right.url}/v1/webhooks`);
+    const fault = await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: '/v1/orders', method: 'POST', mode: 'missing_field', field: 'result.id_order', count: 5 }) });
+    assert.equal(fault.status, 200);
+    const before = orderCount();
+    try {
+      const { status, out } = await trial(t, envOf(serves.right, accountSecret));
+      assert.equal(status, 1, out);
+      assert.match(out, /^✗ order: the order was refused \(409 IDEMPOTENCY_KEY_IN_USE/m);
+      assert.match(out, /^The service did not confirm the probe order's creation within 3 s .*: at most one order was made/m);
+    } finally {
+      await fetch(`${sandbox.url}/sandbox/faults`, { method: 'DELETE' });
+    }
+    assert.equal(orderCount(), before + 1);
   });
 });
 

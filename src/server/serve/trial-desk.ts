@@ -33,7 +33,7 @@ const watchMs = 10 * 60 * 1000;
 const keepAtMost = 200;
 
 /** The built-in probe link: dynamic, so the trial pays the smallest amount the wallet takes. */
-const probeLink = { description: 'pay-checkout serve --check --pay (development or sandbox only)', storeName: 'pay-checkout check' } as const;
+export const probeLink = { description: 'pay-checkout serve --check --pay (development or sandbox only)', storeName: 'pay-checkout check' } as const;
 
 export interface TrialWebhook {
   event: string;

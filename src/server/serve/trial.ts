@@ -15,7 +15,7 @@ import { isLoopbackHost } from '../../contract/redirect-url.js';
 import { signPayCheckout } from '../../webhooks/pay-checkout-signature.js';
 import { checkHash } from './check.js';
 import { serveSettings, type ServeSettings } from './settings.js';
-import { trialHeader, trialSignedText, type TrialView } from './trial-desk.js';
+import { probeLink, trialHeader, trialSignedText, type TrialView } from './trial-desk.js';
 
 /** The test code the development environment (and the sandbox) confirms a Daviplata order with. */
 export const trialOtpCode = '123456';
@@ -178,7 +178,7 @@ export async function payTrial(settings: ServeSettings, options: TrialOptions): 
       throw new TrialFailure('order', `the link ${checkHash} answered ${said(linkReply)}`, `Serve could not offer the link ${checkHash}${app}: answer it from your app as an active link, or with 404.`);
     }
     const link = linkReply.json?.data as CheckoutLink;
-    const whose = link.store_name === 'pay-checkout check' ? "serve's own probe link, as the shop has none" : "the shop's link";
+    const whose = link.store_name === probeLink.storeName ? "serve's own probe link, as the shop has none" : "the shop's link";
     if (link.status !== 'active') throw new TrialFailure('order', `the link ${checkHash} is ${link.status}`, `Your app answers the link ${checkHash} as ${link.status}: answer it as an active link, or with 404.`);
     const wallet = link.gateways.find((g) => g.kind === 'otp');
     if (!wallet) throw new TrialFailure('order', `the link ${checkHash} offers no Daviplata`, 'The account offers no Daviplata (the SMS-code wallet), which the trial pays with: enable it for the development account.');
@@ -189,15 +189,22 @@ export async function payTrial(settings: ServeSettings, options: TrialOptions): 
       shopper: { id_type: wallet.id_types[0] ?? 1, id_number: '1020304050', first_name: 'Prueba', last_name: 'Pay Checkout', email: 'prueba@example.com', phone_number: '3001234567' },
     };
     const key = `pay-checkout-check-${randomBytes(12).toString('hex')}`;
+    // An answer lost, or a create in doubt at serve (409 IDEMPOTENCY_KEY_IN_USE), is asked again with the same key.
+    const inDoubt = (reply: Reply | undefined) => !reply || reply.status >= 500 || reply.json?.api_code === 'IDEMPOTENCY_KEY_IN_USE';
     let created: Reply | undefined;
-    for (let attempt = 1; attempt <= 3; attempt++) {
+    for (const end = Date.now() + waitMs; ; await new Promise((resolve) => setTimeout(resolve, 1_000))) {
       created = await call('POST', `${linkPath}/orders`, { body, headers: { 'idempotency-key': key }, trial: true }).catch(() => undefined);
-      if (created && created.status < 500) break;
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      if (!inDoubt(created) || Date.now() >= end) break;
     }
     if (!created || (created.status !== 200 && created.status !== 201)) {
       const what = created ? said(created) : 'no answer';
-      throw new TrialFailure('order', `the order was refused (${what})`, `Serve could not create the probe order (${what}): run plain --check to see which setting fails.`);
+      throw new TrialFailure(
+        'order',
+        `the order was refused (${what})`,
+        inDoubt(created)
+          ? `The service did not confirm the probe order's creation within ${waitMs / 1000} s (${what}): at most one order was made; see serve's log for the service's answer, then run the trial again.`
+          : `Serve could not create the probe order (${what}): run plain --check to see which setting fails.`,
+      );
     }
     order = created.json?.data as CheckoutOrderCreated;
     const id = order.id_order;
