@@ -18,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { runDoctor } from '../../src/doctor/doctor.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { serveCommand } from '../../src/server/serve/command.js';
-import { verifyPayCheckoutSignature } from '../../src/webhooks/pay-checkout-signature.js';
+import { trialHeader, trialSignedText } from '../../src/server/serve/trial-desk.js';
+import { signPayCheckout, verifyPayCheckoutSignature } from '../../src/webhooks/pay-checkout-signature.js';
 import { freePort, stopChild } from './redis-harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -163,6 +164,29 @@ describe('serve --check --pay against the sandbox in the live dialect', () => {
     const id = probeOrder(out);
     assert.match(out, /^✓ webhook: /m);
     assert.match(out, new RegExp(`^The shop answered 401 to the signed notice for order ${id}: PAY_CHECKOUT_APP_SECRET differs from the secret the shop verifies with\\.$`, 'm'));
+  });
+
+  it("opens nothing to anyone else: unsigned, or signed with another secret, the trial's path is the 404 of any unknown path and the probe link is the shop's 404", async () => {
+    shop.linkCheck = false;
+    const signedWith = (secret: string, path: string) => ({ [trialHeader]: signPayCheckout([secret], trialSignedText('GET', path)) });
+    const get = async (path: string, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${serves.right.url}${path}`, { headers });
+      return { status: response.status, body: (await response.json()) as { api_code?: string; data?: { store_name?: string; webhooks?: unknown[] } } };
+    };
+    const trialPath = '/v1/trial/orders/1';
+    const linkPath = '/v1/checkout/links/pay-checkout-check';
+    const unknown = await get('/v1/nothing-here');
+    for (const headers of [{}, signedWith('not-a-secret-of-this-server', trialPath), signedWith(appSecret, '/v1/trial/orders/2')]) {
+      const answer = await get(trialPath, headers);
+      assert.deepEqual([answer.status, answer.body.api_code], [unknown.status, unknown.body.api_code]);
+    }
+    for (const headers of [{}, signedWith('not-a-secret-of-this-server', linkPath)]) {
+      const answer = await get(linkPath, headers);
+      assert.deepEqual([answer.status, answer.body.api_code], [404, 'LINK_NOT_FOUND']);
+    }
+    // The operator's secrets open both: the app secret, or the webhook secret.
+    assert.ok(Array.isArray((await get(trialPath, signedWith(appSecret, trialPath))).body.data?.webhooks));
+    assert.equal((await get(linkPath, signedWith(accountSecret, linkPath))).body.data?.store_name, 'pay-checkout check');
   });
 
   it("a create that breaks midway (the service made the order, its answer was lost): the trial's retries keep to that one order, exit 1", async (t) => {
