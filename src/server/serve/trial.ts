@@ -14,7 +14,7 @@ import { merchantKeyHeader, sandboxHeader, type CheckoutLink, type CheckoutOrder
 import { isLoopbackHost } from '../../contract/redirect-url.js';
 import { signPayCheckout } from '../../webhooks/pay-checkout-signature.js';
 import { checkHash } from './check.js';
-import { serveSettings, type ServeSettings } from './settings.js';
+import { serveCommandSettings, type ServeCommandSettings } from './settings.js';
 import { probeLink, trialHeader, trialSignedText, type TrialView } from './trial-desk.js';
 
 /** The test code the development environment (and the sandbox) confirms a Daviplata order with. */
@@ -31,20 +31,20 @@ export interface TrialOptions {
 }
 
 /** Where the trial may pay: the development environment, a sandbox to ask, or a refusal sentence. */
-export function trialTarget(settings: ServeSettings): { kind: 'development' | 'sandbox'; baseUrl: string } | { kind: 'refused'; sentence: string } {
+export function trialTarget(settings: ServeCommandSettings): { kind: 'development' | 'sandbox'; baseUrl: string } | { kind: 'refused'; sentence: string } {
   const nothing = 'Nothing was sent.';
   const refused = (why: string) => ({ kind: 'refused' as const, sentence: `--pay refused: ${why} ${nothing}` });
   const baseUrl = resolveBaseUrl(settings.service);
   if ('environment' in settings.service && settings.service.environment === 'production') {
-    return refused(`${serveSettings.environment.env} is production (unset, it means production); the trial pays only in the development environment (${serveSettings.environment.env}=development) or against a sandbox (${serveSettings.baseUrl.env}).`);
+    return refused(`${serveCommandSettings.environment.env} is production (unset, it means production); the trial pays only in the development environment (${serveCommandSettings.environment.env}=development) or against a sandbox (${serveCommandSettings.baseUrl.env}).`);
   }
   const origin = new URL(baseUrl).origin;
-  if (origin === new URL(baseUrls.production).origin) return refused(`${serveSettings.baseUrl.env} is the production service (${baseUrls.production}).`);
+  if (origin === new URL(baseUrls.production).origin) return refused(`${serveCommandSettings.baseUrl.env} is the production service (${baseUrls.production}).`);
   const live = /^mk_live_/.exec(settings.merchantKey);
-  if (live) return refused(`${serveSettings.merchantKey.env} is a live key (mk_live_…); the trial pays only with a test key of the development environment or a sandbox.`);
+  if (live) return refused(`${serveCommandSettings.merchantKey.env} is a live key (mk_live_…); the trial pays only with a test key of the development environment or a sandbox.`);
   if (origin === new URL(baseUrls.development).origin) return { kind: 'development', baseUrl };
   if (privateHost(new URL(baseUrl).hostname)) return { kind: 'sandbox', baseUrl };
-  return refused(`${serveSettings.baseUrl.env} (${origin}) is neither the development environment (${baseUrls.development}) nor a sandbox on this machine or its private network.`);
+  return refused(`${serveCommandSettings.baseUrl.env} (${origin}) is neither the development environment (${baseUrls.development}) nor a sandbox on this machine or its private network.`);
 }
 
 /** A host a sandbox may run at: loopback, a private address, a name with no dot (a container's), a local name. */
@@ -56,7 +56,7 @@ function privateHost(hostname: string): boolean {
 }
 
 /** The running instance's origin: PAY_CHECKOUT_PUBLIC_URL, else HOST:PORT (every interface: loopback). */
-export function serveOrigin(settings: Pick<ServeSettings, 'publicUrl' | 'host' | 'port'>): string {
+export function serveOrigin(settings: Pick<ServeCommandSettings, 'publicUrl' | 'host' | 'port'>): string {
   if (settings.publicUrl) return settings.publicUrl;
   const host = settings.host === undefined || settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host === '::' ? '::1' : settings.host;
   return `http://${host.includes(':') ? `[${host}]` : host}:${settings.port}`;
@@ -84,7 +84,7 @@ const causeOf = (error: unknown): string => {
 const said = (reply: Reply) => `${reply.status}${reply.json?.api_code ? ` ${reply.json.api_code}` : ''}${reply.json?.description ?? reply.json?.message ? `: ${reply.json.description ?? reply.json.message}` : ''}`;
 const pesos = (amount: number, currency: string) => `${new Intl.NumberFormat('es-CO', { maximumFractionDigits: 0 }).format(amount)} ${currency}`;
 
-export async function payTrial(settings: ServeSettings, options: TrialOptions): Promise<number> {
+export async function payTrial(settings: ServeCommandSettings, options: TrialOptions): Promise<number> {
   const { print } = options;
   const fetch = options.fetch ?? globalThis.fetch;
   const waitMs = options.waitMs ?? defaultTrialWaitMs;
@@ -95,7 +95,7 @@ export async function payTrial(settings: ServeSettings, options: TrialOptions): 
     return 2;
   }
   if (!settings.webhookSecret?.length) {
-    print(`✗ settings: ${serveSettings.webhookSecret.env} is not set, so serve refuses every webhook: set it to the development account's webhook secret (Settings > Integrations > API). No order was made.`);
+    print(`✗ settings: ${serveCommandSettings.webhookSecret.env} is not set, so serve refuses every webhook: set it to the development account's webhook secret (Settings > Integrations > API). No order was made.`);
     return 1;
   }
   const origin = serveOrigin(settings);
@@ -109,7 +109,7 @@ export async function payTrial(settings: ServeSettings, options: TrialOptions): 
       answer = await fetch(`${target.baseUrl}/orders/paymentGateways`, { headers: { [merchantKeyHeader]: settings.merchantKey }, signal: AbortSignal.timeout(10_000) });
       await answer.body?.cancel().catch(() => {});
     } catch (error) {
-      print(`✗ service: ${target.baseUrl} could not be reached (${causeOf(error)}): start the sandbox, or set ${serveSettings.baseUrl.env} to it. No order was made.`);
+      print(`✗ service: ${target.baseUrl} could not be reached (${causeOf(error)}): start the sandbox, or set ${serveCommandSettings.baseUrl.env} to it. No order was made.`);
       return 1;
     }
     if (!answer.headers.get(sandboxHeader)) {
@@ -151,11 +151,11 @@ export async function payTrial(settings: ServeSettings, options: TrialOptions): 
   try {
     first = await view();
   } catch (error) {
-    print(`✗ server: nothing answers at ${origin} (${causeOf(error)}): start pay-checkout serve with these settings, or set ${serveSettings.publicUrl.env} to where it runs. No order was made.`);
+    print(`✗ server: nothing answers at ${origin} (${causeOf(error)}): start pay-checkout serve with these settings, or set ${serveCommandSettings.publicUrl.env} to where it runs. No order was made.`);
     return 1;
   }
   if (!first) {
-    print(`✗ server: ${origin} did not take the trial's signed request: run the trial with the same ${serveSettings.appSecret.env} and ${serveSettings.webhookSecret.env} as the server there. No order was made.`);
+    print(`✗ server: ${origin} did not take the trial's signed request: run the trial with the same ${serveCommandSettings.appSecret.env} and ${serveCommandSettings.webhookSecret.env} as the server there. No order was made.`);
     return 1;
   }
   if (first.service !== target.baseUrl) {
@@ -174,7 +174,7 @@ export async function payTrial(settings: ServeSettings, options: TrialOptions): 
     const linkPath = `/v1/checkout/links/${checkHash}`;
     const linkReply = await call('GET', linkPath, { trial: true });
     if (linkReply.status !== 200) {
-      const app = linkReply.json?.api_code?.startsWith('LINK_SOURCE_') ? ` (serve's links_app_failed event says what your app answered; a 401 there means ${serveSettings.appSecret.env} differs from the shop's)` : '';
+      const app = linkReply.json?.api_code?.startsWith('LINK_SOURCE_') ? ` (serve's links_app_failed event says what your app answered; a 401 there means ${serveCommandSettings.appSecret.env} differs from the shop's)` : '';
       throw new TrialFailure('order', `the link ${checkHash} answered ${said(linkReply)}`, `Serve could not offer the link ${checkHash}${app}: answer it from your app as an active link, or with 404.`);
     }
     const link = linkReply.json?.data as CheckoutLink;
@@ -241,8 +241,8 @@ export async function payTrial(settings: ServeSettings, options: TrialOptions): 
           'webhook',
           `a webhook reached ${webhookUrl} after order ${id} was paid, and was refused (${webhook.reason})`,
           signature
-            ? `${serveSettings.webhookSecret.env} is not the account's webhook secret: the webhook for order ${id} failed its signature; copy the secret from the development account's settings (Settings > Integrations > API) and restart serve.`
-            : `The webhook for order ${id} was refused (${webhook.reason}): check this server's clock and ${serveSettings.webhookSecret.env}.`,
+            ? `${serveCommandSettings.webhookSecret.env} is not the account's webhook secret: the webhook for order ${id} failed its signature; copy the secret from the development account's settings (Settings > Integrations > API) and restart serve.`
+            : `The webhook for order ${id} was refused (${webhook.reason}): check this server's clock and ${serveCommandSettings.webhookSecret.env}.`,
         ),
       );
     } else {
@@ -251,7 +251,7 @@ export async function payTrial(settings: ServeSettings, options: TrialOptions): 
     }
 
     // 5. The shop's notify URL, taking the signed notice.
-    if (!settings.notifyUrl) print(`– notice: no ${serveSettings.notifyUrl.env}, so no notice goes to the shop`);
+    if (!settings.notifyUrl) print(`– notice: no ${serveCommandSettings.notifyUrl.env}, so no notice goes to the shop`);
     else {
       // A failure the shop's retry may mend is waited out; a refused signature will not mend, and is said at once.
       let notice: TrialView['notice'] | undefined;
@@ -265,8 +265,8 @@ export async function payTrial(settings: ServeSettings, options: TrialOptions): 
         const what = notice.status ? `answered ${notice.status}` : notice.error ?? 'failed';
         const fix =
           notice.status === 401 || notice.status === 403
-            ? `The shop answered ${notice.status} to the signed notice for order ${id}: ${serveSettings.appSecret.env} differs from the secret the shop verifies with.`
-            : `The shop's notify URL ${settings.notifyUrl} did not take the notice for order ${id} (${what}): fix ${serveSettings.notifyUrl.env} or the shop's endpoint.`;
+            ? `The shop answered ${notice.status} to the signed notice for order ${id}: ${serveCommandSettings.appSecret.env} differs from the secret the shop verifies with.`
+            : `The shop's notify URL ${settings.notifyUrl} did not take the notice for order ${id} (${what}): fix ${serveCommandSettings.notifyUrl.env} or the shop's endpoint.`;
         fail(new TrialFailure('notice', `${settings.notifyUrl} ${what} to the signed notice for order ${id}`, fix));
       }
     }
