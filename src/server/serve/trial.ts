@@ -235,16 +235,13 @@ export async function payTrial(settings: ServeCommandSettings, options: TrialOpt
     });
     if (webhook?.ok) print(`✓ webhook: the service's webhook for order ${id} reached this server and verified`);
     else if (webhook) {
-      const signature = /signature/.test(webhook.reason);
-      fail(
-        new TrialFailure(
-          'webhook',
-          `a webhook reached ${webhookUrl} after order ${id} was paid, and was refused (${webhook.reason})`,
-          signature
-            ? `${serveCommandSettings.webhookSecret.env} is not the account's webhook secret: the webhook for order ${id} failed its signature; copy the secret from the development account's settings (Settings > Integrations > API) and restart serve.`
-            : `The webhook for order ${id} was refused (${webhook.reason}): check this server's clock and ${serveCommandSettings.webhookSecret.env}.`,
-        ),
-      );
+      const secret = serveCommandSettings.webhookSecret.env;
+      const fixes: Record<string, string> = {
+        invalid_signature: `${secret} is not the account's webhook secret: the webhook for order ${id} failed its signature; copy the secret from the development account's settings (Settings > Integrations > API) and restart serve.`,
+        missing_signature: `The account sends its webhooks unsigned, and serve refuses them: turn on their signing in the development account's settings (Settings > Integrations > API) and put its secret in ${secret}.`,
+      };
+      const fix = fixes[webhook.reason] ?? `The webhook for order ${id} was refused (${webhook.reason}): check this server's clock and ${secret}.`;
+      fail(new TrialFailure('webhook', `a webhook reached ${webhookUrl} after order ${id} was paid, and was refused (${webhook.reason})`, fix));
     } else {
       const sandboxHint = target.kind === 'sandbox' ? ` (on the sandbox: POST ${new URL(target.baseUrl).origin}/sandbox/forward with {"url":"${webhookUrl}"})` : '';
       fail(new TrialFailure('webhook', `no webhook for order ${id} reached ${webhookUrl} within ${waitMs / 1000} s`, `No webhook for order ${id} reached this server within ${waitMs / 1000} s: the account's webhook URL for development must be ${webhookUrl}${sandboxHint}.`));
