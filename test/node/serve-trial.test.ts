@@ -18,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { runDoctor } from '../../src/doctor/doctor.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { serveCommand } from '../../src/server/serve/command.js';
+import { parseServeCommandSettings, rawSettings } from '../../src/server/serve/settings.js';
+import { trialTarget } from '../../src/server/serve/trial.js';
 import { trialHeader, trialSignedText } from '../../src/server/serve/trial-desk.js';
 import { signPayCheckout, verifyPayCheckoutSignature } from '../../src/webhooks/pay-checkout-signature.js';
 import { freePort, stopChild } from './redis-harness.js';
@@ -250,6 +252,20 @@ describe('serve --check --pay never pays real money', () => {
       assert.equal(fetches.mock.callCount(), 0);
     }
     assert.equal(connections, 0);
+  });
+
+  it('asks only a host a sandbox can run at (loopback, private, a container name, a local name), and refuses any other by its URL alone', () => {
+    const kindOf = (baseUrl: string, merchantKey = 'mk_test_demo') => {
+      const parsed = parseServeCommandSettings(rawSettings({ ...elsewhere(), PAY_CHECKOUT_MERCHANT_KEY: merchantKey, PAY_CHECKOUT_BASE_URL: baseUrl }));
+      return trialTarget(parsed).kind;
+    };
+    for (const url of ['http://127.0.0.1:4010/v1', 'http://localhost:4010/v1', 'http://[::1]:4010/v1', 'http://10.1.2.3/v1', 'http://192.168.0.9:4010/v1', 'http://172.20.0.4/v1', 'http://sandbox:4010/v1', 'http://pay.internal/v1', 'http://box.local/v1']) {
+      assert.equal(kindOf(url), 'sandbox', url);
+    }
+    for (const url of ['https://payments.example.com/v1', 'http://172.32.0.1/v1', 'http://8.8.8.8/v1', 'https://api.wava.co/v1']) assert.equal(kindOf(url), 'refused', url);
+    assert.equal(kindOf('https://api.dev.wava.co/v1'), 'development');
+    assert.equal(kindOf('https://api.dev.wava.co/v1', 'mk_live_abc'), 'refused');
+    assert.equal(kindOf('http://127.0.0.1:4010/v1', 'mk_live_abc'), 'refused');
   });
 
   it('a service on this machine that does not say it is a sandbox: one read, then exit 2, and no order anywhere', async (t) => {
