@@ -20,7 +20,6 @@ import type { ClaimStore } from '../once/claims.js';
 import type { EventSink, ServerEvent } from '../events.js';
 import type { CachedLinks } from './app-links.js';
 import { checkHash } from './check.js';
-import { noticeIdOf } from './relay/notice.js';
 
 export const trialHeader = 'Pay-Checkout-Trial';
 
@@ -91,6 +90,7 @@ type Seen = { uid: string } & (
   | ({ kind: 'webhook'; id_order: number } & TrialWebhook)
   | ({ kind: 'refused' } & TrialRefusal)
   | ({ kind: 'notice'; id: string } & TrialNotice)
+  | { kind: 'recorded'; id: string; id_order: number }
 );
 type Unsaid<T> = T extends unknown ? Omit<T, 'uid'> : never;
 
@@ -104,6 +104,8 @@ export function trialDesk(options: TrialDeskOptions): TrialDesk {
   const webhooks = new Map<number, TrialWebhook[]>();
   const refused: TrialRefusal[] = [];
   const notices = new Map<string, TrialNotice>();
+  /** The paid notice's id per order, from `notice_recorded`: the relay's later events name the notice only. */
+  const paidNotice = new Map<number, string>();
   const kept = new Set<string>();
   let shared: ClaimStore | undefined;
 
@@ -124,6 +126,9 @@ export function trialDesk(options: TrialDeskOptions): TrialDesk {
     } else if (seen.kind === 'refused') {
       refused.push({ reason: seen.reason, status: seen.status, at: seen.at });
       if (refused.length > keepAtMost) refused.shift();
+    } else if (seen.kind === 'recorded') {
+      paidNotice.set(seen.id_order, seen.id);
+      capped(paidNotice);
     } else {
       notices.set(seen.id, { state: seen.state, status: seen.status, error: seen.error, at: seen.at });
       capped(notices);
@@ -147,6 +152,10 @@ export function trialDesk(options: TrialDeskOptions): TrialDesk {
   const seeEvent = (event: ServerEvent) => {
     if (event.name === 'webhook_refused') {
       tell({ kind: 'refused', reason: String(event.reason ?? 'refused'), status: typeof event.status === 'number' ? event.status : null, at: iso() });
+      return;
+    }
+    if (event.name === 'notice_recorded' && event.type === 'order.paid' && typeof event.id === 'string' && typeof event.id_order === 'number') {
+      tell({ kind: 'recorded', id: event.id, id_order: event.id_order });
       return;
     }
     const state = ({ notice_delivered: 'delivered', notice_delivery_failed: 'failed', notice_given_up: 'given_up' } as const)[event.name as 'notice_delivered'];
@@ -183,7 +192,7 @@ export function trialDesk(options: TrialDeskOptions): TrialDesk {
         service: options.serviceBaseUrl,
         webhooks: (match[1] && webhooks.get(Number(match[1]))) || [],
         refused: [...refused],
-        notice: (match[1] && notices.get(noticeIdOf(Number(match[1]), 'confirmed'))) || null,
+        notice: notices.get(paidNotice.get(Number(match[1])) ?? '') ?? null,
       };
       return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }, text: JSON.stringify({ data: view }) };
     },
