@@ -14,7 +14,7 @@ import { parseDeliverySettings, parseServeCommandSettings, rawSettings, serveCom
 import { createRelay, runDeliveries } from './relay/index.js';
 import { closeOnSignals } from '../node/server.js';
 
-export const serveUsage = `Usage: pay-checkout serve [--check] [options]
+export const serveUsage = `Usage: pay-checkout serve [--check [--pay]] [options]
 
 The checkout beside a shop of any stack: the buyer API (/v1/checkout/...), the webhook intake (/v1/webhooks),
 health (/v1/health, /v1/health/ready), the hosted page (/checkout/HASH) and the element's script (/pay-checkout.js).
