@@ -1,7 +1,7 @@
 /**
  * The running server's side of `serve --check --pay` (trial.ts): what the trial may ask it, and nobody else can. A
  * request counts as the trial's only when it carries `Pay-Checkout-Trial: t=…,v1=…`, the Pay-Checkout-Signature
- * scheme over `"trial <METHOD> <path>"` under a secret only the operator's settings hold (PAY_CHECKOUT_APP_SECRET, and
+ * scheme over `"trial <METHOD> <path>"` under a secret only the operator's settings hold (PAY_CHECKOUT_APP_SECRET or
  * PAY_CHECKOUT_WEBHOOK_SECRET), within five minutes. Unsigned or wrongly signed, nothing here exists: the trial's path
  * is the same 404 as any other the server does not have, and the probe link is the shop's answer as usual.
  *
@@ -12,10 +12,10 @@
  * - the hash `pay-checkout-check`, asked by the trial while the shop's app or file has no such link: a dynamic link of
  *   this server's own, so the trial can pay an order the shop never made a link for.
  */
+import { randomBytes } from 'node:crypto';
 import { verifyPayCheckoutSignature } from '../../webhooks/pay-checkout-signature.js';
 import type { WebhookDelivery } from '../../webhooks/delivery.js';
 import type { Answer, Incoming } from '../http/incoming.js';
-import { randomBytes } from 'node:crypto';
 import type { ClaimStore } from '../once/claims.js';
 import type { EventSink, ServerEvent } from '../events.js';
 import type { CachedLinks } from './app-links.js';
