@@ -7,6 +7,7 @@
 import { resolveBaseUrl } from '../../client/send.js';
 import type { ServerEvent } from '../events.js';
 import { readFileSync } from 'node:fs';
+import { shown } from '../http/shown-values.js';
 import { appLinks } from './app-links.js';
 import { linkInfoOf } from './link-record.js';
 import type { ServeSettings } from './settings.js';
@@ -40,13 +41,13 @@ export interface CheckOptions {
 
 export async function checkServe(settings: ServeSettings, options: CheckOptions): Promise<CheckItem[]> {
   const items: CheckItem[] = [{ name: 'settings', ok: true, sentence: `every setting is well formed (store: ${settings.store.kind}, links: ${settings.links.kind === 'url' ? 'from your app' : 'from a file'})` }];
-  const baseUrl = resolveBaseUrl(settings.service);
+  const baseUrl = shown(resolveBaseUrl(settings.service));
   const [service, links, notify] = await Promise.all([checkService(settings, baseUrl, options), checkLinks(settings, options), checkNotify(settings, options)]);
   return [...items, service, links, ...(notify ? [notify] : [])];
 }
 
 async function checkService(settings: ServeSettings, baseUrl: string, options: CheckOptions): Promise<CheckItem> {
-  const report = await options.probe({ baseUrl, merchantKey: settings.merchantKey, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const report = await options.probe({ baseUrl: resolveBaseUrl(settings.service), merchantKey: settings.merchantKey, ...(options.fetch ? { fetch: options.fetch } : {}) });
   if (report.ready) return { name: 'service', ok: true, sentence: `${baseUrl} answers with this merchant key; it can drive ${report.drivable.join(', ') || 'no gateway'}` };
   const failed = report.mistake ?? report.checks.find((check) => !check.ok)?.sentence ?? 'no gateway the server can drive is enabled for this store';
   return { name: 'service', ok: false, sentence: `${baseUrl}: ${failed}` };
@@ -72,7 +73,7 @@ async function checkLinks(settings: ServeSettings, options: CheckOptions): Promi
     return { name: 'links', ok: true, sentence: `${path} holds ${Object.keys(records).length} valid link record(s)` };
   }
   const resolve = appLinks({ url: settings.links.url, secrets: settings.links.secrets, emit, ...(options.fetch ? { fetch: options.fetch } : {}) });
-  const asked = settings.links.url.replace('{hash}', checkHash);
+  const asked = shown(settings.links.url.replace('{hash}', checkHash));
   try {
     const found = await resolve(checkHash, request);
     return { name: 'links', ok: true, sentence: `${asked} answered ${found ? 'a valid link record' : '404 (no such link), as expected'}` };
@@ -85,9 +86,9 @@ async function checkNotify(settings: ServeSettings, options: CheckOptions): Prom
   if (!settings.notifyUrl) return { name: 'notify', ok: true, sentence: 'no PAY_CHECKOUT_NOTIFY_URL: order outcomes are not relayed to your app' };
   if (!options.sendTestEvent) return undefined;
   try {
-    return { name: 'notify', ok: true, sentence: `${settings.notifyUrl}: ${await options.sendTestEvent()}` };
+    return { name: 'notify', ok: true, sentence: `${shown(settings.notifyUrl)}: ${shown(await options.sendTestEvent())}` };
   } catch (error) {
-    return { name: 'notify', ok: false, sentence: `${settings.notifyUrl}: ${error instanceof Error ? error.message : String(error)}` };
+    return { name: 'notify', ok: false, sentence: `${shown(settings.notifyUrl)}: ${shown(error instanceof Error ? error.message : String(error))}` };
   }
 }
 

@@ -2,8 +2,8 @@
  * The hosted page `/checkout/{hash}` on `pay-checkout serve`, drawn on the server as the sandbox draws it: the link's
  * answer and first screen in the page (renderHostedPage, with Lit SSR where `@lit-labs/ssr` is installed), the entry
  * script carried in the page, and the modules the first screen needs named in a 103 Early Hints and a `Link` header.
- * The link answer is the buyer API's own (`GET /v1/checkout/links/{hash}` through the handler), so the page shows
- * exactly what the element would have asked for. A link it cannot draw (none, expired, the shop's app failing) goes as
+ * The link answer is the buyer API's own (the handler's link operation, called for the page's request, with its
+ * limits), so the page shows exactly what the element would have asked for. A link it cannot draw (none, expired, the shop's app failing) goes as
  * built: the element asks for the link itself and shows what is wrong.
  */
 import { readFileSync } from 'node:fs';
@@ -30,8 +30,8 @@ export interface HostedRouteOptions {
   publicUrl?: string;
   /** Origins allowed to frame the page (`PAY_CHECKOUT_FRAME_ANCESTORS`); none by default. */
   frameAncestors?: readonly string[];
-  /** The buyer API's answer for a link, as `{ status, json }`. */
-  linkAnswer(hash: string, incoming: Incoming): Promise<{ status: number; json: unknown }>;
+  /** The buyer API's answer for a link: its status, and the link when 200. */
+  linkAnswer(hash: string, incoming: Incoming): Promise<{ status: number; data?: unknown }>;
 }
 
 export function hostedRoute(options: HostedRouteOptions) {
@@ -54,7 +54,7 @@ export function hostedRoute(options: HostedRouteOptions) {
     // The title and preview need no Lit SSR; the first screen does (renderHostedPage draws what it can).
     const { html: page, headers: pageHeaders } =
       link.status === 200
-        ? await renderHostedPage(index, { hash, link: link.json, locale, withHeaders: true, frameAncestors, ...(url ? { url } : {}), ...(drawn && entryScript !== undefined ? { entryScript } : {}) })
+        ? await renderHostedPage(index, { hash, link: link.data, locale, withHeaders: true, frameAncestors, ...(url ? { url } : {}), ...(drawn && entryScript !== undefined ? { entryScript } : {}) })
         : { html: index, headers: hostedPageHeaders(index, { frameAncestors, https }) };
     const links = hostedPageLinks(page, locale, { entryInline: hostedEntryPath(page) === undefined });
     const headers: Record<string, string> = {
@@ -66,7 +66,8 @@ export function hostedRoute(options: HostedRouteOptions) {
       vary: 'Accept-Encoding',
       ...(links.length > 0 ? { link: links.join(', ') } : {}),
     };
-    const status = link.status === 404 ? 404 : 200;
+    // No such link, or too many lookups from this address: the page says so in its status too.
+    const status = link.status === 404 || link.status === 429 ? link.status : 200;
     const encoding = encodingFor(incoming.headers.get('accept-encoding'));
     if (!encoding) return { status, headers, text: page };
     // Compressed per answer, quickly: the page differs per link and visit.

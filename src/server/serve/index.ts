@@ -9,7 +9,8 @@ import { errorBody } from '../../contract/errors.js';
 import type { ClaimStore } from '../once/claims.js';
 import { corsPolicy } from '../http/cors.js';
 import { asCheckoutHandler, assembleCheckout } from '../handler.js';
-import { fromRequest, type Answer, type Incoming } from '../http/incoming.js';
+import type { CheckoutHandlerOptions } from '../options.js';
+import type { Answer, Incoming } from '../http/incoming.js';
 import { safeSink, type EventSink } from '../events.js';
 import { serve, type RunningNodeServer } from '../node/server.js';
 import { appLinks, fileLinks } from './app-links.js';
@@ -27,6 +28,8 @@ export interface StartServeOptions {
   fetch?: typeof globalThis.fetch;
   /** The links app's timeout and cache times (app-links.ts); tests shorten them. */
   linkTimings?: { timeoutMs?: number; freshMs?: number; notFoundMs?: number };
+  /** The handler's abuse limits, changed (limits.md); default theirs. Tests make them small. */
+  limits?: Exclude<CheckoutHandlerOptions['limits'], false>;
 }
 
 export interface RunningServe extends RunningNodeServer {
@@ -71,6 +74,7 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
     ...(settings.webhookSecret ? { webhookSecret: settings.webhookSecret } : {}),
     allowedOrigins: settings.allowedOrigins,
     trustProxy: settings.trustProxy,
+    ...(options.limits ? { limits: options.limits } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(relay
       ? {
@@ -97,20 +101,8 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
         serviceOrigin,
         ...(settings.publicUrl !== undefined ? { publicUrl: settings.publicUrl } : {}),
         frameAncestors: settings.frameAncestors,
-        linkAnswer: async (hash, incoming) => {
-          const url = `http://serve.internal/v1/checkout/links/${encodeURIComponent(hash)}`;
-          const headers = new Headers({ accept: 'application/json' });
-          const forwarded = incoming.headers.get('x-forwarded-for');
-          if (forwarded) headers.set('x-forwarded-for', forwarded);
-          const answer = await api(fromRequest(new Request(url, { headers })));
-          let json: unknown = null;
-          try {
-            json = answer.text === null ? null : JSON.parse(answer.text);
-          } catch {
-            json = null;
-          }
-          return { status: answer.status, json };
-        },
+        // The buyer API's own answer, asked by a call for the page's request: its address counts against the same limits.
+        linkAnswer: (hash, incoming) => checkout.link(incoming, hash),
       })
     : undefined;
 
