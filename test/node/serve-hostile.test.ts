@@ -14,8 +14,8 @@ import { runDoctor } from '../../src/doctor/doctor.js';
 import type { ServerEvent } from '../../src/server/events.js';
 import { appLinkDefaults } from '../../src/server/serve/app-links.js';
 import { serveCommand } from '../../src/server/serve/command.js';
-import { startServe, type RunningServe } from '../../src/server/serve/index.js';
-import { parseServeSettings, rawSettings } from '../../src/server/serve/settings.js';
+import { startServeCommand, type RunningServeCommand } from '../../src/server/serve/index.js';
+import { parseServeCommandSettings, rawSettings } from '../../src/server/serve/settings.js';
 import { startTestSandbox, type TestSandbox } from './sandbox-harness.js';
 
 const appSecret = 'app-secret-0123456789';
@@ -86,7 +86,7 @@ async function inBatches<T>(count: number, width: number, run: (i: number) => Pr
 describe('pay-checkout serve: a hostile buyer and a careless operator', () => {
   let sandbox: TestSandbox;
   let app: Awaited<ReturnType<typeof startShopApp>>;
-  let serve: RunningServe;
+  let serve: RunningServeCommand;
   let dist: string;
   const events: ServerEvent[] = [];
 
@@ -97,7 +97,7 @@ describe('pay-checkout serve: a hostile buyer and a careless operator', () => {
     const links = new URL(app.url);
     links.username = 'shop';
     links.password = encodeURIComponent(basicPassword);
-    const settings = parseServeSettings(
+    const settings = parseServeCommandSettings(
       rawSettings({
         PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo',
         PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`,
@@ -107,7 +107,7 @@ describe('pay-checkout serve: a hostile buyer and a careless operator', () => {
         HOST: '127.0.0.1',
       }),
     );
-    serve = await startServe(settings, { onEvent: (event) => void events.push(event), dist, limits: { linksPerAddress: linkLimit } });
+    serve = await startServeCommand(settings, { onEvent: (event) => void events.push(event), dist, limits: { linksPerAddress: linkLimit } });
   });
   after(async () => {
     await serve?.close({ graceMs: 0 });
