@@ -2,7 +2,7 @@
 // and a little shop app of our own. Made-up hashes from one address stop at the per-address link limit before the
 // app is asked, counted alike on the buyer API and the hosted page; concurrent asks to the app are capped overall;
 // a links URL with user info reaches the app as Authorization, and neither its password nor a query token is
-// printed by `--check` or by an event.
+// printed by `--check` or by an event; requests through a proxy that is not trusted are said once, and by `--check`.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -116,6 +116,19 @@ describe('pay-checkout serve: a hostile buyer and a careless operator', () => {
     rmSync(dist, { recursive: true, force: true });
   });
 
+  /** `serve --check` in this process with these settings beside the sandbox's: its lines. */
+  const check = async (env: Record<string, string>) => {
+    const logs: string[] = [];
+    const { log } = console;
+    console.log = (...args: unknown[]) => void logs.push(args.join(' '));
+    try {
+      await serveCommand(['--check'], { PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo', PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`, PAY_CHECKOUT_APP_SECRET: appSecret, ...env }, { probe: runDoctor });
+    } finally {
+      console.log = log;
+    }
+    return { out: logs.join('\n') };
+  };
+
   test('a links URL with user info: the app gets it as Authorization, and no event prints the password', async () => {
     const link = await getFrom('127.0.0.2', `${serve.url}/v1/checkout/links/cart-basic`);
     assert.equal(link.status, 200, link.body);
@@ -151,27 +164,34 @@ describe('pay-checkout serve: a hostile buyer and a careless operator', () => {
     assert.ok(app.peak() >= appLinkDefaults.maxAsking / 2, `the cap is used (${app.peak()} at once)`);
   });
 
-  test('--check prints the links and notify URLs without their user info or query token', async () => {
-    const logs: string[] = [];
-    const { log } = console;
-    console.log = (...args: unknown[]) => void logs.push(args.join(' '));
-    const secretUrl = (pathname: string) => `http://shop:Ch3ckPass@${new URL(app.url).host}${pathname}?token=Ch3ckT0ken`;
+  test('requests through a proxy not trusted: the server says so once, and --check through the public URL warns', async () => {
+    // A proxy in front, as nginx with proxy_add_x_forwarded_for would be.
+    const proxy = createServer((req, res) => {
+      const upstream = request(`${serve.url}${req.url}`, { headers: { ...req.headers, 'x-forwarded-for': '203.0.113.7' } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const publicUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     try {
-      await serveCommand(
-        ['--check'],
-        {
-          PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo',
-          PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`,
-          PAY_CHECKOUT_APP_SECRET: appSecret,
-          PAY_CHECKOUT_LINKS_URL: secretUrl('/pay-links/{hash}'),
-          PAY_CHECKOUT_NOTIFY_URL: secretUrl('/notify'),
-        },
-        { probe: runDoctor },
-      );
+      for (let i = 0; i < 2; i++) assert.equal((await fetch(`${publicUrl}/v1/checkout/links/cart-proxied`)).status, 200);
+      assert.equal(events.filter((e) => e.name === 'proxy_not_trusted').length, 1, 'said once');
+      const { out } = await check({ PAY_CHECKOUT_LINKS_URL: `${app.url}/pay-links/{hash}`, PAY_CHECKOUT_PUBLIC_URL: publicUrl });
+      assert.match(out, /^! proxy: .*\/v1\/health: requests arrive through a proxy \(with X-Forwarded-For\) and PAY_CHECKOUT_TRUST_PROXY is 0/m);
+      // Asked straight, not through the proxy: nothing to say.
+      const direct = await check({ PAY_CHECKOUT_LINKS_URL: `${app.url}/pay-links/{hash}`, PAY_CHECKOUT_PUBLIC_URL: serve.url });
+      assert.doesNotMatch(direct.out, /proxy:/);
     } finally {
-      console.log = log;
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
     }
-    const out = logs.join('\n');
+  });
+
+  test('--check prints the links and notify URLs without their user info or query token', async () => {
+    const secretUrl = (pathname: string) => `http://shop:Ch3ckPass@${new URL(app.url).host}${pathname}?token=Ch3ckT0ken`;
+    const { out } = await check({ PAY_CHECKOUT_LINKS_URL: secretUrl('/pay-links/{hash}'), PAY_CHECKOUT_NOTIFY_URL: secretUrl('/notify') });
     assert.match(out, /links: http:\/\/…@127\.0\.0\.1:\d+\/pay-links\/pay-checkout-check\?…/);
     assert.match(out, /notify: http:\/\/…@127\.0\.0\.1:\d+\/notify\?…/);
     assert.doesNotMatch(out, /Ch3ckPass|Ch3ckT0ken/);

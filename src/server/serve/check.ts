@@ -10,14 +10,17 @@ import { readFileSync } from 'node:fs';
 import { shown } from '../http/shown-values.js';
 import { appLinks } from './app-links.js';
 import { linkInfoOf } from './link-record.js';
+import { forwardedMark, trustProxyAdvice } from './untrusted-proxy.js';
 import type { ServeCommandSettings } from './settings.js';
 
 /** The hash `--check` asks the links URL for: an app answers 404 for it (or a record, if it made one). */
 export const checkHash = 'pay-checkout-check';
 
 export interface CheckItem {
-  name: 'settings' | 'service' | 'links' | 'notify';
+  name: 'settings' | 'service' | 'links' | 'notify' | 'proxy';
   ok: boolean;
+  /** Passed, but something to fix: printed with `!`. */
+  warn?: boolean;
   sentence: string;
 }
 
@@ -42,8 +45,18 @@ export interface CheckOptions {
 export async function checkServeCommand(settings: ServeCommandSettings, options: CheckOptions): Promise<CheckItem[]> {
   const items: CheckItem[] = [{ name: 'settings', ok: true, sentence: `every setting is well formed (store: ${settings.store.kind}, links: ${settings.links.kind === 'url' ? 'from your app' : 'from a file'})` }];
   const baseUrl = shown(resolveBaseUrl(settings.service));
-  const [service, links, notify] = await Promise.all([checkService(settings, baseUrl, options), checkLinks(settings, options), checkNotify(settings, options)]);
-  return [...items, service, links, ...(notify ? [notify] : [])];
+  const [service, links, notify, proxy] = await Promise.all([checkService(settings, baseUrl, options), checkLinks(settings, options), checkNotify(settings, options), checkProxy(settings, options)]);
+  return [...items, service, links, ...(notify ? [notify] : []), ...(proxy ? [proxy] : [])];
+}
+
+/** Through the public URL, whether the running server sees requests come through a proxy it does not trust. */
+async function checkProxy(settings: ServeCommandSettings, options: CheckOptions): Promise<CheckItem | undefined> {
+  if (settings.publicUrl === undefined || settings.trustProxy > 0) return undefined;
+  const health = `${settings.publicUrl}/v1/health`;
+  const answer = await (options.fetch ?? fetch)(health, { signal: AbortSignal.timeout(3_000) }).catch(() => undefined);
+  await answer?.body?.cancel().catch(() => {});
+  if (answer?.headers.get(forwardedMark) !== 'untrusted') return undefined;
+  return { name: 'proxy', ok: true, warn: true, sentence: `${health}: ${trustProxyAdvice}` };
 }
 
 async function checkService(settings: ServeCommandSettings, baseUrl: string, options: CheckOptions): Promise<CheckItem> {
@@ -93,4 +106,4 @@ async function checkNotify(settings: ServeCommandSettings, options: CheckOptions
 }
 
 /** One line per item. */
-export const formatCheck = (items: readonly CheckItem[]): string => items.map((item) => `${item.ok ? '✓' : '✗'} ${item.name}: ${item.sentence}`).join('\n');
+export const formatCheck = (items: readonly CheckItem[]): string => items.map((item) => `${item.warn ? '!' : item.ok ? '✓' : '✗'} ${item.name}: ${item.sentence}`).join('\n');

@@ -18,6 +18,7 @@ import { encoded, encodingFor, findDist, loadAssets, precompress, type Asset } f
 import { hostedRoute } from './hosted-route.js';
 import { relayOf } from './outcome-relay.js';
 import type { ServeCommandSettings } from './settings.js';
+import { forwardedMark, untrustedProxy } from './untrusted-proxy.js';
 
 /**
  * What `startServeCommand` takes beside its settings. Not `ServeOptions`: those are the public `serve()` Node adapter's
@@ -126,10 +127,18 @@ export async function startServeCommand(settings: ServeCommandSettings, options:
 
   const notFound = (incoming: Incoming) => checkout.respond(incoming, 404, errorBody('NOT_FOUND', { description: `${incoming.method} ${incoming.path} is not served here.` }));
 
+  const throughUntrustedProxy = untrustedProxy(settings.trustProxy, emit);
+
   const answer = async (incoming: Incoming): Promise<Answer> => {
     const { path } = incoming;
+    const untrusted = throughUntrustedProxy(incoming);
     // The handler's routes first, as its router says (the buyer API, the webhook intake, health).
-    if (checkout.router.match(path)) return api(incoming);
+    const match = checkout.router.match(path);
+    if (match) {
+      const answered = await api(incoming);
+      // For `--check`, asking through the public URL (untrusted-proxy.ts).
+      return match.kind === 'health' && untrusted ? { ...answered, headers: { ...answered.headers, [forwardedMark]: 'untrusted' } } : answered;
+    }
     if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
       return files.has(path) || path.startsWith('/checkout/') ? checkout.respond(incoming, 405, errorBody('METHOD_NOT_ALLOWED'), { Allow: 'GET, HEAD' }) : notFound(incoming);
     }
