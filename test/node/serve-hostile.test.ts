@@ -1,19 +1,22 @@
 // `pay-checkout serve` tried as a hostile buyer and a careless operator would, over real sockets: serve, the sandbox
 // and a little shop app of our own. Made-up hashes from one address stop at the per-address link limit before the
 // app is asked, counted alike on the buyer API and the hosted page; concurrent asks to the app are capped overall;
-// a links URL with user info reaches the app as Authorization, and neither its password nor a query token is
+// a link's hosted page is drawn and compressed once per answer; a links URL with user info reaches the app as Authorization, and neither its password nor a query token is
 // printed by `--check` or by an event; requests through a proxy that is not trusted are said once, and by `--check`.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { brotliDecompressSync } from 'node:zlib';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runDoctor } from '../../src/doctor/doctor.js';
 import type { ServerEvent } from '../../src/server/events.js';
 import { appLinkDefaults } from '../../src/server/serve/app-links.js';
+import { fromRequest } from '../../src/server/http/incoming.js';
 import { serveCommand } from '../../src/server/serve/command.js';
+import { hostedRoute } from '../../src/server/serve/hosted-route.js';
 import { startServeCommand, type RunningServeCommand } from '../../src/server/serve/index.js';
 import { parseServeCommandSettings, rawSettings } from '../../src/server/serve/settings.js';
 import { startTestSandbox, type TestSandbox } from './sandbox-harness.js';
@@ -114,6 +117,23 @@ describe('pay-checkout serve: a hostile buyer and a careless operator', () => {
     await app?.close();
     await sandbox?.close();
     rmSync(dist, { recursive: true, force: true });
+  });
+
+  test('a link\'s hosted page is drawn and compressed once while its answer stays the same, and drawn again when it changes', async () => {
+    const active = JSON.parse((await getFrom('127.0.0.2', `${serve.url}/v1/checkout/links/cart-page`)).body) as { data: Record<string, unknown> };
+    let answer: { status: number; data?: unknown } = { status: 200, data: active.data };
+    const route = hostedRoute({ dist, serviceOrigin: sandbox.origin, linkAnswer: () => Promise.resolve(answer) });
+    const visit = async () => {
+      const answered = await route(fromRequest(new Request('http://pay.test/checkout/cart-page', { headers: { 'accept-encoding': 'br' } })), 'cart-page');
+      return brotliDecompressSync(answered.bytes ?? new Uint8Array()).toString('utf8');
+    };
+    const first = await visit();
+    assert.match(first, /Pedido cart-page/);
+    assert.equal(await visit(), first);
+    assert.equal(route.drawnPages, 1, 'the second visit reused the drawn, compressed page');
+    answer = { status: 200, data: { ...active.data, status: 'paid' } };
+    assert.notEqual(await visit(), first);
+    assert.equal(route.drawnPages, 2, 'a changed answer draws the page again');
   });
 
   /** `serve --check` in this process with these settings beside the sandbox's: its lines. */
