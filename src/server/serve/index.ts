@@ -16,6 +16,7 @@ import { serve, type RunningNodeServer } from '../node/server.js';
 import { appLinks, fileLinks } from './app-links.js';
 import { encoded, encodingFor, findDist, loadAssets, precompress, type Asset } from './assets.js';
 import { hostedRoute } from './hosted-route.js';
+import { hstsValue } from '../hosted-page/headers.js';
 import { relayOf } from './outcome-relay.js';
 import type { ServeCommandSettings } from './settings.js';
 import { trialDesk } from './trial-desk.js';
@@ -89,6 +90,8 @@ export async function startServeCommand(settings: ServeCommandSettings, options:
     trustProxy: settings.trustProxy,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    // A short first read (a trial, a test) is looked for as often as it comes due.
+    sweep: settings.sweep === false ? false : { ...settings.sweep, ...(settings.sweep.firstReadMs !== undefined ? { pollMs: Math.min(1_000, settings.sweep.firstReadMs) } : {}) },
     ...(relay
       ? {
           onOrderStatus: async (change) => {
@@ -135,7 +138,7 @@ export async function startServeCommand(settings: ServeCommandSettings, options:
 
   const throughUntrustedProxy = untrustedProxy(settings.trustProxy, emit);
 
-  const answer = async (incoming: Incoming): Promise<Answer> => {
+  const route = async (incoming: Incoming): Promise<Answer> => {
     const { path } = incoming;
     const untrusted = throughUntrustedProxy(incoming);
     // The handler's routes first, as its router says (the buyer API, the webhook intake, health).
@@ -163,6 +166,14 @@ export async function startServeCommand(settings: ServeCommandSettings, options:
       return hosted(incoming, decoded);
     }
     return notFound(incoming);
+  };
+
+  // Over https every answer says so, the API's and the script's too: a browser that has seen it never asks over http again.
+  const https = settings.publicUrl !== undefined && new URL(settings.publicUrl).protocol === 'https:';
+  const answer = async (incoming: Incoming): Promise<Answer> => {
+    const answered = await route(incoming);
+    if (!https || Object.keys(answered.headers).some((name) => name.toLowerCase() === 'strict-transport-security')) return answered;
+    return { ...answered, headers: { ...answered.headers, 'strict-transport-security': hstsValue } };
   };
 
   const running = await serve(asCheckoutHandler(answer, checkout.drain), {
