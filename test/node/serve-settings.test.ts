@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -167,6 +167,14 @@ describe('pay-checkout deliveries: its settings', () => {
     const { status, stderr } = await deliveries({ PAY_CHECKOUT_REDIS_URL: 'redis://127.0.0.1:6379', PAY_CHECKOUT_APP_SECRET: appSecret });
     assert.equal(status, 2);
     assert.match(stderr, /^pay-checkout deliveries: PAY_CHECKOUT_NOTIFY_URL is not set/);
+  });
+});
+
+describe('pay-checkout serve: the settings table', () => {
+  test('says that trusting a proxy also lifts the per-address connection cap', () => {
+    const table = readFileSync(path.join(root, 'docs/site/servers/serve.md'), 'utf8');
+    const row = table.split('\n').find((line) => line.startsWith('| `PAY_CHECKOUT_TRUST_PROXY`'));
+    assert.match(row ?? '', /lifts the connection cap per address/);
   });
 });
 
