@@ -19,7 +19,10 @@ Commands:
                        buyer API, webhook intake, hosted page and the element's script on one origin
                        (pay-checkout serve --help lists the settings; --check tries them)
   deliveries           the notices to your app still pending or given up, from the shared store
-                       (deliveries redeliver ID sends one again with the same id)
+                       (deliveries redeliver ID sends one again with the same id; in partner mode
+                       --store ID filters by shop, and redeliver --store ID --failed resends its given-up ones)
+  stores               partner mode: the shops (no secrets), stores bind STORE_ID ID_STORE,
+                       stores disconnect STORE_ID, stores rotate-keys
   doctor               a read-only probe of your account before the first live call: which shape the
                        service answers in, which gateways the handler could drive, and what is wrong;
                        exits 0 only when the handler can work with that account
@@ -136,6 +139,9 @@ if (process.argv[2] === 'serve') {
 } else if (process.argv[2] === 'deliveries') {
   const { deliveriesCommand } = await import('./server/serve/command.js');
   process.exitCode = await deliveriesCommand(process.argv.slice(3), process.env);
+} else if (process.argv[2] === 'stores') {
+  const { storesCommand } = await import('./server/serve/command.js');
+  process.exitCode = await storesCommand(process.argv.slice(3), process.env);
 } else {
   const { values, positionals } = parse(process.argv.slice(2));
   const [command, ...extra] = positionals;

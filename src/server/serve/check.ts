@@ -15,7 +15,7 @@ import type { ServeSettings } from './settings.js';
 export const checkHash = 'pay-checkout-check';
 
 export interface CheckItem {
-  name: 'settings' | 'service' | 'links' | 'notify';
+  name: 'settings' | 'service' | 'links' | 'notify' | 'keys';
   ok: boolean;
   sentence: string;
 }

@@ -8,8 +8,8 @@ import { resolveBaseUrl } from '../../client/send.js';
 import { errorBody } from '../../contract/errors.js';
 import type { ClaimStore } from '../once/claims.js';
 import { corsPolicy } from '../http/cors.js';
-import { asCheckoutHandler, assembleCheckout } from '../handler.js';
-import { fromRequest, type Answer, type Incoming } from '../http/incoming.js';
+import { asCheckoutHandler, assembleCheckout, type CheckoutAssembly } from '../handler.js';
+import { fromRequest, type Answer, type AnswerIncoming, type Incoming } from '../http/incoming.js';
 import { safeSink, type EventSink } from '../events.js';
 import { serve, type RunningNodeServer } from '../node/server.js';
 import { appLinks, fileLinks } from './app-links.js';
@@ -17,6 +17,8 @@ import { encoded, encodingFor, findDist, loadAssets, precompress, type Asset } f
 import { hostedRoute } from './hosted-route.js';
 import { relayOf } from './outcome-relay.js';
 import type { ServeSettings } from './settings.js';
+import { startPartnerCheckout, type PartnerCheckoutOptions } from '../partner/index.js';
+import type { PartnerServeSettings } from '../partner/settings.js';
 
 export interface StartServeOptions {
   /** Every event, as one object each; default one JSON line each on stdout. */
@@ -27,6 +29,8 @@ export interface StartServeOptions {
   fetch?: typeof globalThis.fetch;
   /** The links app's timeout and cache times (app-links.ts); tests shorten them. */
   linkTimings?: { timeoutMs?: number; freshMs?: number; notFoundMs?: number };
+  /** Partner mode's notice timings and link cache (partner/index.ts); tests shorten them. */
+  partner?: Pick<PartnerCheckoutOptions, 'noticeTimings' | 'linkFreshMs'>;
 }
 
 export interface RunningServe extends RunningNodeServer {
@@ -42,48 +46,35 @@ export const jsonLines: EventSink = (event) => {
 };
 
 /** The claim store the settings name, its module loaded only when used (each pulls its driver, an optional peer). */
-async function storeOf(settings: ServeSettings, emit: EventSink): Promise<ClaimStore | undefined> {
-  const { store } = settings;
+async function storeOf(store: ServeSettings['store'], emit: EventSink): Promise<ClaimStore | undefined> {
   if (store.kind === 'redis') return (await import('../redis/index.js')).createRedisStore({ url: store.url, onEvent: emit });
   if (store.kind === 'postgres') return (await import('../postgres/index.js')).createPostgresStore({ connectionString: store.url, onEvent: emit });
   return undefined;
 }
 
-export async function startServe(settings: ServeSettings, options: StartServeOptions = {}): Promise<RunningServe> {
+/** What answers in front of serve's files: the handler's routes for one shop, or partner mode's for many. */
+interface Front {
+  match(path: string): boolean;
+  answer: AnswerIncoming;
+  respond: CheckoutAssembly['respond'];
+  drain: CheckoutAssembly['drain'];
+  start(): void;
+  close(): Promise<void>;
+}
+
+export async function startServe(settings: ServeSettings | PartnerServeSettings, options: StartServeOptions = {}): Promise<RunningServe> {
   const emit = safeSink(options.onEvent ?? jsonLines);
-  const resolveLink =
-    settings.links.kind === 'url'
-      ? appLinks({ url: settings.links.url, secrets: settings.links.secrets, emit, ...(options.fetch ? { fetch: options.fetch } : {}), ...options.linkTimings })
-      : fileLinks({ path: settings.links.path, emit });
-  const store = await storeOf(settings, emit);
-  if (!store) {
-    emit({ level: 'warn', name: 'memory_store', message: 'no PAY_CHECKOUT_REDIS_URL or PAY_CHECKOUT_DATABASE_URL: order claims live in this process and do not outlive it; run one instance only, and set one of them for production' });
-  }
-  // Started once the server listens; warns once itself when its outbox is the memory one.
-  const relay = relayOf(settings, emit, options.fetch);
-  // The handler's parts: its router, its answers (on Node without a web Request or Response), its drain.
-  const checkout = assembleCheckout({
-    merchantKey: settings.merchantKey,
-    ...settings.service,
-    resolveLink,
-    ...(store ? { store } : {}),
-    ...(settings.secret ? { secret: settings.secret } : {}),
-    ...(settings.webhookSecret ? { webhookSecret: settings.webhookSecret } : {}),
-    allowedOrigins: settings.allowedOrigins,
-    trustProxy: settings.trustProxy,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(relay
-      ? {
-          onOrderStatus: async (change) => {
-            // The app will answer this link as paid once it has the notice: this instance asks it again, rather
-            // than offer a paid cart for the rest of the cache's 30 s.
-            if (change.status === 'confirmed') resolveLink.forget(change.link);
-            await relay.record(change);
-          },
-        }
-      : {}),
-    onEvent: emit,
-  });
+  const store = await storeOf(settings.store, emit);
+  let checkout: Front;
+  if ('partner' in settings) {
+    try {
+      // Partner mode always has a shared store (its settings require one).
+      checkout = await startPartnerCheckout(settings, store as ClaimStore, { emit, ...(options.fetch ? { fetch: options.fetch } : {}), ...options.partner });
+    } catch (error) {
+      await store?.close?.();
+      throw error;
+    }
+  } else checkout = shopCheckout(settings, store, emit, options);
   const api = checkout.answer;
 
   const dist = findDist(options.dist);
@@ -115,7 +106,7 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
     : undefined;
 
   // The script and its chunks answer cross-origin to the same origins as the buyer API.
-  const cors = corsPolicy(settings.allowedOrigins);
+  const cors = corsPolicy('partner' in settings ? '*' : settings.allowedOrigins);
 
   const fileAnswer = async (incoming: Incoming, file: Asset): Promise<Answer> => {
     const headers = cors.addTo({ 'content-type': file.type, 'cache-control': file.cacheControl, etag: file.etag, 'x-content-type-options': 'nosniff' }, incoming);
@@ -131,7 +122,7 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
   const answer = async (incoming: Incoming): Promise<Answer> => {
     const { path } = incoming;
     // The handler's routes first, as its router says (the buyer API, the webhook intake, health).
-    if (checkout.router.match(path)) return api(incoming);
+    if (checkout.match(path)) return api(incoming);
     if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
       return files.has(path) || path.startsWith('/checkout/') ? checkout.respond(incoming, 405, errorBody('METHOD_NOT_ALLOWED'), { Allow: 'GET, HEAD' }) : notFound(incoming);
     }
@@ -157,7 +148,7 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
     // Behind a proxy every connection comes from it: the proxy holds slow clients, and the cap per address would cut it off.
     ...(settings.trustProxy > 0 ? { maxConnectionsPerAddress: Infinity } : {}),
   });
-  relay?.start();
+  checkout.start();
   // Compressed once, in the background, so no buyer waits for a file's first compression.
   void precompress(files).catch((error: unknown) => emit({ level: 'warn', name: 'precompress_failed', message: `compressing the package's files failed: ${String(error)}` }));
   const close = running.close;
@@ -166,8 +157,52 @@ export async function startServe(settings: ServeSettings, options: StartServeOpt
     assets: dist !== undefined,
     close: async (closeOptions) => {
       await close(closeOptions);
-      await relay?.close();
+      await checkout.close();
       await store?.close?.();
     },
+  };
+}
+
+/** One shop's checkout: the handler with the merchant key, its links from the app or a file, its outcomes relayed. */
+function shopCheckout(settings: ServeSettings, store: ClaimStore | undefined, emit: EventSink, options: StartServeOptions): Front {
+  const resolveLink =
+    settings.links.kind === 'url'
+      ? appLinks({ url: settings.links.url, secrets: settings.links.secrets, emit, ...(options.fetch ? { fetch: options.fetch } : {}), ...options.linkTimings })
+      : fileLinks({ path: settings.links.path, emit });
+  if (!store) {
+    emit({ level: 'warn', name: 'memory_store', message: 'no PAY_CHECKOUT_REDIS_URL or PAY_CHECKOUT_DATABASE_URL: order claims live in this process and do not outlive it; run one instance only, and set one of them for production' });
+  }
+  // Started once the server listens; warns once itself when its outbox is the memory one.
+  const relay = relayOf(settings, emit, options.fetch);
+  // The handler's parts: its router, its answers (on Node without a web Request or Response), its drain.
+  const checkout = assembleCheckout({
+    merchantKey: settings.merchantKey,
+    ...settings.service,
+    resolveLink,
+    ...(store ? { store } : {}),
+    ...(settings.secret ? { secret: settings.secret } : {}),
+    ...(settings.webhookSecret ? { webhookSecret: settings.webhookSecret } : {}),
+    allowedOrigins: settings.allowedOrigins,
+    trustProxy: settings.trustProxy,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(relay
+      ? {
+          onOrderStatus: async (change) => {
+            // The app will answer this link as paid once it has the notice: this instance asks it again, rather
+            // than offer a paid cart for the rest of the cache's 30 s.
+            if (change.status === 'confirmed') resolveLink.forget(change.link);
+            await relay.record(change);
+          },
+        }
+      : {}),
+    onEvent: emit,
+  });
+  return {
+    match: (path) => checkout.router.match(path) !== undefined,
+    answer: checkout.answer,
+    respond: checkout.respond,
+    drain: checkout.drain,
+    start: () => relay?.start(),
+    close: async () => relay?.close(),
   };
 }
