@@ -48,7 +48,8 @@ const receiver = createServer((request, response) => {
     const secret = notifySecrets.get(shop);
     const signed = secret !== undefined && verifyPayCheckoutSignature({ header: request.headers['pay-checkout-signature'] as string, signedText: body, secrets: [secret] });
     received.set(shop, [...(received.get(shop) ?? []), { ...notice, signed }]);
-    response.writeHead(200).end();
+    // The shop whose endpoint hangs: it takes the request and never answers.
+    if (shop !== 'hang') response.writeHead(200).end();
   });
 });
 const notifyUrl = (shop: string) => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/${shop}`;
@@ -213,6 +214,27 @@ describe('pay-checkout serve in partner mode', () => {
     assert.deepEqual(once2.json.data, once1.json.data);
     const other = await api('POST', '/v1/stores/me/links', { key: b.apiKey, headers: { 'idempotency-key': 'cart-b-3' }, body: { description: 'Pedido 3', reference: 'cart-b-3', amount: 9_500 } });
     assert.equal(other.json.api_code, 'IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it("delays no shop's notices while another shop's endpoint hangs", async () => {
+    const onboarded = await fetch(`${sandbox.url}/sandbox/onboarding`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform: 'demo-partner', store_name: 'Tienda hang' }) });
+    const merchantKey = ((await onboarded.json()) as Json).data.merchant_key as string;
+    const made = await register('hang', { merchant_key: merchantKey });
+    const hang: Shop = (shops.hang = { name: 'hang', storeId: made.store_id, apiKey: made.api_key, notifySecret: made.notify_secret, merchantKey, idStore: 0 });
+    hang.hash = await makeLink(hang, 'cart-hang-1');
+    for (let i = 0; i < 3; i++) {
+      const order = await buy(hang.hash);
+      assert.equal(order.status, 201, JSON.stringify(order.json));
+      await fetch(`${sandbox.url}/sandbox/orders/${order.json.data.id_order}/approve`, { method: 'POST' });
+    }
+    await until('the hanging shop to be sent its notices', () => (received.get('hang')?.length ?? 0) >= 2);
+    const { b } = shops as { b: Shop };
+    const order = await buy(b.hash as string);
+    await fetch(`${sandbox.url}/sandbox/orders/${order.json.data.id_order}/approve`, { method: 'POST' });
+    const started = Date.now();
+    // An attempt runs 10 s before it times out: B's notice does not wait for those.
+    await until("b's notice", () => received.get('b')?.some((n) => n.data.id_order === order.json.data.id_order), 5_000);
+    assert.ok(Date.now() - started < 5_000);
   });
 
   it('keeps no merchant key, API key or notify secret in clear in Redis after three shops connect', async () => {

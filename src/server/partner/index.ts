@@ -81,7 +81,7 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
   if (policy.allowLocal) emit({ level: 'warn', name: 'local_shops_allowed', message: 'PAY_CHECKOUT_ALLOW_LOCAL_SHOPS=1: shops may register http and local notify URLs (loopback, private addresses); for development and tests only' });
   const pair = { apiKey: partnerSettings.apiKey, apiSecret: partnerSettings.apiSecret };
   const partner = new PartnerClient({ ...pair, ...settings.service, ...(options.fetch ? { fetch: options.fetch } : {}) });
-  const notices = shopNotices({ outbox: noticesOutbox(settings.store), registry, policy, emit, ...options.noticeTimings });
+  const notices = shopNotices({ outbox: noticesOutbox(settings.store), registry, policy, emit, ...(partnerSettings.notifyRetryMs !== undefined ? { firstRetryMs: partnerSettings.notifyRetryMs } : {}), ...options.noticeTimings });
 
   // Shop records, briefly: a buyer's request needs its shop's status, and a disconnection reaches every instance within this.
   const shops = new Map<string, { record: ShopRecord | undefined; until: number }>();

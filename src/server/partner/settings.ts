@@ -15,6 +15,8 @@ export interface PartnerSettings {
   keys: readonly MasterKey[];
   /** `PAY_CHECKOUT_ALLOW_LOCAL_SHOPS=1`: http and local notify URLs (development and tests only). */
   allowLocalShops: boolean;
+  /** `PAY_CHECKOUT_NOTIFY_RETRY_MS`: the first retry of a shop's notice, as for one shop. */
+  notifyRetryMs: number | undefined;
 }
 
 export type PartnerServeSettings = Omit<CommonSettings, 'store'> & {
@@ -40,6 +42,8 @@ export function parsePartnerServeSettings(raw: RawSettings): PartnerServeSetting
   if (webhookSecrets.length === 0) throw new SettingError(`${serveSettings.partnerWebhookSecret.env} is malformed: it expects ${serveSettings.partnerWebhookSecret.expects}.`);
   const keys = parseMasterKeys(required(raw, 'keys'));
   if (typeof keys === 'string') throw new SettingError(`${serveSettings.keys.env} is malformed (${keys}): it expects ${serveSettings.keys.expects}.`);
+  const notifyRetryMs = raw.notifyRetryMs === undefined ? undefined : Number(raw.notifyRetryMs);
+  if (notifyRetryMs !== undefined && !(/^\d+$/.test(raw.notifyRetryMs ?? '') && notifyRetryMs >= 1)) throw wrong('notifyRetryMs', raw.notifyRetryMs);
   for (const unused of ['linksUrl', 'linksFile', 'notifyUrl', 'appSecret'] as const) {
     if (raw[unused] !== undefined) throw new SettingError(`${serveSettings[unused].env} is set, but partner mode does not read it: each shop registers its own links and notify URL (POST /v1/stores); unset it.`);
   }
@@ -47,5 +51,5 @@ export function parsePartnerServeSettings(raw: RawSettings): PartnerServeSetting
   const common = parseCommonSettings(raw);
   const { store } = common;
   if (store.kind === 'memory') throw new SettingError(`${serveSettings.redisUrl.env} is not set: partner mode keeps its shops in Redis (${serveSettings.redisUrl.expects}) or PostgreSQL (${serveSettings.databaseUrl.env}, ${serveSettings.databaseUrl.expects}).`);
-  return { ...common, store, partner: { apiKey, apiSecret, webhookSecrets, keys, allowLocalShops: raw.allowLocalShops === '1' } };
+  return { ...common, store, partner: { apiKey, apiSecret, webhookSecrets, keys, allowLocalShops: raw.allowLocalShops === '1', notifyRetryMs } };
 }
