@@ -12,7 +12,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { isPublicAddress, notifyUrlRefusal, postChecked } from '../../src/server/partner/public-address.js';
 import { parsePartnerServeSettings } from '../../src/server/partner/settings.js';
-import { startServe, type RunningServe } from '../../src/server/serve/index.js';
+import { startServeCommand as startServe, type RunningServeCommand as RunningServe } from '../../src/server/serve/index.js';
 import { rawSettings } from '../../src/server/serve/settings.js';
 import { startRedis, type TestRedis } from './redis-harness.js';
 

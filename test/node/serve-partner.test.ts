@@ -17,9 +17,9 @@ import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { parsePartnerServeSettings } from '../../src/server/partner/settings.js';
-import { storesCommand } from '../../src/server/partner/stores-command.js';
+import { runStores } from '../../src/server/partner/stores-command.js';
 import { serveCommand } from '../../src/server/serve/command.js';
-import { startServe as startServeInProcess } from '../../src/server/serve/index.js';
+import { startServeCommand as startServeInProcess } from '../../src/server/serve/index.js';
 import { rawSettings } from '../../src/server/serve/settings.js';
 import { verifyPayCheckoutSignature } from '../../src/webhooks/index.js';
 import { freePort, startRedis, stopChild, type TestRedis } from './redis-harness.js';
@@ -313,7 +313,7 @@ describe('pay-checkout serve in partner mode', () => {
     let running = await startServeInProcess(settingsOf(`${key2},${key1}`), { onEvent: () => {} });
     try {
       await sells(shops.b!);
-      assert.equal(await storesCommand(settingsOf(`${key2},${key1}`), ['rotate-keys'], print), 0);
+      assert.equal(await runStores(settingsOf(`${key2},${key1}`), ['rotate-keys'], print), 0);
       assert.match(printed.join('\n'), /[1-9]\d* of \d+ shop data key\(s\) re-wrapped/);
     } finally {
       await running.close();
@@ -323,7 +323,7 @@ describe('pay-checkout serve in partner mode', () => {
       await sells(shops.b!);
       await sells(shops.c!);
       printed.length = 0;
-      assert.equal(await storesCommand(settingsOf(key2), [], print), 0);
+      assert.equal(await runStores(settingsOf(key2), [], print), 0);
       const listed = printed.join('\n');
       for (const shop of Object.values(shops)) assert.ok(!listed.includes(shop.apiKey) && !listed.includes(shop.merchantKey) && !listed.includes(shop.notifySecret));
       assert.match(listed, new RegExp(`${shops.b!.storeId}.*connected`));

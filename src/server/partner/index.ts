@@ -14,7 +14,7 @@ import { CheckoutHttpError } from '../http/errors.js';
 import type { Answer, Incoming } from '../http/incoming.js';
 import { memoryLimitStore } from '../limits/limit-store.js';
 import type { ClaimStore } from '../once/claims.js';
-import { SettingError, serveSettings } from '../serve/settings.js';
+import { SettingError, serveCommandSettings } from '../serve/settings.js';
 import { postgresOutbox, redisOutbox } from '../serve/relay/index.js';
 import { createKeyring, KeyringError } from './keyring.js';
 import type { Kv } from './kv.js';
@@ -61,7 +61,7 @@ export async function openRegistry(settings: PartnerServeSettings): Promise<Regi
     await registry.selfTest();
   } catch (error) {
     await registry.close();
-    if (error instanceof KeyringError) throw new SettingError(`${serveSettings.keys.env} does not open the shops' store: ${error.message}. List the key the store was written with (keys may be added in front of it, then \`pay-checkout stores rotate-keys\`).`);
+    if (error instanceof KeyringError) throw new SettingError(`${serveCommandSettings.keys.env} does not open the shops' store: ${error.message}. List the key the store was written with (keys may be added in front of it, then \`pay-checkout stores rotate-keys\`).`);
     throw error;
   }
   return registry;

@@ -4,7 +4,7 @@
  * key under the first of `PAY_CHECKOUT_KEYS`. `deliveries --store ID` and `deliveries redeliver --store ID --failed`
  * read the shops' notices.
  */
-import { deliveriesCommand as listDeliveries } from '../serve/relay/index.js';
+import { runDeliveries } from '../serve/relay/index.js';
 import { noticesOutbox, openRegistry } from './index.js';
 import type { PartnerServeSettings } from './settings.js';
 import { shopNotices } from './shop-notices.js';
@@ -16,7 +16,7 @@ export const storesUsage = `usage: pay-checkout stores [--json]
 
 type Print = (line: string) => void;
 
-export async function storesCommand(settings: PartnerServeSettings, args: readonly string[], print: Print): Promise<number> {
+export async function runStores(settings: PartnerServeSettings, args: readonly string[], print: Print): Promise<number> {
   const registry = await openRegistry(settings);
   const notices = shopNotices({ outbox: noticesOutbox(settings.store), registry, policy: { allowLocal: settings.partner.allowLocalShops }, emit: () => {} });
   try {
@@ -63,7 +63,7 @@ export async function storesCommand(settings: PartnerServeSettings, args: readon
 }
 
 /** `deliveries [--store ID] [--json] [--given-up | --pending]`, `deliveries redeliver ID`, `deliveries redeliver --store ID --failed`. */
-export async function partnerDeliveriesCommand(settings: PartnerServeSettings, args: readonly string[], print: Print): Promise<number> {
+export async function runPartnerDeliveries(settings: PartnerServeSettings, args: readonly string[], print: Print): Promise<number> {
   const registry = await openRegistry(settings);
   const notices = shopNotices({ outbox: noticesOutbox(settings.store), registry, policy: { allowLocal: settings.partner.allowLocalShops }, emit: () => {} });
   try {
@@ -81,7 +81,7 @@ export async function partnerDeliveriesCommand(settings: PartnerServeSettings, a
       print(`${count} given-up notice(s) of ${store} due again now; the running serve sends them.`);
       return 0;
     }
-    return await listDeliveries({ relay: { list: (filter) => notices.list({ ...(store ? { store } : {}), ...(filter?.states ? { states: filter.states } : {}) }), redeliver: (id) => notices.redeliver(id) }, args: rest, print });
+    return await runDeliveries({ relay: { list: (filter) => notices.list({ ...(store ? { store } : {}), ...(filter?.states ? { states: filter.states } : {}) }), redeliver: (id) => notices.redeliver(id) }, args: rest, print });
   } finally {
     await notices.close();
     await registry.close();

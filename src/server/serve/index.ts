@@ -16,11 +16,15 @@ import { appLinks, fileLinks } from './app-links.js';
 import { encoded, encodingFor, findDist, loadAssets, precompress, type Asset } from './assets.js';
 import { hostedRoute } from './hosted-route.js';
 import { relayOf } from './outcome-relay.js';
-import type { ServeSettings } from './settings.js';
+import type { ServeCommandSettings } from './settings.js';
 import { startPartnerCheckout, type PartnerCheckoutOptions } from '../partner/index.js';
 import type { PartnerServeSettings } from '../partner/settings.js';
 
-export interface StartServeOptions {
+/**
+ * What `startServeCommand` takes beside its settings. Not `ServeOptions`: those are the public `serve()` Node adapter's
+ * (node/server.ts), which this command listens with.
+ */
+export interface StartServeCommandOptions {
   /** Every event, as one object each; default one JSON line each on stdout. */
   onEvent?: EventSink;
   /** The package's built files; default the `dist/` this file was bundled into. */
@@ -33,7 +37,8 @@ export interface StartServeOptions {
   partner?: Pick<PartnerCheckoutOptions, 'noticeTimings' | 'linkFreshMs'>;
 }
 
-export interface RunningServe extends RunningNodeServer {
+/** The `pay-checkout serve` command's server, listening. */
+export interface RunningServeCommand extends RunningNodeServer {
   /** Whether `/pay-checkout.js` and the hosted page are served (a package built without them serves the API only). */
   assets: boolean;
 }
@@ -46,7 +51,7 @@ export const jsonLines: EventSink = (event) => {
 };
 
 /** The claim store the settings name, its module loaded only when used (each pulls its driver, an optional peer). */
-async function storeOf(store: ServeSettings['store'], emit: EventSink): Promise<ClaimStore | undefined> {
+async function storeOf(store: ServeCommandSettings['store'], emit: EventSink): Promise<ClaimStore | undefined> {
   if (store.kind === 'redis') return (await import('../redis/index.js')).createRedisStore({ url: store.url, onEvent: emit });
   if (store.kind === 'postgres') return (await import('../postgres/index.js')).createPostgresStore({ connectionString: store.url, onEvent: emit });
   return undefined;
@@ -62,7 +67,8 @@ interface Front {
   close(): Promise<void>;
 }
 
-export async function startServe(settings: ServeSettings | PartnerServeSettings, options: StartServeOptions = {}): Promise<RunningServe> {
+/** Starts what the `pay-checkout serve` command runs, from its parsed settings (settings.ts, or partner mode's), and listens. */
+export async function startServeCommand(settings: ServeCommandSettings | PartnerServeSettings, options: StartServeCommandOptions = {}): Promise<RunningServeCommand> {
   const emit = safeSink(options.onEvent ?? jsonLines);
   const store = await storeOf(settings.store, emit);
   let checkout: Front;
@@ -164,7 +170,7 @@ export async function startServe(settings: ServeSettings | PartnerServeSettings,
 }
 
 /** One shop's checkout: the handler with the merchant key, its links from the app or a file, its outcomes relayed. */
-function shopCheckout(settings: ServeSettings, store: ClaimStore | undefined, emit: EventSink, options: StartServeOptions): Front {
+function shopCheckout(settings: ServeCommandSettings, store: ClaimStore | undefined, emit: EventSink, options: StartServeCommandOptions): Front {
   const resolveLink =
     settings.links.kind === 'url'
       ? appLinks({ url: settings.links.url, secrets: settings.links.secrets, emit, ...(options.fetch ? { fetch: options.fetch } : {}), ...options.linkTimings })
