@@ -25,6 +25,7 @@ import { createRegistry, type Registry, type ShopRecord } from './registry.js';
 import type { PartnerServeSettings } from './settings.js';
 import { shopApi } from './shop-api.js';
 import { shopCheckouts } from './shop-checkouts.js';
+import { shopMetrics } from './metrics.js';
 import { shopNotices, type ShopNotices } from './shop-notices.js';
 
 export interface PartnerCheckout {
@@ -132,6 +133,13 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
   const stores = shopApi({ registry, partner, policy, notices, limits, emit, onChange, originOf: origin, addressOf: (request) => clientAddressOf(request, { trustProxy: settings.trustProxy }) });
   const webhooks = partnerWebhooks({ registry, secrets: partnerSettings.webhookSecrets, notices, checkoutOf: (record) => checkouts.of(record), onChange, emit });
 
+  const metrics = shopMetrics(() => notices.pendingByShop());
+  /** A shop's refusal counted by its api_code (read from the answer, never its other fields). */
+  const counted = (storeId: string | undefined, answer: Answer): Answer => {
+    if (storeId && answer.status >= 400 && answer.text) metrics.refusal(storeId, /"api_code":"([A-Z_]+)"/.exec(answer.text)?.[1] ?? String(answer.status));
+    return answer;
+  };
+
   const linkRoute = /^\/v1\/checkout\/links\/([^/]+)(\/orders)?$/;
   const orderRoute = /^\/v1\/checkout\/orders\/([^/]+)(?:\/(?:otp|cancel))?$/;
 
@@ -155,11 +163,12 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
       }
       const found = await checkouts.link(hash);
       const checkout = await checkoutFor(found?.store_id, 'LINK_NOT_FOUND');
-      const answer = await checkout.answer(request);
+      const answer = counted(found?.store_id, await checkout.answer(request));
       if (link[2] && request.method === 'POST' && (answer.status === 201 || answer.status === 200) && answer.text && found) {
         // Which shop an order is, before the buyer hears of it: its webhook and its status checks are routed by this.
         const idOrder = (JSON.parse(answer.text) as { data?: { id_order?: unknown } }).data?.id_order;
         if (typeof idOrder === 'number') await registry.setOrder(idOrder, found.store_id, hash);
+        if (answer.status === 201) metrics.order(found.store_id);
       }
       return answer;
     }
@@ -168,7 +177,7 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
       const raw = order[1] as string;
       const owner = /^[1-9]\d{0,15}$/.test(raw) ? await ordersOf(Number(raw)) : undefined;
       const checkout = await checkoutFor(owner, 'ORDER_NOT_FOUND');
-      return checkout.answer(request);
+      return counted(owner, await checkout.answer(request));
     }
     return undefined;
   };
