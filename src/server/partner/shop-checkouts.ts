@@ -88,6 +88,7 @@ export function shopCheckouts(options: ShopCheckoutOptions): ShopCheckouts {
       publish: (channel, message) => base.publish(channel, message),
       subscribe: (channel, listener) => base.subscribe(channel, listener),
       limitStore: shopLimits(sharedLimits, storeId),
+      ...(base.openOrders ? { openOrders: base.openOrders } : {}),
     };
     return assembleCheckout({
       merchantKey,
@@ -119,6 +120,9 @@ export function shopCheckouts(options: ShopCheckoutOptions): ShopCheckouts {
       },
       onEvent: shopEmit,
       openTelemetry: false,
+      // One sweep per shop would be a loop per shop on the store: partner mode learns outcomes from the partner
+      // webhooks and the buyers' checks (a sweep for all shops at once is not built yet; decisions.md).
+      sweep: false,
     });
   };
 
