@@ -29,8 +29,10 @@ import { shopMetrics } from './metrics.js';
 import { shopNotices, type ShopNotices } from './shop-notices.js';
 
 export interface PartnerCheckout {
-  /** Whether a path is partner mode's to answer (the rest are serve's files and the hosted page). */
-  match(path: string): boolean;
+  /** Whether a path is partner mode's to answer (the rest are serve's files and the hosted page); `health` for health. */
+  match(path: string): { kind: 'health' | 'partner' } | undefined;
+  /** A link's buyer answer, for the hosted page: its shop's, or the refusal. */
+  link: CheckoutAssembly['link'];
   answer(incoming: Incoming): Promise<Answer>;
   respond: CheckoutAssembly['respond'];
   drain: CheckoutAssembly['drain'];
@@ -224,7 +226,16 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
   };
 
   return {
-    match: (path) => path === '/v1' || path.startsWith('/v1/'),
+    match: (path) => (path === '/v1/health' || path === '/v1/health/ready' ? { kind: 'health' } : path === '/v1' || path.startsWith('/v1/') ? { kind: 'partner' } : undefined),
+    link: async (incoming, hash) => {
+      try {
+        const found = await checkouts.link(hash);
+        return await (await checkoutFor(found?.store_id, 'LINK_NOT_FOUND')).link(incoming, hash);
+      } catch (error) {
+        if (error instanceof CheckoutHttpError) return { status: error.status };
+        return { status: 503 };
+      }
+    },
     answer,
     respond: front.respond,
     drain: async (drainOptions) => {

@@ -9,7 +9,8 @@ import { errorBody } from '../../contract/errors.js';
 import type { ClaimStore } from '../once/claims.js';
 import { corsPolicy } from '../http/cors.js';
 import { asCheckoutHandler, assembleCheckout, type CheckoutAssembly } from '../handler.js';
-import { fromRequest, type Answer, type AnswerIncoming, type Incoming } from '../http/incoming.js';
+import type { CheckoutHandlerOptions } from '../options.js';
+import type { Answer, AnswerIncoming, Incoming } from '../http/incoming.js';
 import { safeSink, type EventSink } from '../events.js';
 import { serve, type RunningNodeServer } from '../node/server.js';
 import { appLinks, fileLinks } from './app-links.js';
@@ -19,6 +20,7 @@ import { hstsValue } from '../hosted-page/headers.js';
 import { relayOf } from './outcome-relay.js';
 import type { ServeCommandSettings } from './settings.js';
 import { trialDesk } from './trial-desk.js';
+import { forwardedMark, untrustedProxy } from './untrusted-proxy.js';
 import { startPartnerCheckout, type PartnerCheckoutOptions } from '../partner/index.js';
 import type { PartnerServeSettings } from '../partner/settings.js';
 
@@ -35,6 +37,8 @@ export interface StartServeCommandOptions {
   fetch?: typeof globalThis.fetch;
   /** The links app's timeout and cache times (app-links.ts); tests shorten them. */
   linkTimings?: { timeoutMs?: number; freshMs?: number; notFoundMs?: number };
+  /** The handler's abuse limits, changed (limits.md); default theirs. Tests make them small. */
+  limits?: Exclude<CheckoutHandlerOptions['limits'], false>;
   /** Partner mode's notice timings and link cache (partner/index.ts); tests shorten them. */
   partner?: Pick<PartnerCheckoutOptions, 'noticeTimings' | 'linkFreshMs'>;
 }
@@ -61,9 +65,10 @@ async function storeOf(store: ServeCommandSettings['store'], emit: EventSink): P
 
 /** What answers in front of serve's files: the handler's routes for one shop, or partner mode's for many. */
 interface Front {
-  match(path: string): boolean;
+  match(path: string): { kind: string } | undefined;
   answer: AnswerIncoming;
   respond: CheckoutAssembly['respond'];
+  link: CheckoutAssembly['link'];
   drain: CheckoutAssembly['drain'];
   /** Answers of its own besides the routes it matches (the trial desk's), else undefined. */
   other(incoming: Incoming): Answer | undefined;
@@ -89,20 +94,8 @@ export async function startServeCommand(settings: ServeCommandSettings | Partner
         serviceOrigin,
         ...(settings.publicUrl !== undefined ? { publicUrl: settings.publicUrl } : {}),
         frameAncestors: settings.frameAncestors,
-        linkAnswer: async (hash, incoming) => {
-          const url = `http://serve.internal/v1/checkout/links/${encodeURIComponent(hash)}`;
-          const headers = new Headers({ accept: 'application/json' });
-          const forwarded = incoming.headers.get('x-forwarded-for');
-          if (forwarded) headers.set('x-forwarded-for', forwarded);
-          const answer = await api(fromRequest(new Request(url, { headers })));
-          let json: unknown = null;
-          try {
-            json = answer.text === null ? null : JSON.parse(answer.text);
-          } catch {
-            json = null;
-          }
-          return { status: answer.status, json };
-        },
+        // The buyer API's own answer, asked by a call for the page's request: its address counts against the same limits.
+        linkAnswer: (hash, incoming) => checkout.link(incoming, hash),
       })
     : undefined;
 
@@ -120,10 +113,18 @@ export async function startServeCommand(settings: ServeCommandSettings | Partner
 
   const notFound = (incoming: Incoming) => checkout.respond(incoming, 404, errorBody('NOT_FOUND', { description: `${incoming.method} ${incoming.path} is not served here.` }));
 
+  const throughUntrustedProxy = untrustedProxy(settings.trustProxy, emit);
+
   const route = async (incoming: Incoming): Promise<Answer> => {
     const { path } = incoming;
+    const untrusted = throughUntrustedProxy(incoming);
     // The handler's routes first, as its router says (the buyer API, the webhook intake, health).
-    if (checkout.match(path)) return api(incoming);
+    const match = checkout.match(path);
+    if (match) {
+      const answered = await api(incoming);
+      // For `--check`, asking through the public URL (untrusted-proxy.ts).
+      return match.kind === 'health' && untrusted ? { ...answered, headers: { ...answered.headers, [forwardedMark]: 'untrusted' } } : answered;
+    }
     const other = checkout.other(incoming);
     if (other) return other;
     if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
@@ -222,6 +223,7 @@ async function shopFront(settings: ServeCommandSettings, options: StartServeComm
     ...(settings.webhookSecret ? { webhookSecret: settings.webhookSecret, onWebhook: trial.onWebhook } : {}),
     allowedOrigins: settings.allowedOrigins,
     trustProxy: settings.trustProxy,
+    ...(options.limits ? { limits: options.limits } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     // A short first read (a trial, a test) is looked for as often as it comes due.
     sweep: settings.sweep === false ? false : { ...settings.sweep, ...(settings.sweep.firstReadMs !== undefined ? { pollMs: Math.min(1_000, settings.sweep.firstReadMs) } : {}) },
@@ -238,9 +240,10 @@ async function shopFront(settings: ServeCommandSettings, options: StartServeComm
     onEvent: emit,
   });
   return {
-    match: (path) => checkout.router.match(path) !== undefined,
+    match: (path) => checkout.router.match(path),
     answer: checkout.answer,
     respond: checkout.respond,
+    link: checkout.link,
     drain: checkout.drain,
     other: (incoming) => trial.answer(incoming),
     emit,
