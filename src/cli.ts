@@ -20,7 +20,10 @@ Commands:
                        (pay-checkout serve --help lists the settings; --check tries them; --check --pay
                        pays one test order through it in the development environment or a sandbox)
   deliveries           the notices to your app still pending or given up, from the shared store
-                       (deliveries redeliver ID sends one again with the same id)
+                       (deliveries redeliver ID sends one again with the same id; in partner mode
+                       --store ID filters by shop, and redeliver --store ID --failed resends its given-up ones)
+  stores               partner mode: the shops (no secrets), stores bind STORE_ID ID_STORE,
+                       stores disconnect STORE_ID, stores rotate-keys
   doctor               a read-only probe of your account before the first live call: which shape the
                        service answers in, which gateways the handler could drive, and what is wrong;
                        exits 0 only when the handler can work with that account
@@ -140,6 +143,9 @@ if (process.argv[2] === 'serve') {
 } else if (process.argv[2] === 'deliveries') {
   const { deliveriesCommand } = await import('./server/serve/command.js');
   process.exitCode = await deliveriesCommand(process.argv.slice(3), process.env);
+} else if (process.argv[2] === 'stores') {
+  const { storesCommand } = await import('./server/serve/command.js');
+  process.exitCode = await storesCommand(process.argv.slice(3), process.env);
 } else {
   const { values, positionals } = parse(process.argv.slice(2));
   const [command, ...extra] = positionals;

@@ -14,5 +14,6 @@ export * from './checkout.js';
 export * from './dashboard.js';
 export * from './headers.js';
 export * from './deliveries.js';
+export * from './stores.js';
 export * from './sandbox-control.js';
 export * from './sandbox-views.js';

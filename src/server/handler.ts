@@ -82,6 +82,7 @@ export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssem
   const fetch = telemetry.fetch(options.fetch ?? nodeFetch());
   const merchant = new MerchantClient({
     merchantKey,
+    ...(options.partner ? { partner: options.partner } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.environment !== undefined ? { environment: options.environment } : {}),
     ...(fetch !== undefined ? { fetch } : {}),
@@ -91,7 +92,8 @@ export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssem
   });
   let secrets: Promise<ServerSecrets> | undefined;
   // The last line of defence: whatever went wrong upstream, the merchant key never leaves this server.
-  const redact = (text: string) => (text.includes(merchantKey) ? text.split(merchantKey).join('[redacted]') : text);
+  const hidden = [merchantKey, ...(options.partner ? [options.partner.apiSecret] : [])];
+  const redact = (text: string) => hidden.reduce((out, secret) => (out.includes(secret) ? out.split(secret).join('[redacted]') : out), text);
   const emit: EventSink = safeSink(options.onEvent);
   const ownStore = options.store ?? memoryClaimStore();
   ownStore.attachEvents?.(emit);

@@ -1,4 +1,4 @@
-import type { Environment, OnDialect } from '../client/index.js';
+import type { Environment, OnDialect, PartnerCredentials } from '../client/index.js';
 import type { CheckoutGateway } from '../contract/index.js';
 import type { ClaimStore } from './once/claims.js';
 import type { WebhookDelivery } from '../webhooks/delivery.js';
@@ -15,6 +15,11 @@ import type { SweepTimings } from './sweep/sweep.js';
 export interface CheckoutHandlerOptions {
   /** The store's secret key: it stays on this server and never appears in a response. */
   merchantKey: string;
+  /**
+   * A partner acting for the store (`pay-checkout serve` in partner mode): its key pair goes with every merchant API
+   * call beside the merchant key, as attribution; the store is still the merchant key's.
+   */
+  partner?: PartnerCredentials;
   /** The service's `{base_url}` (ends in `/v1`), e.g. the sandbox's; wins over `environment`. */
   baseUrl?: string;
   /** `production` (default) or `development`, when `baseUrl` is not given. */

@@ -112,10 +112,12 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
     const platform = c.req.query('platform') ?? '';
     const partner = ctx.state.partners.find((p) => p.name === platform && p.active);
     if (!partner) return htmlPage(c, 'Onboarding', html`<h1>Enlace no válido</h1><p>No hay un socio llamado <code>${platform}</code> en el sandbox.</p>`, 404);
+    // The partner's own id of the shop, when its link carries one (`&external_store_id=`): kept through to store_onboarded.
+    const externalStoreId = (c.req.query('external_store_id') ?? '').trim().slice(0, 100);
     return htmlPage(c, 'Onboarding', html`<h1>Conecta tu tienda con ${partner.name}</h1>
 <form method="post" action="/onboarding?platform=${encodeURIComponent(platform)}">
 <label for="store_name">Nombre de la tienda</label><input id="store_name" name="store_name" required maxlength="100">
-<label for="external_store_id">Identificador de la tienda en ${partner.name}</label><input id="external_store_id" name="external_store_id" maxlength="100">
+<label for="external_store_id">Identificador de la tienda en ${partner.name}</label><input id="external_store_id" name="external_store_id" maxlength="100" value="${externalStoreId}"${externalStoreId ? ' readonly' : ''}>
 <button type="submit">Completar onboarding</button></form>`);
   });
 

@@ -13,6 +13,9 @@ import { outboxOf, relayOf } from './outcome-relay.js';
 import { parseDeliverySettings, parseServeCommandSettings, rawSettings, serveCommandSettings, SettingError, type ServeCommandSettings } from './settings.js';
 import { createRelay, runDeliveries } from './relay/index.js';
 import { closeOnSignals } from '../node/server.js';
+import { isPartnerMode, parsePartnerServeSettings, type PartnerServeSettings } from '../partner/settings.js';
+import { checkPartner } from '../partner/check.js';
+import { runPartnerDeliveries, runStores } from '../partner/stores-command.js';
 
 export const serveUsage = `Usage: pay-checkout serve [--check [--pay]] [options]
 
@@ -61,17 +64,29 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
     return 2;
   }
   const flags = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'wait-seconds'));
-  let settings;
+  let settings: ServeCommandSettings | PartnerServeSettings;
   try {
-    settings = parseServeCommandSettings(rawSettings(env, flags));
+    const raw = rawSettings(env, flags);
+    settings = isPartnerMode(raw) ? parsePartnerServeSettings(raw) : parseServeCommandSettings(raw);
     await requireStoreDriver(settings.store);
   } catch (error) {
     if (!(error instanceof SettingError)) throw error;
     console.error(`pay-checkout serve: ${error.message}`);
     return 2;
   }
-  if (values.pay) return payTrial(settings, { print: (line) => console.log(line), ...(typeof waitSeconds === 'string' ? { waitMs: Number(waitSeconds) * 1000 } : {}) });
+  if (values.pay) {
+    if ('partner' in settings) {
+      console.error('pay-checkout serve: --pay tries one shop; in partner mode, register a shop and pay its link instead.');
+      return 2;
+    }
+    return payTrial(settings, { print: (line) => console.log(line), ...(typeof waitSeconds === 'string' ? { waitMs: Number(waitSeconds) * 1000 } : {}) });
+  }
   if (values.check) {
+    if ('partner' in settings) {
+      const items = await checkPartner(settings);
+      console.log(formatCheck(items));
+      return items.every((item) => item.ok) ? 0 : 1;
+    }
     const relay = relayOf(settings, () => {});
     const sendTestEvent = async () => {
       const sent = await relay!.sendTestEvent();
@@ -87,6 +102,10 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
   try {
     running = await startServeCommand(settings, { onEvent: jsonLines });
   } catch (error) {
+    if (error instanceof SettingError) {
+      console.error(`pay-checkout serve: ${error.message}`);
+      return 2;
+    }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
       console.error(`pay-checkout serve: cannot listen on ${settings.host ?? 'every interface'}:${settings.port} (${code}); set PORT or HOST.`);
@@ -104,6 +123,8 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
  * store, read with serve's own settings (the store, the notify URL and app secrets a redelivery is sent with).
  */
 export async function deliveriesCommand(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  const raw = rawSettings(env);
+  if (isPartnerMode(raw)) return partnerCommand('deliveries', raw, (settings) => runPartnerDeliveries(settings, argv, (line) => console.log(line)));
   let settings;
   try {
     settings = parseDeliverySettings(rawSettings(env));
@@ -122,6 +143,27 @@ export async function deliveriesCommand(argv: string[], env: Record<string, stri
     return 1;
   } finally {
     await relay.close();
+  }
+}
+
+/** `npx pay-checkout stores …` (partner mode): the shops, read with serve's partner settings. */
+export async function storesCommand(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  return partnerCommand('stores', rawSettings(env), (settings) => runStores(settings, argv, (line) => console.log(line)));
+}
+
+/** A partner command with serve's partner settings: a setting wrong is one sentence and exit 2, the store away one sentence and exit 1. */
+async function partnerCommand(name: string, raw: ReturnType<typeof rawSettings>, run: (settings: PartnerServeSettings) => Promise<number>): Promise<number> {
+  try {
+    const settings = parsePartnerServeSettings(raw);
+    await requireStoreDriver(settings.store);
+    return await run(settings);
+  } catch (error) {
+    if (error instanceof SettingError) {
+      console.error(`pay-checkout ${name}: ${error.message}`);
+      return 2;
+    }
+    console.error(`pay-checkout ${name}: ${(error as Error).message}`);
+    return 1;
   }
 }
 

@@ -35,6 +35,11 @@ export const serveCommandSettings = {
   publicUrl: { env: 'PAY_CHECKOUT_PUBLIC_URL', flag: 'public-url', expects: 'the http(s) origin buyers reach this server at, like https://pay.shop.example, with no path or query' },
   frameAncestors: { env: 'PAY_CHECKOUT_FRAME_ANCESTORS', flag: 'frame-ancestors', expects: "a comma list of your own origins allowed to frame the hosted page, like https://shop.example, or 'self'" },
   trustProxy: { env: 'PAY_CHECKOUT_TRUST_PROXY', flag: 'trust-proxy', expects: 'how many proxies in front of it append to X-Forwarded-For, a whole number from 0' },
+  partnerKey: { env: 'PAY_CHECKOUT_PARTNER_KEY', flag: 'partner-key', expects: "the partner's X-API-Key (partner mode: many shops, no PAY_CHECKOUT_MERCHANT_KEY)" },
+  partnerSecret: { env: 'PAY_CHECKOUT_PARTNER_SECRET', flag: 'partner-secret', expects: "the partner's X-API-Secret" },
+  partnerWebhookSecret: { env: 'PAY_CHECKOUT_PARTNER_WEBHOOK_SECRET', flag: 'partner-webhook-secret', expects: "the partner account's webhook signing secret (a comma list while rotating)" },
+  keys: { env: 'PAY_CHECKOUT_KEYS', flag: 'keys', expects: 'a comma list of random 32-byte keys in base64 (openssl rand -base64 32); the first encrypts, every one decrypts' },
+  allowLocalShops: { env: 'PAY_CHECKOUT_ALLOW_LOCAL_SHOPS', flag: 'allow-local-shops', expects: '1 to allow http and local notify URLs (development and tests only), or 0' },
   port: { env: 'PORT', flag: 'port', expects: 'a port number from 0 to 65535' },
   host: { env: 'HOST', flag: 'host', expects: 'the interface to listen on, like 0.0.0.0 or 127.0.0.1' },
 } as const;
@@ -80,20 +85,20 @@ export function rawSettings(env: Record<string, string | undefined>, flags: Part
   return raw;
 }
 
-const wrong = (name: SettingName, got?: string) => {
+export const wrong = (name: SettingName, got?: string) => {
   const { env, expects } = serveCommandSettings[name];
   // Shown as an operator may paste it in a ticket: no user info, query or password (shown-values.ts).
   return new SettingError(got === undefined ? `${env} is not set: it expects ${expects}.` : `${env} is malformed: it expects ${expects}, got ${JSON.stringify(shown(got))}.`);
 };
 
-const httpUrl = (name: SettingName, value: string): string => {
+export const httpUrl = (name: SettingName, value: string): string => {
   if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw wrong(name, value);
   return value;
 };
 
-const list = (value: string) => value.split(',').map((item) => item.trim()).filter(Boolean);
+export const list = (value: string) => value.split(',').map((item) => item.trim()).filter(Boolean);
 
-const secretList = (name: SettingName, value: string): readonly string[] => {
+export const secretList = (name: SettingName, value: string): readonly string[] => {
   const secrets = list(value);
   // The value itself is never printed: a short secret is still a secret.
   if (secrets.length === 0 || secrets.some((s) => s.length < 16)) throw new SettingError(`${serveCommandSettings[name].env} is malformed: it expects ${serveCommandSettings[name].expects}.`);
@@ -159,19 +164,13 @@ function linksFile(path: string): string {
   return path;
 }
 
+/** What every mode of serve reads: the service, the store, the origins and the listening. */
+export type CommonSettings = Pick<ServeCommandSettings, 'service' | 'webhookSecret' | 'store' | 'secret' | 'allowedOrigins' | 'publicUrl' | 'frameAncestors' | 'trustProxy' | 'port' | 'host'>;
+
 /** The settings checked, or a `SettingError` naming the first one wrong. */
 export function parseServeCommandSettings(raw: RawSettings): ServeCommandSettings {
   const merchantKey = raw.merchantKey ?? (() => { throw wrong('merchantKey'); })();
-  if (raw.baseUrl !== undefined && raw.environment !== undefined) throw both('baseUrl', 'environment');
-  let service: ServeCommandSettings['service'] = { environment: 'production' };
-  if (raw.baseUrl !== undefined) {
-    const url = httpUrl('baseUrl', raw.baseUrl);
-    if (!/\/v1\/?$/.test(new URL(url).pathname)) throw wrong('baseUrl', url);
-    service = { baseUrl: url.replace(/\/+$/, '') };
-  } else if (raw.environment !== undefined) {
-    if (raw.environment !== 'production' && raw.environment !== 'development') throw wrong('environment', raw.environment);
-    service = { environment: raw.environment };
-  }
+  const common = parseCommonSettings(raw);
   const appSecrets = raw.appSecret === undefined ? [] : secretList('appSecret', raw.appSecret);
   if (raw.linksUrl !== undefined && raw.linksFile !== undefined) throw both('linksUrl', 'linksFile');
   let links: LinksSource;
@@ -185,7 +184,6 @@ export function parseServeCommandSettings(raw: RawSettings): ServeCommandSetting
   const notifyUrl = raw.notifyUrl === undefined ? undefined : httpUrl('notifyUrl', raw.notifyUrl);
   if (notifyUrl !== undefined && appSecrets.length === 0) throw new SettingError(`${serveCommandSettings.appSecret.env} is not set: ${serveCommandSettings.notifyUrl.env} needs it, as the notices are signed; it expects ${serveCommandSettings.appSecret.expects}.`);
   const notifyRetryMs = raw.notifyRetryMs === undefined ? undefined : wholeNumber('notifyRetryMs', raw.notifyRetryMs, 1);
-  const store = storeSetting(raw);
   const sweepReads = raw.sweepReads === undefined ? undefined : wholeNumber('sweepReads', raw.sweepReads, 0, 1_000);
   if (sweepReads === 1) throw wrong('sweepReads', raw.sweepReads);
   const sweep: ServeCommandSettings['sweep'] =
@@ -196,14 +194,24 @@ export function parseServeCommandSettings(raw: RawSettings): ServeCommandSetting
           ...(sweepReads !== undefined ? { maxReads: sweepReads } : {}),
           ...(raw.sweepRate !== undefined ? { readsPerSecond: wholeNumber('sweepRate', raw.sweepRate, 1, 10_000) } : {}),
         };
+  return { merchantKey, links, appSecrets, notifyUrl, notifyRetryMs, sweep, ...common };
+}
+
+/** The settings every mode shares, checked. */
+export function parseCommonSettings(raw: RawSettings): CommonSettings {
+  if (raw.baseUrl !== undefined && raw.environment !== undefined) throw both('baseUrl', 'environment');
+  let service: ServeCommandSettings['service'] = { environment: 'production' };
+  if (raw.baseUrl !== undefined) {
+    const url = httpUrl('baseUrl', raw.baseUrl);
+    if (!/\/v1\/?$/.test(new URL(url).pathname)) throw wrong('baseUrl', url);
+    service = { baseUrl: url.replace(/\/+$/, '') };
+  } else if (raw.environment !== undefined) {
+    if (raw.environment !== 'production' && raw.environment !== 'development') throw wrong('environment', raw.environment);
+    service = { environment: raw.environment };
+  }
+  const store = storeSetting(raw);
   return {
-    merchantKey,
     service,
-    links,
-    appSecrets,
-    notifyUrl,
-    notifyRetryMs,
-    sweep,
     webhookSecret: raw.webhookSecret === undefined ? undefined : nonEmpty('webhookSecret', list(raw.webhookSecret)),
     store,
     secret: raw.secret === undefined ? undefined : secretList('secret', raw.secret),

@@ -1,0 +1,253 @@
+/**
+ * Partner mode of `pay-checkout serve` (docs/site/plugins/platforms.md): one server for a platform's shops. Opens the
+ * registry (registry.ts over kv.ts) and checks the keys open it (a `SettingError` naming `PAY_CHECKOUT_KEYS` when none
+ * does), then answers in front of serve's files: the shop API (`/v1/stores…`, shop-api.ts), the partner webhooks
+ * (`/v1/webhooks`, partner-webhooks.ts), the buyer API routed to the checkout of the shop whose link or order it is
+ * (shop-checkouts.ts), and health. Outcomes go to each shop's notify URL (shop-notices.ts).
+ */
+import { PartnerClient, ServiceError } from '../../client/index.js';
+import { errorBody } from '../../contract/index.js';
+import { safeSink, type EventSink } from '../events.js';
+import { assembleCheckout, type CheckoutAssembly } from '../handler.js';
+import { clientAddressOf } from '../http/client-address.js';
+import { CheckoutHttpError } from '../http/errors.js';
+import type { Answer, Incoming } from '../http/incoming.js';
+import { memoryLimitStore } from '../limits/limit-store.js';
+import type { ClaimStore } from '../once/claims.js';
+import { SettingError, serveCommandSettings } from '../serve/settings.js';
+import { postgresOutbox, redisOutbox } from '../serve/relay/index.js';
+import { createKeyring, KeyringError } from './keyring.js';
+import type { Kv } from './kv.js';
+import { partnerWebhooks } from './partner-webhooks.js';
+import { postgresKv } from './postgres-kv.js';
+import { redisKv } from './redis-kv.js';
+import { createRegistry, type Registry, type ShopRecord } from './registry.js';
+import type { PartnerServeSettings } from './settings.js';
+import { shopApi } from './shop-api.js';
+import { shopCheckouts } from './shop-checkouts.js';
+import { shopMetrics } from './metrics.js';
+import { shopNotices, type ShopNotices } from './shop-notices.js';
+
+export interface PartnerCheckout {
+  /** Whether a path is partner mode's to answer (the rest are serve's files and the hosted page); `health` for health. */
+  match(path: string): { kind: 'health' | 'partner' } | undefined;
+  /** A link's buyer answer, for the hosted page: its shop's, or the refusal. */
+  link: CheckoutAssembly['link'];
+  answer(incoming: Incoming): Promise<Answer>;
+  respond: CheckoutAssembly['respond'];
+  drain: CheckoutAssembly['drain'];
+  /** Starts sending notices (once listening). */
+  start(): void;
+  close(): Promise<void>;
+  registry: Registry;
+  notices: ShopNotices;
+}
+
+export interface PartnerCheckoutOptions {
+  emit?: EventSink;
+  fetch?: typeof globalThis.fetch;
+  /** Notices' first retry delay, attempt timeout and poll (tests shorten them). */
+  noticeTimings?: { firstRetryMs?: number; timeoutMs?: number; pollMs?: number };
+  /** Link records are fresh in memory this long; default 5,000 ms. */
+  linkFreshMs?: number;
+}
+
+/** The registry's storage for the settings' store. */
+export function kvOf(store: PartnerServeSettings['store']): Kv {
+  return store.kind === 'redis' ? redisKv({ url: store.url }) : postgresKv({ url: store.url });
+}
+
+/** The registry for the settings, its keys checked: a `SettingError` naming `PAY_CHECKOUT_KEYS` when they do not open it. */
+export async function openRegistry(settings: PartnerServeSettings): Promise<Registry> {
+  const registry = createRegistry({ kv: kvOf(settings.store), keyring: createKeyring(settings.partner.keys) });
+  try {
+    await registry.selfTest();
+  } catch (error) {
+    await registry.close();
+    if (error instanceof KeyringError) throw new SettingError(`${serveCommandSettings.keys.env} does not open the shops' store: ${error.message}. List the key the store was written with (keys may be added in front of it, then \`pay-checkout stores rotate-keys\`).`);
+    throw error;
+  }
+  return registry;
+}
+
+export function noticesOutbox(store: PartnerServeSettings['store']) {
+  return store.kind === 'redis' ? redisOutbox({ url: store.url, prefix: 'pay-checkout:partner:' }) : postgresOutbox({ url: store.url, table: 'pay_checkout_partner_outbox' });
+}
+
+const shopStatusMs = 2_000;
+
+export async function startPartnerCheckout(settings: PartnerServeSettings, claims: ClaimStore, options: PartnerCheckoutOptions = {}): Promise<PartnerCheckout> {
+  const emit = safeSink(options.emit);
+  const { partner: partnerSettings } = settings;
+  const registry = await openRegistry(settings);
+  const policy = { allowLocal: partnerSettings.allowLocalShops };
+  if (policy.allowLocal) emit({ level: 'warn', name: 'local_shops_allowed', message: 'PAY_CHECKOUT_ALLOW_LOCAL_SHOPS=1: shops may register http and local notify URLs (loopback, private addresses); for development and tests only' });
+  const pair = { apiKey: partnerSettings.apiKey, apiSecret: partnerSettings.apiSecret };
+  const partner = new PartnerClient({ ...pair, ...settings.service, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const notices = shopNotices({ outbox: noticesOutbox(settings.store), registry, policy, emit, ...(partnerSettings.notifyRetryMs !== undefined ? { firstRetryMs: partnerSettings.notifyRetryMs } : {}), ...options.noticeTimings });
+
+  // Shop records, briefly: a buyer's request needs its shop's status, and a disconnection reaches every instance within this.
+  const shops = new Map<string, { record: ShopRecord | undefined; until: number }>();
+  const shopOf = async (storeId: string) => {
+    const cached = shops.get(storeId);
+    if (cached && cached.until > Date.now()) return cached.record;
+    const record = await registry.get(storeId);
+    if (shops.size > 20_000) shops.clear();
+    shops.set(storeId, { record, until: Date.now() + shopStatusMs });
+    return record;
+  };
+  const onChange = (record: ShopRecord) => void shops.set(record.store_id, { record, until: Date.now() + shopStatusMs });
+
+  const checkouts = shopCheckouts({
+    registry,
+    store: claims,
+    service: settings.service,
+    partner: pair,
+    webhookSecrets: partnerSettings.webhookSecrets,
+    secrets: settings.secret ?? [partnerSettings.apiSecret],
+    trustProxy: settings.trustProxy,
+    emit,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.linkFreshMs !== undefined ? { linkFreshMs: options.linkFreshMs } : {}),
+    onOutcome: async (record, link, change) => {
+      if (change.status === 'confirmed') await registry.markPaid(change.link);
+      await notices.recordOrder(record.store_id, link?.reference ?? '', change);
+    },
+  });
+
+  // Health, the contract's answers, CORS for any origin (the shops' pages are many), and drain: the handler's own parts.
+  const front = assembleCheckout({
+    merchantKey: partnerSettings.apiKey,
+    ...settings.service,
+    resolveLink: () => null,
+    store: claims,
+    allowedOrigins: '*',
+    trustProxy: settings.trustProxy,
+    onEvent: emit,
+    openTelemetry: false,
+  });
+  const limits = claims.limitStore ?? memoryLimitStore();
+  const origin = (request: Incoming) => {
+    if (settings.publicUrl) return settings.publicUrl;
+    const host = request.headers.get('host') ?? 'localhost';
+    return `${settings.trustProxy > 0 && request.headers.get('x-forwarded-proto') === 'https' ? 'https' : 'http'}://${host}`;
+  };
+  const stores = shopApi({ registry, partner, policy, notices, limits, emit, onChange, originOf: origin, addressOf: (request) => clientAddressOf(request, { trustProxy: settings.trustProxy }) });
+  const webhooks = partnerWebhooks({ registry, secrets: partnerSettings.webhookSecrets, notices, checkoutOf: (record) => checkouts.of(record), onChange, emit });
+
+  const metrics = shopMetrics(() => notices.pendingByShop());
+  /** A shop's refusal counted by its api_code (read from the answer, never its other fields). */
+  const counted = (storeId: string | undefined, answer: Answer): Answer => {
+    if (storeId && answer.status >= 400 && answer.text) metrics.refusal(storeId, /"api_code":"([A-Z_]+)"/.exec(answer.text)?.[1] ?? String(answer.status));
+    return answer;
+  };
+
+  const linkRoute = /^\/v1\/checkout\/links\/([^/]+)(\/orders)?$/;
+  const orderRoute = /^\/v1\/checkout\/orders\/([^/]+)(?:\/(?:otp|cancel))?$/;
+
+  /** The shop's checkout for a link or an order, or the refusal a buyer gets. */
+  const checkoutFor = async (storeId: string | undefined, missing: 'LINK_NOT_FOUND' | 'ORDER_NOT_FOUND'): Promise<CheckoutAssembly> => {
+    const record = storeId ? await shopOf(storeId) : undefined;
+    if (record?.status === 'disconnected') throw CheckoutHttpError.of('STORE_DISCONNECTED');
+    const checkout = record && checkouts.of(record);
+    if (!checkout) throw CheckoutHttpError.of(missing);
+    return checkout;
+  };
+
+  const buyer = async (request: Incoming): Promise<Answer | undefined> => {
+    const link = linkRoute.exec(request.path);
+    if (link) {
+      let hash: string;
+      try {
+        hash = decodeURIComponent(link[1] as string);
+      } catch {
+        throw CheckoutHttpError.of('LINK_NOT_FOUND');
+      }
+      const found = await checkouts.link(hash);
+      const checkout = await checkoutFor(found?.store_id, 'LINK_NOT_FOUND');
+      const answer = counted(found?.store_id, await checkout.answer(request));
+      if (link[2] && request.method === 'POST' && (answer.status === 201 || answer.status === 200) && answer.text && found) {
+        // Which shop an order is, before the buyer hears of it: its webhook and its status checks are routed by this.
+        const idOrder = (JSON.parse(answer.text) as { data?: { id_order?: unknown } }).data?.id_order;
+        if (typeof idOrder === 'number') await registry.setOrder(idOrder, found.store_id, hash);
+        if (answer.status === 201) metrics.order(found.store_id);
+      }
+      return answer;
+    }
+    const order = orderRoute.exec(request.path);
+    if (order) {
+      const raw = order[1] as string;
+      const owner = /^[1-9]\d{0,15}$/.test(raw) ? await ordersOf(Number(raw)) : undefined;
+      const checkout = await checkoutFor(owner, 'ORDER_NOT_FOUND');
+      return counted(owner, await checkout.answer(request));
+    }
+    return undefined;
+  };
+
+  // Orders never change shop: remembered once read.
+  const orderShops = new Map<number, string>();
+  const ordersOf = async (idOrder: number) => {
+    const known = orderShops.get(idOrder);
+    if (known) return known;
+    const owner = await registry.order(idOrder);
+    if (owner) {
+      if (orderShops.size > 100_000) orderShops.clear();
+      orderShops.set(idOrder, owner.store_id);
+    }
+    return owner?.store_id;
+  };
+
+  const answer = async (request: Incoming): Promise<Answer> => {
+    const { path } = request;
+    try {
+      if (path === '/v1/health' || path === '/v1/health/ready') return await front.answer(request);
+      if (path === '/v1/webhooks') {
+        const reply = await webhooks(request);
+        return 'text' in reply ? reply : front.respond(request, reply.status, { data: reply.data });
+      }
+      if (path === '/v1/stores' || path.startsWith('/v1/stores/')) {
+        const pending = stores(request, path.slice('/v1/stores'.length));
+        if (!pending) return front.respond(request, 404, errorBody('NOT_FOUND', { description: `${request.method} ${path} is not an endpoint of the shop API.` }));
+        const reply = await pending;
+        if (reply.status === 302) return { status: 302, headers: { location: String(reply.headers?.Location), 'cache-control': 'no-store' }, text: null };
+        return front.respond(request, reply.status, { data: reply.data }, reply.headers);
+      }
+      const routed = await buyer(request);
+      if (routed) return routed;
+      return await front.answer(request);
+    } catch (error) {
+      if (error instanceof CheckoutHttpError) return front.respond(request, error.status, error.body, error.headers);
+      // The service's own refusal (a link it would not make) passes through, as the handler passes it.
+      if (error instanceof ServiceError && error.serviceBody) return front.respond(request, error.status, error.body);
+      // The store or the service away: the request may be sent again.
+      emit({ level: 'error', name: 'partner_request_failed', message: `${request.method} ${path}: ${error instanceof Error ? error.message : String(error)}` });
+      return front.respond(request, 503, errorBody('SERVICE_UNAVAILABLE', { description: 'Try again in a moment.' }), { 'Retry-After': '1' });
+    }
+  };
+
+  return {
+    match: (path) => (path === '/v1/health' || path === '/v1/health/ready' ? { kind: 'health' } : path === '/v1' || path.startsWith('/v1/') ? { kind: 'partner' } : undefined),
+    link: async (incoming, hash) => {
+      try {
+        const found = await checkouts.link(hash);
+        return await (await checkoutFor(found?.store_id, 'LINK_NOT_FOUND')).link(incoming, hash);
+      } catch (error) {
+        if (error instanceof CheckoutHttpError) return { status: error.status };
+        return { status: 503 };
+      }
+    },
+    answer,
+    respond: front.respond,
+    drain: async (drainOptions) => {
+      const [own, shopsDrained] = await Promise.all([front.drain(drainOptions), checkouts.drain(drainOptions)]);
+      return { unfinished: own.unfinished + shopsDrained.unfinished };
+    },
+    start: () => notices.start(),
+    async close() {
+      await notices.close();
+      await registry.close();
+    },
+    registry,
+    notices,
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * `POST /v1/webhooks` in partner mode: the partner account's deliveries, verified with the partner's signing secret.
+ * `store_onboarded` (and the live docs' `store.activated`, `store.updated` when they carry a merchant key) connects
+ * the shop its `external_store_id` names; one that names no shop of ours is kept for `stores bind`. An
+ * `integration_uninstalled` or `store_deleted` disconnects the shop. An `order_payment` goes to the checkout of the
+ * shop whose link the order was made through, as the registry recorded at creation (never by what the payload
+ * says of the store), and that checkout reads the order back with that shop's key before it counts.
+ */
+import { parseDelivery, type WebhookDelivery } from '../../webhooks/delivery.js';
+import { WebhookDeliveryError } from '../../webhooks/errors.js';
+import type { EventSink } from '../events.js';
+import { readTextRequest } from '../http/body.js';
+import { CheckoutHttpError, type Reply } from '../http/errors.js';
+import { fromRequest, type Answer, type Incoming } from '../http/incoming.js';
+import type { CheckoutAssembly } from '../handler.js';
+import type { DisconnectReason, Registry, ShopRecord } from './registry.js';
+import type { ShopNotices } from './shop-notices.js';
+
+export interface PartnerWebhookOptions {
+  registry: Registry;
+  secrets: readonly string[];
+  notices: ShopNotices;
+  checkoutOf(record: ShopRecord): CheckoutAssembly | undefined;
+  onChange(record: ShopRecord): void;
+  emit: EventSink;
+  now?: () => number;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The payload's fields, a `data`-nested one flattened. */
+const fieldsOf = (payload: unknown): Json => (isObject(payload) ? (isObject(payload.data) ? { ...payload, ...payload.data } : payload) : {});
+const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+const idStoreOf = (fields: Json) => (typeof fields.id_store === 'number' && Number.isInteger(fields.id_store) && fields.id_store > 0 ? fields.id_store : undefined);
+
+export function partnerWebhooks(options: PartnerWebhookOptions): (request: Incoming) => Promise<Reply | Answer> {
+  const { registry, notices, emit } = options;
+  const now = options.now ?? Date.now;
+
+  const onboarded = async (fields: Json): Promise<Reply> => {
+    const merchantKey = text(fields.merchant_key);
+    if (!merchantKey) return { status: 200, data: { received: true, handled: false } };
+    const idStore = idStoreOf(fields) ?? null;
+    const storeId = text(fields.external_store_id) ?? text(fields.external_id);
+    const record = storeId ? await registry.get(storeId) : undefined;
+    if (!record) {
+      // Onboarding that did not carry our id: kept (sealed) for the operator's `stores bind STORE_ID ID_STORE`.
+      if (idStore !== null) await registry.keepUnbound(idStore, text(fields.store_name) ?? null, merchantKey);
+      emit({ level: 'warn', name: 'store_onboarded_unbound', message: `store_onboarded for id_store ${idStore ?? '?'} names no shop registered here; \`pay-checkout stores bind STORE_ID ${idStore ?? 'ID_STORE'}\` connects it`, id_store: idStore });
+      return { status: 200, data: { received: true, handled: false } };
+    }
+    // A connected shop keeps its service store: another store naming it (a copied id) does not take it over.
+    if (record.status === 'connected' && record.id_store !== null && idStore !== null && record.id_store !== idStore) {
+      emit({ level: 'warn', name: 'store_onboarded_refused', message: `store_onboarded for id_store ${idStore} names shop ${record.store_id}, connected already to id_store ${record.id_store}; ignored`, store_id: record.store_id, id_store: idStore });
+      return { status: 200, data: { received: true, handled: false } };
+    }
+    const connected = await registry.connect(record.store_id, merchantKey, idStore);
+    if (!connected) return { status: 200, data: { received: true, handled: false } };
+    options.onChange(connected);
+    if (record.status !== 'connected') {
+      await notices.recordStore(record.store_id, 'store.connected', { id_store: connected.id_store }, connected.status_since);
+      emit({ level: 'info', name: 'store_connected', message: `shop ${record.store_id} connected (id_store ${connected.id_store ?? '?'})`, store_id: record.store_id, id_store: connected.id_store });
+    }
+    return { status: 200, data: { received: true, handled: true } };
+  };
+
+  const uninstalled = async (fields: Json, reason: DisconnectReason): Promise<Reply> => {
+    const idStore = idStoreOf(fields);
+    const storeId = (idStore !== undefined ? await registry.byIdStore(idStore) : undefined) ?? text(fields.external_store_id) ?? text(fields.external_id);
+    const record = storeId ? await registry.get(storeId) : undefined;
+    // Only the shop this service store is connected to: an id in a payload alone does not disconnect another.
+    if (!record || (idStore !== undefined && record.id_store !== null && record.id_store !== idStore)) return { status: 200, data: { received: true, handled: false } };
+    const changed = await registry.disconnect(record.store_id, reason);
+    if (!changed) return { status: 200, data: { received: true, handled: false } };
+    options.onChange(changed.after);
+    if (changed.before.status !== 'disconnected') {
+      await notices.recordStore(record.store_id, 'store.disconnected', { reason }, changed.after.status_since);
+      emit({ level: 'info', name: 'store_disconnected', message: `shop ${record.store_id} disconnected (${reason})`, store_id: record.store_id, reason });
+    }
+    return { status: 200, data: { received: true, handled: true } };
+  };
+
+  return async (request) => {
+    if (request.method !== 'POST') throw CheckoutHttpError.of('METHOD_NOT_ALLOWED', {}, { Allow: 'POST' });
+    const body = await readTextRequest(request.body, (apiCode, extra) => {
+      throw CheckoutHttpError.of(apiCode, extra);
+    });
+    let delivery: WebhookDelivery;
+    try {
+      delivery = await parseDelivery({ headers: request.request.headers, body, secret: options.secrets, now });
+    } catch (error) {
+      if (!(error instanceof WebhookDeliveryError)) throw error;
+      if (error.httpStatus === 401) throw CheckoutHttpError.of('UNAUTHORIZED_ACCESS', { description: error.message }).withCause(error);
+      if (error.reason === 'malformed_json') throw CheckoutHttpError.of('MALFORMED_JSON').withCause(error);
+      throw CheckoutHttpError.of('VALIDATION_FAILED', { description: error.message, validation_errors: [...error.problems] }).withCause(error);
+    }
+    const name = delivery.event === 'unknown' ? delivery.name : delivery.event;
+    const fields = fieldsOf(delivery.payload);
+    if (name === 'store_onboarded' || name === 'store.activated' || name === 'store.updated' || name === 'store_updated') return onboarded(fields);
+    if (name === 'integration_uninstalled') return uninstalled(fields, 'integration_uninstalled');
+    if (name === 'store_deleted') return uninstalled(fields, 'store_deleted');
+    if (delivery.event !== 'order_payment') return { status: 200, data: { received: true, handled: false } };
+    const owner = await registry.order(delivery.payload.id_order);
+    const record = owner ? await registry.get(owner.store_id) : undefined;
+    const checkout = record && options.checkoutOf(record);
+    if (!checkout) {
+      emit({ level: 'info', name: 'order_payment_unrouted', message: `order_payment for order ${delivery.payload.id_order}: no connected shop made it here`, id_order: delivery.payload.id_order });
+      return { status: 200, data: { received: true, handled: false } };
+    }
+    // The same signed bytes, to the shop's own intake: it verifies them again and reads the order back with its key.
+    const forwarded = new Request('http://partner.internal/v1/webhooks', { method: 'POST', headers: request.request.headers, body });
+    return checkout.answer(fromRequest(forwarded));
+  };
+}

@@ -1,0 +1,81 @@
+/** The partner registry's keys in Redis (kv.ts), over the claim store's own connection helpers; one `{partner}` hash tag, so a Cluster keeps them on one slot. */
+import { ClaimStoreError, withinBound } from '../once/claims.js';
+import { connectLink } from '../redis/connect.js';
+import { storeConnections } from '../redis/connections.js';
+import type { RedisLink } from '../redis/link.js';
+import { checkKey, type Kv } from './kv.js';
+
+export interface RedisKvOptions {
+  url: string;
+  /** Default `pay-checkout:{partner}:`. */
+  prefix?: string;
+  commandTimeoutMs?: number;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function redisKv(options: RedisKvOptions): Kv {
+  const base = options.prefix ?? 'pay-checkout:{partner}:';
+  const timeoutMs = options.commandTimeoutMs ?? 2_000;
+  const connections = storeConnections(timeoutMs);
+  let link: Promise<RedisLink> | undefined;
+  let closed = false;
+  const connect = () =>
+    (link ??= connectLink({ url: options.url }, () => {}, connections).catch((error: unknown) => {
+      link = undefined;
+      throw error;
+    }));
+  const send = async (what: string, args: string[]): Promise<unknown> => {
+    if (closed) throw new ClaimStoreError(`redis registry ${what}: closed`);
+    try {
+      const current = await withinBound(connect(), Math.max(timeoutMs, 5_000), `redis registry ${what} (connecting)`);
+      return await withinBound(current.send(base, args), timeoutMs, `redis registry ${what}`);
+    } catch (error) {
+      throw error instanceof ClaimStoreError ? error : new ClaimStoreError(`redis registry ${what}: ${messageOf(error)}`, { cause: error });
+    }
+  };
+  return {
+    kind: 'redis',
+    async get(key) {
+      const value = await send('get', ['GET', base + checkKey(key)]);
+      return value === null || value === undefined ? null : String(value);
+    },
+    async getMany(keys) {
+      if (keys.length === 0) return [];
+      const values = (await send('get', ['MGET', ...keys.map((k) => base + checkKey(k))])) as unknown[];
+      return values.map((v) => (v === null || v === undefined ? null : String(v)));
+    },
+    async set(key, value, { ttlMs, onlyNew } = {}) {
+      const args = ['SET', base + checkKey(key), value, ...(ttlMs ? ['PX', String(Math.ceil(ttlMs))] : []), ...(onlyNew ? ['NX'] : [])];
+      return (await send('set', args)) !== null;
+    },
+    async delete(key) {
+      await send('delete', ['DEL', base + checkKey(key)]);
+    },
+    async scan(prefix) {
+      const keys: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, found] = (await send('scan', ['SCAN', cursor, 'MATCH', `${base.replace(/[{}*?[\]]/g, '\\$&')}${checkKey(prefix)}*`, 'COUNT', '1000'])) as [string, string[]];
+        cursor = String(next);
+        keys.push(...found.map(String));
+      } while (cursor !== '0');
+      const out: [string, string][] = [];
+      for (let i = 0; i < keys.length; i += 500) {
+        const batch = keys.slice(i, i + 500);
+        const values = (await send('scan', ['MGET', ...batch])) as unknown[];
+        batch.forEach((key, j) => {
+          const value = values[j];
+          if (value !== null && value !== undefined) out.push([key.slice(base.length), String(value)]);
+        });
+      }
+      return out;
+    },
+    async close() {
+      closed = true;
+      await connections.close();
+      const current = await link?.catch(() => undefined);
+      await current?.close();
+    },
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * One checkout per connected shop: the handler's own parts (`assembleCheckout`) made with that shop's merchant key
+ * and the partner pair, its links from the registry, its limits counted under its own id, its CORS its own origins,
+ * its outcomes to its own notices. Made when a shop's buyer first comes, kept while it is used (at most `maxLive`,
+ * the least recently used let go), made again when the shop's key changes. A shop's handler never sees another
+ * shop's link or order: the front (index.ts) routes by the registry before it answers.
+ */
+import { createHmac } from 'node:crypto';
+import type { EventSink } from '../events.js';
+import { assembleCheckout, type CheckoutAssembly } from '../handler.js';
+import type { ClaimStore } from '../once/claims.js';
+import type { LimitStore } from '../limits/limits.js';
+import { memoryLimitStore } from '../limits/limit-store.js';
+import type { CheckoutLinkInfo } from '../buyer/links.js';
+import type { OrderStatusChange } from '../buyer/order-status.js';
+import type { Registry, ShopLink, ShopRecord } from './registry.js';
+
+export interface ShopCheckoutOptions {
+  registry: Registry;
+  store: ClaimStore;
+  service: { baseUrl: string } | { environment: 'production' | 'development' };
+  partner: { apiKey: string; apiSecret: string };
+  webhookSecrets: readonly string[];
+  /** Signs order tokens: each shop's secret derives from these (`PAY_CHECKOUT_SECRET`, else the partner secret). */
+  secrets: readonly string[];
+  trustProxy: number;
+  emit: EventSink;
+  fetch?: typeof globalThis.fetch;
+  /** An outcome of a shop's order, with the link's record. */
+  onOutcome(record: ShopRecord, link: ShopLink | undefined, change: OrderStatusChange): Promise<void>;
+  /** Fresh link records for this long; default 5,000 ms. */
+  linkFreshMs?: number;
+  maxLive?: number;
+}
+
+export interface ShopCheckouts {
+  /** The shop's checkout, made or reused; undefined when the shop has no merchant key. */
+  of(record: ShopRecord): CheckoutAssembly | undefined;
+  /** A link record, from a short cache. */
+  link(hash: string): Promise<ShopLink | undefined>;
+  forgetLink(hash: string): void;
+  /** Every live checkout's drain. */
+  drain(options?: { graceMs?: number }): Promise<{ unfinished: number }>;
+  readonly live: number;
+}
+
+/** Limits counted under the shop's own id: one shop's buyers never use up another's. */
+function shopLimits(limits: LimitStore, storeId: string): LimitStore {
+  return {
+    async hit(hits) {
+      const own = hits.map((hit) => ({ ...hit, key: `${storeId}:${hit.key}` }));
+      const waitMs = await limits.hit(own);
+      own.forEach((hit, i) => {
+        if (hit.refused) (hits[i] as { refused?: boolean }).refused = true;
+      });
+      return waitMs;
+    },
+  };
+}
+
+export function shopCheckouts(options: ShopCheckoutOptions): ShopCheckouts {
+  const { registry, emit } = options;
+  const maxLive = options.maxLive ?? 5_000;
+  const linkFreshMs = options.linkFreshMs ?? 5_000;
+  const live = new Map<string, { version: string; checkout: CheckoutAssembly }>();
+  const links = new Map<string, { link: ShopLink | undefined; until: number }>();
+  const sharedLimits = options.store.limitStore ?? memoryLimitStore();
+
+  const link = async (hash: string) => {
+    const cached = links.get(hash);
+    if (cached && cached.until > Date.now()) return cached.link;
+    const found = await registry.link(hash);
+    if (links.size > 20_000) links.clear();
+    links.set(hash, { link: found, until: Date.now() + linkFreshMs });
+    return found;
+  };
+
+  const make = (record: ShopRecord, merchantKey: string): CheckoutAssembly => {
+    const storeId = record.store_id;
+    const shopEmit: EventSink = (event) => emit({ ...event, store_id: storeId });
+    const base = options.store;
+    // The shared store's claims and channels (order ids and order keys are the shop's own), its limits under the shop's id; never closed here.
+    const store: ClaimStore = {
+      claim: (key, digest, leaseMs) => base.claim(key, digest, leaseMs),
+      complete: (key, token, response, ttlMs) => base.complete(key, token, response, ttlMs),
+      release: (key, token) => base.release(key, token),
+      inspect: (key) => base.inspect(key),
+      publish: (channel, message) => base.publish(channel, message),
+      subscribe: (channel, listener) => base.subscribe(channel, listener),
+      limitStore: shopLimits(sharedLimits, storeId),
+      ...(base.openOrders ? { openOrders: base.openOrders } : {}),
+    };
+    return assembleCheckout({
+      merchantKey,
+      partner: options.partner,
+      ...options.service,
+      resolveLink: async (hash): Promise<CheckoutLinkInfo | null> => {
+        const found = await link(hash);
+        if (!found || found.store_id !== storeId) return null;
+        const shopper = registry.openShopper(found, record) as Record<string, string | undefined> | undefined;
+        return {
+          amount: found.amount,
+          description: found.description,
+          storeName: found.store_name,
+          expiresAt: found.expires_at,
+          ...(found.paid ? { status: 'paid' as const } : {}),
+          redirectLink: found.redirect_link,
+          ...(shopper ? { shopper: { first_name: shopper.first_name, last_name: shopper.last_name, email: shopper.email, phone_number: shopper.phone } } : {}),
+        };
+      },
+      store,
+      secret: options.secrets.map((s) => createHmac('sha256', s).update(`pay-checkout/partner/order-token/${storeId}`).digest('base64url')),
+      webhookSecret: options.webhookSecrets,
+      allowedOrigins: record.allowed_origins,
+      trustProxy: options.trustProxy,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      onOrderStatus: async (change) => {
+        if (change.status === 'confirmed') links.delete(change.link);
+        await options.onOutcome(record, await link(change.link), change);
+      },
+      onEvent: shopEmit,
+      openTelemetry: false,
+      // One sweep per shop would be a loop per shop on the store: partner mode learns outcomes from the partner
+      // webhooks and the buyers' checks (a sweep for all shops at once is not built yet; decisions.md).
+      sweep: false,
+    });
+  };
+
+  return {
+    of(record) {
+      if (record.status !== 'connected' || !record.merchant_key) return undefined;
+      const version = `${record.merchant_key}|${record.allowed_origins.join(',')}`;
+      const held = live.get(record.store_id);
+      if (held && held.version === version) {
+        // Most recently used last, so the first in the map is the one to let go.
+        live.delete(record.store_id);
+        live.set(record.store_id, held);
+        return held.checkout;
+      }
+      const merchantKey = registry.secrets(record).merchantKey;
+      if (!merchantKey) return undefined;
+      const checkout = make(record, merchantKey);
+      live.delete(record.store_id);
+      live.set(record.store_id, { version, checkout });
+      if (live.size > maxLive) {
+        const oldest = live.keys().next().value;
+        if (oldest !== undefined) live.delete(oldest);
+      }
+      return checkout;
+    },
+    link,
+    forgetLink: (hash) => void links.delete(hash),
+    async drain(drainOptions) {
+      const results = await Promise.all([...live.values()].map((held) => held.checkout.drain(drainOptions)));
+      return { unfinished: results.reduce((sum, r) => sum + r.unfinished, 0) };
+    },
+    get live() {
+      return live.size;
+    },
+  };
+}
