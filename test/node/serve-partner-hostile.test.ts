@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { isPublicAddress } from '../../src/server/partner/public-address.js';
 import { parsePartnerServeSettings } from '../../src/server/partner/settings.js';
 import { startServeCommand, type RunningServeCommand } from '../../src/server/serve/index.js';
 import { rawSettings } from '../../src/server/serve/settings.js';
@@ -182,6 +183,11 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
       assert.ok(answer.status >= 400 && answer.status < 500, `bad body ${index}: ${answer.status} ${JSON.stringify(answer.json)}`);
       assert.equal(answer.json.error, true);
     }
+  });
+
+  it('takes no IPv6 address that carries an IPv4 one through a tunnel or translation as public', () => {
+    for (const address of ['::7f00:1', '::127.0.0.1', '::ffff:0:7f00:1', '64:ff9b:1::7f00:1', '2002:7f00:1::1', '2001:0:4136:e378:8000:63bf:80ff:fffe']) assert.equal(isPublicAddress(address), false, address);
+    for (const address of ['2606:4700:4700::1111', '8.8.8.8', '::ffff:8.8.8.8', '64:ff9b::808:808']) assert.equal(isPublicAddress(address), true, address);
   });
 
   it('puts no api key, notify secret or merchant key in any event it emitted', () => {
