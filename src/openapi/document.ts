@@ -92,6 +92,7 @@ const security: Record<Caller, Json[]> = {
   merchant: [{ merchantKey: [] }, { merchantKey: [], partnerKey: [], partnerSecret: [] }],
   partner: [{ partnerKey: [], partnerSecret: [] }],
   'order-token': [{ orderToken: [] }],
+  'store-key': [{ storeApiKey: [] }],
   public: [],
 };
 
@@ -100,7 +101,7 @@ function pathParameters(path: string, idSchema: Json): Json[] {
     name,
     in: 'path',
     required: true,
-    schema: name === 'hash' || name === 'countryCode' ? { type: 'string', minLength: 1 } : idSchema,
+    schema: name === 'hash' || name === 'countryCode' || name === 'store_id' ? { type: 'string', minLength: 1 } : idSchema,
   }));
 }
 
@@ -161,14 +162,21 @@ function operation(route: Route, bodyNames: Map<z.ZodMiniType, string>, idSchema
     ? { headers: { 'Idempotent-Replayed': { description: '`true` when this answer repeats the one for the same key.', schema: { type: 'string', enum: ['true'] } } } }
     : {};
   const responses: Json = {};
-  for (const status of route.success) responses[String(status)] = { description: status === 201 ? 'Created' : 'OK', content, ...replay };
+  for (const status of route.success) {
+    responses[String(status)] = route.redirect
+      ? { description: 'Redirect', headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string', format: 'uri' } } } }
+      : { description: status === 201 ? 'Created' : 'OK', content, ...replay };
+  }
   Object.assign(responses, refusalResponses(refusalsOf(route)));
   responses.default = failureResponse(failuresOf(route));
   const optional = (route.optionalHeaders ?? []).map((name) => ({
     name,
     in: 'header',
     required: false,
-    description: 'A bot-check token (Turnstile, hCaptcha) for the merchant’s `botCheck` hook; without one, a handler that checks answers 403 `BOT_CHECK_FAILED`.',
+    description:
+      name === idempotencyKeyHeader
+        ? 'Makes the call safe to repeat: the same key and body answer the same link again; another body is 409.'
+        : 'A bot-check token (Turnstile, hCaptcha) for the merchant’s `botCheck` hook; without one, a handler that checks answers 403 `BOT_CHECK_FAILED`.',
     schema: { type: 'string' },
   }));
   const headers = (route.headers ?? []).map((name) => ({
@@ -278,6 +286,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Json {
     tags: [
       { name: 'Merchant', description: 'Authorized by the store’s `merchant-key`; a partner acting for the store adds its key pair.' },
       { name: 'Partner', description: 'Authorized by the partner’s `X-API-Key` and `X-API-Secret`.' },
+      { name: 'Shop', description: 'Served by `pay-checkout serve` in partner mode, not by the service: a shop registers, connects and makes links with its `api_key` as a bearer token.' },
       { name: 'Buyer', description: 'No secrets: what the checkout page calls. An order is readable only with its `X-Order-Token`.' },
       { name: 'Webhooks', description: 'Signed POSTs the service sends to the partner’s (or store’s) webhook URL.' },
     ],
@@ -291,6 +300,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Json {
         partnerKey: apiKey(partnerKeyHeader, 'The partner’s key.'),
         partnerSecret: apiKey(partnerSecretHeader, 'The partner’s secret.'),
         orderToken: apiKey(orderTokenHeader, 'The `order_token` returned when the buyer’s order was created.'),
+        storeApiKey: { type: 'http', scheme: 'bearer', description: 'A shop’s `api_key` from `POST /stores` (`pay-checkout serve` in partner mode).' },
       },
     },
   };

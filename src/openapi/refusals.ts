@@ -12,7 +12,8 @@ import type { Caller, Route } from './routes.js';
 const byCaller: Record<Caller, readonly ApiCode[]> = {
   merchant: ['MISSING_MERCHANT_KEY', 'INVALID_MERCHANT_KEY', 'INVALID_PARTNER_CREDENTIALS', 'UNAUTHORIZED_ACCESS'],
   partner: ['INVALID_PARTNER_CREDENTIALS'],
-  'order-token': ['ORDER_NOT_FOUND'],
+  'order-token': ['ORDER_NOT_FOUND', 'STORE_DISCONNECTED'],
+  'store-key': ['INVALID_STORE_API_KEY'],
   public: [],
 };
 
@@ -50,7 +51,7 @@ export const intakeRefusals: readonly ApiCode[] = ['UNAUTHORIZED_ACCESS', 'MALFO
 const idParameter = /\{(orderId|id_order|id_store|countryCode)\}/;
 /** A link is looked up before anything else about it: no such link, or its store is no longer active. */
 const linkParameter = /\{hash\}/;
-const unknownLink: readonly ApiCode[] = ['LINK_NOT_FOUND'];
+const unknownLink: readonly ApiCode[] = ['LINK_NOT_FOUND', 'STORE_DISCONNECTED'];
 
 /** The `api_code`s of every 4xx answer a route can give, each once. */
 export function refusalsOf(route: Route): ApiCode[] {

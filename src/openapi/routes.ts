@@ -11,6 +11,13 @@ import {
   CheckoutOrderCreatedSchema,
   CheckoutOrderSchema,
   CreatedLinkSchema,
+  CreatedStoreLinkSchema,
+  CreateStoreLinkBodySchema,
+  DeletedStoreSchema,
+  RegisterStoreBodySchema,
+  RegisteredStoreSchema,
+  StoreOrderSchema,
+  StoreProfileSchema,
   CreatedOrderSchema,
   CreateLinkBodySchema,
   CreateOrderBodySchema,
@@ -34,8 +41,11 @@ import {
 } from '../contract/index.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
-/** Who may call: the merchant key (a partner may add its pair as attribution), the partner pair, the order token, anyone. */
-export type Caller = 'merchant' | 'partner' | 'order-token' | 'public';
+/**
+ * Who may call: the merchant key (a partner may add its pair as attribution), the partner pair, the order token, a
+ * shop's API key (`pay-checkout serve` in partner mode), anyone.
+ */
+export type Caller = 'merchant' | 'partner' | 'order-token' | 'store-key' | 'public';
 /** How the success body wraps the shape: `{ "data": … }`, `{ "result": … }`, or the shape itself. */
 export type Wrap = 'data' | 'result' | 'bare';
 
@@ -45,7 +55,7 @@ export interface Route {
   path: string;
   operationId: string;
   summary: string;
-  tag: 'Merchant' | 'Partner' | 'Buyer';
+  tag: 'Merchant' | 'Partner' | 'Buyer' | 'Shop';
   caller: Caller;
   /** Request body, read as the service reads it (input side of the schema). */
   body?: z.ZodMiniType;
@@ -66,6 +76,8 @@ export interface Route {
   optionalHeaders?: readonly string[];
   /** Refused with 429 and Retry-After past `createCheckoutHandler()`'s abuse limits. */
   limited?: boolean;
+  /** Answers a redirect (`Location`) instead of a body: the success statuses are 3xx. */
+  redirect?: true;
   /** 4xx refusals of the route's own rules, beside those of its caller, path and body (refusals.ts). */
   refuses?: readonly ApiCode[];
 }
@@ -73,6 +85,8 @@ export interface Route {
 const merchant = (r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Merchant', caller: 'merchant' });
 const partner = (r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Partner', caller: 'partner' });
 const buyer = (caller: 'order-token' | 'public', r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Buyer', caller });
+/** The shop API of `pay-checkout serve` in partner mode (src/server/partner/shop-api.ts), not of the service. */
+const shop = (caller: 'store-key' | 'public', r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Shop', caller });
 
 const ok = [200] as const;
 
@@ -101,4 +115,11 @@ export const routes: readonly Route[] = [
   buyer('order-token', { method: 'post', path: '/checkout/orders/{id_order}/otp', operationId: 'submitCheckoutOtp', summary: 'Submit the SMS code', body: OtpBodySchema, success: ok, result: ['CheckoutOrder', CheckoutOrderSchema], wrap: 'data', limited: true, refuses: ['INVALID_ORDER_STATUS', 'DAVIPLATA_OTP_ERROR'] }),
   // The handler reads a cancel's optional body as JSON, so a body of another type is 415 there.
   buyer('order-token', { method: 'post', path: '/checkout/orders/{id_order}/cancel', operationId: 'cancelCheckoutOrder', summary: 'Cancel a pending or processing order', success: ok, result: ['CheckoutOrder', CheckoutOrderSchema], wrap: 'data', limited: true, refuses: ['INVALID_ORDER_STATUS', 'UNSUPPORTED_MEDIA_TYPE'] }),
+
+  shop('public', { method: 'post', path: '/stores', operationId: 'registerStore', summary: 'Register a shop (partner mode): its api_key and notify_secret, shown once', body: RegisterStoreBodySchema, success: [201], result: ['RegisteredStore', RegisteredStoreSchema], wrap: 'data', limited: true, refuses: ['NOTIFY_URL_NOT_PUBLIC', 'MERCHANT_KEY_NOT_ACCEPTED'] }),
+  shop('public', { method: 'get', path: '/stores/{store_id}/connect', operationId: 'connectStore', summary: 'Redirect the merchant to the partner’s onboarding, carrying the shop’s id', success: [302], result: ['StoreProfile', StoreProfileSchema], wrap: 'bare', redirect: true, refuses: ['STORE_NOT_FOUND', 'STORE_ALREADY_CONNECTED'] }),
+  shop('store-key', { method: 'get', path: '/stores/me', operationId: 'getStore', summary: 'The shop, as its API key sees it', success: ok, result: ['StoreProfile', StoreProfileSchema], wrap: 'data' }),
+  shop('store-key', { method: 'delete', path: '/stores/me', operationId: 'deleteStore', summary: 'Disconnect the shop and revoke its API key', success: ok, result: ['DeletedStore', DeletedStoreSchema], wrap: 'data' }),
+  shop('store-key', { method: 'post', path: '/stores/me/links', operationId: 'createStoreLink', summary: 'Create a payment link for the shop (201; 200-shaped replay for the same Idempotency-Key)', body: CreateStoreLinkBodySchema, success: [201], result: ['CreatedStoreLink', CreatedStoreLinkSchema], wrap: 'data', optionalHeaders: ['Idempotency-Key'], replayHeader: true, refuses: ['STORE_NOT_CONNECTED', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE'] }),
+  shop('store-key', { method: 'get', path: '/stores/me/orders/{id_order}', operationId: 'getStoreOrder', summary: 'One of the shop’s own orders (another shop’s is 404)', success: ok, result: ['StoreOrder', StoreOrderSchema], wrap: 'data', refuses: ['ORDER_NOT_FOUND'] }),
 ];

@@ -21,7 +21,9 @@ import { runStores } from '../../src/server/partner/stores-command.js';
 import { serveCommand } from '../../src/server/serve/command.js';
 import { startServeCommand as startServeInProcess } from '../../src/server/serve/index.js';
 import { rawSettings } from '../../src/server/serve/settings.js';
+import { buildOpenApiDocument, routes } from '../../src/openapi/index.js';
 import { verifyPayCheckoutSignature } from '../../src/webhooks/index.js';
+import { openApiChecker } from './openapi-checker.js';
 import { freePort, startRedis, stopChild, type TestRedis } from './redis-harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -85,13 +87,23 @@ async function startServe(keys: string): Promise<void> {
 }
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** Every answer of the shop API is checked against the generated OpenAPI document. */
+const document = openApiChecker(buildOpenApiDocument());
+const undocumented: string[] = [];
+const checkedOperations = new Set<string>();
 async function api(method: string, route: string, { body, key, headers = {} }: { body?: unknown; key?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; json: Json }> {
   const response = await fetch(`${base()}${route}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: response.status, json: (await response.json()) as Json };
+  const json = (await response.json()) as Json;
+  if (route.startsWith('/v1/stores')) {
+    const checked = document.response(method, route.slice('/v1'.length), response.status, json);
+    checkedOperations.add(checked.operation);
+    undocumented.push(...checked.errors.map((error) => `${checked.operation}: ${error}`));
+  }
+  return { status: response.status, json };
 }
 
 interface Shop {
@@ -164,6 +176,12 @@ before(async () => {
 
 after(async () => {
   if (serve) await stopChild(serve.child);
+  // Checked here, after every call: each answer of the shop API matched the document.
+  assert.deepEqual(undocumented, []);
+  for (const route of routes.filter((r) => r.tag === 'Shop' && !r.redirect)) {
+    const operation = `${route.method.toUpperCase()} ${route.path} ${String(route.success[0])}`;
+    assert.ok(checkedOperations.has(operation), `not exercised: ${operation}`);
+  }
   receiver.closeAllConnections();
   await new Promise((r) => receiver.close(r));
   await sandbox?.close();

@@ -15,8 +15,10 @@ import { serve, type RunningNodeServer } from '../node/server.js';
 import { appLinks, fileLinks } from './app-links.js';
 import { encoded, encodingFor, findDist, loadAssets, precompress, type Asset } from './assets.js';
 import { hostedRoute } from './hosted-route.js';
+import { hstsValue } from '../hosted-page/headers.js';
 import { relayOf } from './outcome-relay.js';
 import type { ServeCommandSettings } from './settings.js';
+import { trialDesk } from './trial-desk.js';
 import { startPartnerCheckout, type PartnerCheckoutOptions } from '../partner/index.js';
 import type { PartnerServeSettings } from '../partner/settings.js';
 
@@ -63,24 +65,17 @@ interface Front {
   answer: AnswerIncoming;
   respond: CheckoutAssembly['respond'];
   drain: CheckoutAssembly['drain'];
+  /** Answers of its own besides the routes it matches (the trial desk's), else undefined. */
+  other(incoming: Incoming): Answer | undefined;
+  emit: EventSink;
   start(): void;
   close(): Promise<void>;
 }
 
 /** Starts what the `pay-checkout serve` command runs, from its parsed settings (settings.ts, or partner mode's), and listens. */
 export async function startServeCommand(settings: ServeCommandSettings | PartnerServeSettings, options: StartServeCommandOptions = {}): Promise<RunningServeCommand> {
-  const emit = safeSink(options.onEvent ?? jsonLines);
-  const store = await storeOf(settings.store, emit);
-  let checkout: Front;
-  if ('partner' in settings) {
-    try {
-      // Partner mode always has a shared store (its settings require one).
-      checkout = await startPartnerCheckout(settings, store as ClaimStore, { emit, ...(options.fetch ? { fetch: options.fetch } : {}), ...options.partner });
-    } catch (error) {
-      await store?.close?.();
-      throw error;
-    }
-  } else checkout = shopCheckout(settings, store, emit, options);
+  const checkout = 'partner' in settings ? await partnerFront(settings, options) : await shopFront(settings, options);
+  const { emit } = checkout;
   const api = checkout.answer;
 
   const dist = findDist(options.dist);
@@ -111,7 +106,7 @@ export async function startServeCommand(settings: ServeCommandSettings | Partner
       })
     : undefined;
 
-  // The script and its chunks answer cross-origin to the same origins as the buyer API.
+  // The script and its chunks answer cross-origin to the same origins as the buyer API; in partner mode, the shops are many.
   const cors = corsPolicy('partner' in settings ? '*' : settings.allowedOrigins);
 
   const fileAnswer = async (incoming: Incoming, file: Asset): Promise<Answer> => {
@@ -125,10 +120,12 @@ export async function startServeCommand(settings: ServeCommandSettings | Partner
 
   const notFound = (incoming: Incoming) => checkout.respond(incoming, 404, errorBody('NOT_FOUND', { description: `${incoming.method} ${incoming.path} is not served here.` }));
 
-  const answer = async (incoming: Incoming): Promise<Answer> => {
+  const route = async (incoming: Incoming): Promise<Answer> => {
     const { path } = incoming;
     // The handler's routes first, as its router says (the buyer API, the webhook intake, health).
     if (checkout.match(path)) return api(incoming);
+    const other = checkout.other(incoming);
+    if (other) return other;
     if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
       return files.has(path) || path.startsWith('/checkout/') ? checkout.respond(incoming, 405, errorBody('METHOD_NOT_ALLOWED'), { Allow: 'GET, HEAD' }) : notFound(incoming);
     }
@@ -145,6 +142,14 @@ export async function startServeCommand(settings: ServeCommandSettings | Partner
       return hosted(incoming, decoded);
     }
     return notFound(incoming);
+  };
+
+  // Over https every answer says so, the API's and the script's too: a browser that has seen it never asks over http again.
+  const https = settings.publicUrl !== undefined && new URL(settings.publicUrl).protocol === 'https:';
+  const answer = async (incoming: Incoming): Promise<Answer> => {
+    const answered = await route(incoming);
+    if (!https || Object.keys(answered.headers).some((name) => name.toLowerCase() === 'strict-transport-security')) return answered;
+    return { ...answered, headers: { ...answered.headers, 'strict-transport-security': hstsValue } };
   };
 
   const running = await serve(asCheckoutHandler(answer, checkout.drain), {
@@ -164,17 +169,44 @@ export async function startServeCommand(settings: ServeCommandSettings | Partner
     close: async (closeOptions) => {
       await close(closeOptions);
       await checkout.close();
-      await store?.close?.();
     },
   };
 }
 
-/** One shop's checkout: the handler with the merchant key, its links from the app or a file, its outcomes relayed. */
-function shopCheckout(settings: ServeCommandSettings, store: ClaimStore | undefined, emit: EventSink, options: StartServeCommandOptions): Front {
-  const resolveLink =
+/** Partner mode: many shops, in the shared store its settings require. */
+async function partnerFront(settings: PartnerServeSettings, options: StartServeCommandOptions): Promise<Front> {
+  const emit = safeSink(options.onEvent ?? jsonLines);
+  const store = (await storeOf(settings.store, emit)) as ClaimStore;
+  try {
+    const partner = await startPartnerCheckout(settings, store, { emit, ...(options.fetch ? { fetch: options.fetch } : {}), ...options.partner });
+    return {
+      ...partner,
+      other: () => undefined,
+      emit,
+      close: async () => {
+        await partner.close();
+        await store.close?.();
+      },
+    };
+  } catch (error) {
+    await store.close?.();
+    throw error;
+  }
+}
+
+/** One shop: the handler with its merchant key, its links from the app or a file, its outcomes relayed, the trial desk. */
+async function shopFront(settings: ServeCommandSettings, options: StartServeCommandOptions): Promise<Front> {
+  // What `serve --check --pay` may ask this server, signed with the operator's secrets (trial-desk.ts).
+  const trial = trialDesk({ secrets: [...settings.appSecrets, ...(settings.webhookSecret ?? [])], basePath: '/v1', serviceBaseUrl: resolveBaseUrl(settings.service) });
+  const emit = safeSink(trial.watch(options.onEvent ?? jsonLines));
+  const resolveLink = trial.links(
     settings.links.kind === 'url'
       ? appLinks({ url: settings.links.url, secrets: settings.links.secrets, emit, ...(options.fetch ? { fetch: options.fetch } : {}), ...options.linkTimings })
-      : fileLinks({ path: settings.links.path, emit });
+      : fileLinks({ path: settings.links.path, emit }),
+  );
+  const store = await storeOf(settings.store, emit);
+  // Instances on one store tell each other what the trial asks about; a store that cannot subscribe leaves each alone.
+  const sharing = store ? trial.share(store).catch(() => undefined) : undefined;
   if (!store) {
     emit({ level: 'warn', name: 'memory_store', message: 'no PAY_CHECKOUT_REDIS_URL or PAY_CHECKOUT_DATABASE_URL: order claims live in this process and do not outlive it; run one instance only, and set one of them for production' });
   }
@@ -187,10 +219,12 @@ function shopCheckout(settings: ServeCommandSettings, store: ClaimStore | undefi
     resolveLink,
     ...(store ? { store } : {}),
     ...(settings.secret ? { secret: settings.secret } : {}),
-    ...(settings.webhookSecret ? { webhookSecret: settings.webhookSecret } : {}),
+    ...(settings.webhookSecret ? { webhookSecret: settings.webhookSecret, onWebhook: trial.onWebhook } : {}),
     allowedOrigins: settings.allowedOrigins,
     trustProxy: settings.trustProxy,
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    // A short first read (a trial, a test) is looked for as often as it comes due.
+    sweep: settings.sweep === false ? false : { ...settings.sweep, ...(settings.sweep.firstReadMs !== undefined ? { pollMs: Math.min(1_000, settings.sweep.firstReadMs) } : {}) },
     ...(relay
       ? {
           onOrderStatus: async (change) => {
@@ -208,7 +242,14 @@ function shopCheckout(settings: ServeCommandSettings, store: ClaimStore | undefi
     answer: checkout.answer,
     respond: checkout.respond,
     drain: checkout.drain,
+    other: (incoming) => trial.answer(incoming),
+    emit,
     start: () => relay?.start(),
-    close: async () => relay?.close(),
+    close: async () => {
+      await relay?.close();
+      const unshare = await Promise.race([sharing, new Promise<undefined>((resolve) => (setTimeout(resolve, 500) as { unref?: () => void }).unref?.())]);
+      await unshare?.().catch(() => {});
+      await store?.close?.();
+    },
   };
 }
