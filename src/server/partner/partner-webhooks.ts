@@ -50,16 +50,22 @@ export function partnerWebhooks(options: PartnerWebhookOptions): (request: Incom
       emit({ level: 'warn', name: 'store_onboarded_unbound', message: `store_onboarded for id_store ${idStore ?? '?'} names no shop registered here; \`pay-checkout stores bind STORE_ID ${idStore ?? 'ID_STORE'}\` connects it`, id_store: idStore });
       return { status: 200, data: { received: true, handled: false } };
     }
-    // A connected shop keeps its service store: another store naming it (a copied id) does not take it over.
-    if (record.status === 'connected' && record.id_store !== null && idStore !== null && record.id_store !== idStore) {
-      emit({ level: 'warn', name: 'store_onboarded_refused', message: `store_onboarded for id_store ${idStore} names shop ${record.store_id}, connected already to id_store ${record.id_store}; ignored`, store_id: record.store_id, id_store: idStore });
+    // A connected shop keeps its service store: another store naming it (a copied id) does not take it over, nor does
+    // one when the shop's store is unknown (connected with its own merchant key) or the delivery names none.
+    if (record.status === 'connected' && record.id_store !== idStore) {
+      emit({ level: 'warn', name: 'store_onboarded_refused', message: `store_onboarded for id_store ${idStore ?? '?'} names shop ${record.store_id}, connected already to ${record.id_store === null ? 'its own merchant key' : `id_store ${record.id_store}`}; ignored`, store_id: record.store_id, id_store: idStore });
+      return { status: 200, data: { received: true, handled: false } };
+    }
+    // A shop that deleted itself (its API key revoked) is never connected again, whoever finishes onboarding naming it.
+    if (record.api_key_hash === null) {
+      emit({ level: 'warn', name: 'store_onboarded_refused', message: `store_onboarded for id_store ${idStore ?? '?'} names shop ${record.store_id}, which deleted itself; ignored`, store_id: record.store_id, id_store: idStore });
       return { status: 200, data: { received: true, handled: false } };
     }
     const connected = await registry.connect(record.store_id, merchantKey, idStore);
     if (!connected) return { status: 200, data: { received: true, handled: false } };
     options.onChange(connected);
     if (record.status !== 'connected') {
-      await notices.recordStore(record.store_id, 'store.connected', { id_store: connected.id_store }, connected.status_since);
+      await notices.recordStore(record.store_id, 'store.connected', { id_store: connected.id_store }, record.status_since);
       emit({ level: 'info', name: 'store_connected', message: `shop ${record.store_id} connected (id_store ${connected.id_store ?? '?'})`, store_id: record.store_id, id_store: connected.id_store });
     }
     return { status: 200, data: { received: true, handled: true } };
@@ -75,7 +81,7 @@ export function partnerWebhooks(options: PartnerWebhookOptions): (request: Incom
     if (!changed) return { status: 200, data: { received: true, handled: false } };
     options.onChange(changed.after);
     if (changed.before.status !== 'disconnected') {
-      await notices.recordStore(record.store_id, 'store.disconnected', { reason }, changed.after.status_since);
+      await notices.recordStore(record.store_id, 'store.disconnected', { reason }, changed.before.status_since);
       emit({ level: 'info', name: 'store_disconnected', message: `shop ${record.store_id} disconnected (${reason})`, store_id: record.store_id, reason });
     }
     return { status: 200, data: { received: true, handled: true } };

@@ -16,7 +16,11 @@ for (const [net, prefix] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
   ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64]] as const) blocked.addSubnet(net, prefix, 'ipv6');
+// IPv4-compatible (::/96), IPv4-translated (::ffff:0:0/96), local NAT64 (64:ff9b:1::/48), 6to4 (2002::/16) and Teredo
+// (2001::/32) carry an IPv4 address a relay or tunnel may reach: none is a shop's endpoint. A list of its own, since a
+// BlockList checks an IPv4 address against its IPv6 rules too.
+const blockedV6 = new BlockList();
+for (const [net, prefix] of [['::', 96], ['::ffff:0:0', 96], ['64:ff9b:1::', 48], ['2002::', 16], ['2001::', 32], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64]] as const) blockedV6.addSubnet(net, prefix, 'ipv6');
 
 /** The IPv4 address an IPv6 one carries (mapped `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`), if any. */
 function embeddedIpv4(address: string): string | undefined {
@@ -37,7 +41,7 @@ export function isPublicAddress(address: string): boolean {
   if (family === 4) return !blocked.check(address, 'ipv4');
   const inner = embeddedIpv4(address);
   if (inner) return isPublicAddress(inner);
-  return !blocked.check(address, 'ipv6');
+  return !blockedV6.check(address, 'ipv6') && !/^::ffff:0:/i.test(address);
 }
 
 export interface AddressPolicy {

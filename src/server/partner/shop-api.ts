@@ -183,8 +183,9 @@ export function shopApi(options: ShopApiOptions): (request: Incoming, rest: stri
 
   return (request, rest) => {
     if (rest === '') return (async () => (method(request, 'POST'), register(request)))();
+    // Not decoded: a store_id has no character to escape, and a malformed escape is then no 5xx but STORE_NOT_FOUND.
     const connectMatch = /^\/([^/]+)\/connect$/.exec(rest);
-    if (connectMatch) return (async () => (method(request, 'GET', 'HEAD'), connect(request, decodeURIComponent(connectMatch[1] as string))))();
+    if (connectMatch) return (async () => (method(request, 'GET', 'HEAD'), connect(request, connectMatch[1] as string)))();
     if (rest === '/me') {
       return (async () => {
         method(request, 'GET', 'DELETE');
@@ -193,7 +194,7 @@ export function shopApi(options: ShopApiOptions): (request: Incoming, rest: stri
         const changed = await registry.disconnect(record.store_id, 'shop_request', { revoke: true });
         if (changed) {
           options.onChange(changed.after);
-          if (changed.before.status !== 'disconnected') await notices.recordStore(record.store_id, 'store.disconnected', { reason: 'shop_request' }, changed.after.status_since);
+          if (changed.before.status !== 'disconnected') await notices.recordStore(record.store_id, 'store.disconnected', { reason: 'shop_request' }, changed.before.status_since);
         }
         emit({ level: 'info', name: 'store_disconnected', message: `shop ${record.store_id} disconnected itself`, store_id: record.store_id, reason: 'shop_request' });
         return { status: 200, data: { store_id: record.store_id, status: 'disconnected' } };

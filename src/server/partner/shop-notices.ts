@@ -35,6 +35,10 @@ export interface ShopNoticeOptions {
 export interface ShopNotices {
   /** An order's outcome for the shop whose link it was paid through (`reference`: the shop's own id for it). */
   recordOrder(storeId: string, reference: string, change: OrderStatusChange): Promise<boolean>;
+  /**
+   * A shop's connection or disconnection. `at`: since when the shop was in the state it leaves, the same for every
+   * request or instance that sees this one change, so a change seen twice at once is one notice.
+   */
   recordStore(storeId: string, type: 'store.connected' | 'store.disconnected', data: { id_store?: number | null; reason?: DisconnectReason }, at: number): Promise<boolean>;
   start(): void;
   close(): Promise<void>;

@@ -33,14 +33,14 @@ export async function runStores(settings: PartnerServeSettings, args: readonly s
       const onboarding = await registry.takeUnbound(Number(second));
       if (!onboarding) return (print(`No store_onboarded for id_store ${second} is waiting to be bound (they are kept 7 days).`), 1);
       const connected = await registry.connect(first, onboarding.merchantKey, Number(second));
-      if (connected && record.status !== 'connected') await notices.recordStore(first, 'store.connected', { id_store: connected.id_store }, connected.status_since);
+      if (connected && record.status !== 'connected') await notices.recordStore(first, 'store.connected', { id_store: connected.id_store }, record.status_since);
       print(`${first} connected to id_store ${second}.`);
       return 0;
     }
     if (verb === 'disconnect' && first && second === undefined) {
       const changed = await registry.disconnect(first, 'operator');
       if (!changed) return (print(`No shop ${first}.`), 1);
-      if (changed.before.status !== 'disconnected') await notices.recordStore(first, 'store.disconnected', { reason: 'operator' }, changed.after.status_since);
+      if (changed.before.status !== 'disconnected') await notices.recordStore(first, 'store.disconnected', { reason: 'operator' }, changed.before.status_since);
       print(`${first} disconnected.`);
       return 0;
     }

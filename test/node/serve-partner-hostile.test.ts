@@ -1,0 +1,199 @@
+/**
+ * Partner mode under attack, on a real serve (in process), the real sandbox and a real Redis: a merchant of the same
+ * partner who learns another shop's store_id and finishes onboarding naming it, the same partner webhook delivered
+ * several times at once, floods and bad bodies at registration, and no key of any shop in any event serve emits.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { isPublicAddress } from '../../src/server/partner/public-address.js';
+import { parsePartnerServeSettings } from '../../src/server/partner/settings.js';
+import { startServeCommand, type RunningServeCommand } from '../../src/server/serve/index.js';
+import { rawSettings } from '../../src/server/serve/settings.js';
+import { sign } from '../../src/webhooks/signature.js';
+import { startRedis, type TestRedis } from './redis-harness.js';
+
+let redis: TestRedis;
+let sandbox: RunningSandbox;
+let serve: RunningServeCommand;
+const events: string[] = [];
+const received: { path: string; type: string; data: Record<string, unknown> }[] = [];
+const receiver = createServer((request, response) => {
+  let body = '';
+  request.setEncoding('utf8');
+  request.on('data', (chunk: string) => (body += chunk));
+  request.on('end', () => {
+    const notice = JSON.parse(body) as { type: string; data: Record<string, unknown> };
+    received.push({ path: request.url ?? '/', ...notice });
+    response.writeHead(200).end();
+  });
+});
+const notifyUrl = (shop: string) => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/${shop}`;
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+async function api(method: string, route: string, { body, key, headers = {} }: { body?: unknown; key?: string; headers?: Record<string, string> } = {}) {
+  const response = await fetch(`${serve.url}${route}`, {
+    method,
+    redirect: 'manual',
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, json: (text ? JSON.parse(text) : {}) as Json };
+}
+
+async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, limitMs = 10_000): Promise<T> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`still waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A merchant of the sandbox's demo partner, onboarded through its API; `external` names a shop of ours, if any. */
+async function onboard(storeName: string, external?: string): Promise<{ merchantKey: string; idStore: number }> {
+  const response = await fetch(`${sandbox.url}/sandbox/onboarding`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform: 'demo-partner', store_name: storeName, ...(external ? { external_store_id: external } : {}) }) });
+  const json = (await response.json()) as Json;
+  assert.equal(response.status, 200, JSON.stringify(json));
+  return { merchantKey: json.data.merchant_key, idStore: json.data.id_store };
+}
+
+/** Until serve said what it did with a store_onboarded naming the shop (at most 3 s: a silent takeover says nothing). */
+const handled = (since: number, storeId: string) =>
+  until('the store_onboarded to be handled', () => events.slice(since).some((e) => /"store_(onboarded_refused|connected)"/.test(e) && e.includes(storeId)), 3_000).catch(() => false);
+
+const secrets: string[] = [];
+async function register(name: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  const made = await api('POST', '/v1/stores', { body: { name, notify_url: notifyUrl(name), ...extra }, headers });
+  assert.equal(made.status, 201, JSON.stringify(made.json));
+  secrets.push(made.json.data.api_key, made.json.data.notify_secret);
+  return made.json.data as { store_id: string; api_key: string; status: string };
+}
+
+/** Each registration from its own address, so the per-address limit is the flood test's alone. */
+let addresses = 0;
+const fromNewAddress = () => ({ 'x-forwarded-for': `203.0.113.${(addresses += 1)}` });
+
+before(async () => {
+  receiver.listen(0, '127.0.0.1');
+  [redis, sandbox] = await Promise.all([startRedis(), startSandbox({ port: 0, defaultReceiver: false }), once(receiver, 'listening')]);
+  const settings = parsePartnerServeSettings(
+    rawSettings({
+      PAY_CHECKOUT_PARTNER_KEY: 'pk_test_demo',
+      PAY_CHECKOUT_PARTNER_SECRET: 'sk_test_demo',
+      PAY_CHECKOUT_PARTNER_WEBHOOK_SECRET: 'whsec_test_demo',
+      PAY_CHECKOUT_KEYS: randomBytes(32).toString('base64'),
+      PAY_CHECKOUT_REDIS_URL: redis.url,
+      PAY_CHECKOUT_BASE_URL: sandbox.baseUrl,
+      PAY_CHECKOUT_ALLOW_LOCAL_SHOPS: '1',
+      PAY_CHECKOUT_TRUST_PROXY: '1',
+      PORT: '0',
+      HOST: '127.0.0.1',
+    }),
+  );
+  serve = await startServeCommand(settings, { onEvent: (event) => void events.push(JSON.stringify(event)), partner: { noticeTimings: { firstRetryMs: 100, pollMs: 50 } } });
+  const forward = await fetch(`${sandbox.url}/sandbox/forward`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${serve.url}/v1/webhooks` }) });
+  assert.equal(forward.status, 200, await forward.text());
+});
+
+after(async () => {
+  await serve?.close();
+  receiver.closeAllConnections();
+  await new Promise((r) => receiver.close(r));
+  await sandbox?.close();
+  await redis?.stop();
+});
+
+describe('partner mode against a hostile merchant, shop or sender', () => {
+  it("keeps a shop connected with its own merchant key when another merchant's onboarding names its store_id", async () => {
+    const own = await onboard('Tienda propia');
+    const shop = await register('byok', { merchant_key: own.merchantKey }, fromNewAddress());
+    assert.equal(shop.status, 'connected');
+    const before = events.length;
+    // Another merchant of the same partner, who learnt the shop's id, finishes onboarding naming it.
+    await onboard('Tienda ajena', shop.store_id);
+    await handled(before, shop.store_id);
+    const me = await api('GET', '/v1/stores/me', { key: shop.api_key });
+    assert.equal(me.json.data.id_store, null, 'the shop was handed to the other merchant\'s service store');
+  });
+
+  it('never connects again a shop that deleted itself, whoever finishes onboarding for it', async () => {
+    const shop = await register('gone', {}, fromNewAddress());
+    assert.equal((await api('DELETE', '/v1/stores/me', { key: shop.api_key })).status, 200);
+    const before = events.length;
+    await onboard('Tienda ajena 2', shop.store_id);
+    await handled(before, shop.store_id);
+    const connect = await api('GET', `/v1/stores/${shop.store_id}/connect`);
+    assert.notEqual(connect.json.api_code, 'STORE_ALREADY_CONNECTED', 'a shop that deleted itself was connected to another merchant');
+    assert.ok(!events.slice(before).some((e) => e.includes('"store_connected"') && e.includes(shop.store_id)));
+  });
+
+  it('sends one store.disconnected when the same integration_uninstalled arrives several times at once', async () => {
+    const merchant = await onboard('Tienda doble');
+    const shop = await register('twice', { merchant_key: merchant.merchantKey }, fromNewAddress());
+    // Connected through its own key, then bound to its service store by a store_onboarded the service sends for it.
+    const payload = JSON.stringify({ event: 'integration_uninstalled', timestamp: new Date().toISOString(), id_store: merchant.idStore, external_id: shop.store_id, external_store_id: shop.store_id, store_name: 'Tienda doble' });
+    const signature = await sign(payload, 'whsec_test_demo');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => fetch(`${serve.url}/v1/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': signature }, body: payload }).then((r) => r.status)),
+    );
+    assert.ok(answers.every((s) => s === 200), JSON.stringify(answers));
+    await until('a store.disconnected', () => received.some((n) => n.path === '/twice' && n.type === 'store.disconnected'));
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(received.filter((n) => n.path === '/twice' && n.type === 'store.disconnected').length, 1);
+  });
+
+  it('refuses unsigned and forged partner webhooks with an ErrorResponse, and connects nothing', async () => {
+    const shop = await register('forged', {}, fromNewAddress());
+    const payload = JSON.stringify({ event: 'store_onboarded', timestamp: new Date().toISOString(), id_store: 999, external_store_id: shop.store_id, merchant_key: 'mk_test_forged' });
+    for (const headers of <Record<string, string>[]>[{}, { 'x-service-signature': await sign(payload, 'whsec_guess') }, { 'x-wava-signature': 'a'.repeat(64) }]) {
+      const answer = await api('POST', '/v1/webhooks', { body: payload, headers });
+      assert.equal(answer.status, 401, JSON.stringify(answer.json));
+      assert.equal(answer.json.error, true);
+    }
+    assert.equal((await api('GET', '/v1/stores/me', { key: shop.api_key })).json.data.status, 'pending');
+  });
+
+  it('limits registrations per address with 429 and Retry-After, and answers bad bodies with 4xx ErrorResponses', async () => {
+    const address = { 'x-forwarded-for': '198.51.100.77' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await api('POST', '/v1/stores', { body: { name: `flood ${i}`, notify_url: notifyUrl('flood') }, headers: address })).status);
+    assert.deepEqual(statuses.slice(0, 10), Array(10).fill(201));
+    const limited = await api('POST', '/v1/stores', { body: { name: 'flood', notify_url: notifyUrl('flood') }, headers: address });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.json.api_code, 'LIMIT_REACHED');
+    assert.match(limited.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+    const bad = [
+      await api('POST', '/v1/stores', { body: '{"name":', headers: fromNewAddress() }),
+      await api('POST', '/v1/stores', { body: JSON.stringify({ name: 'x'.repeat(5_000_000), notify_url: notifyUrl('big') }), headers: fromNewAddress() }),
+      await api('POST', '/v1/stores', { body: { name: 'long', notify_url: `https://93.184.216.34/${'a'.repeat(3_000)}` }, headers: fromNewAddress() }),
+      await api('POST', '/v1/stores', { body: { name: 'creds', notify_url: 'http://user:pass@127.0.0.1:1/n' }, headers: fromNewAddress() }),
+      await api('POST', '/v1/stores', { body: [], headers: fromNewAddress() }),
+      await api('POST', '/v1/stores/me/links', { body: { description: 'x', reference: 'y' }, key: 'pcs_' + 'A'.repeat(43) }),
+      await api('GET', `/v1/stores/${encodeURIComponent('st_%zz')}/connect`),
+      await api('GET', '/v1/stores/%E0%A4%A/connect'),
+    ];
+    for (const [index, answer] of bad.entries()) {
+      assert.ok(answer.status >= 400 && answer.status < 500, `bad body ${index}: ${answer.status} ${JSON.stringify(answer.json)}`);
+      assert.equal(answer.json.error, true);
+    }
+  });
+
+  it('takes no IPv6 address that carries an IPv4 one through a tunnel or translation as public', () => {
+    for (const address of ['::7f00:1', '::127.0.0.1', '::ffff:0:7f00:1', '64:ff9b:1::7f00:1', '2002:7f00:1::1', '2001:0:4136:e378:8000:63bf:80ff:fffe']) assert.equal(isPublicAddress(address), false, address);
+    for (const address of ['2606:4700:4700::1111', '8.8.8.8', '::ffff:8.8.8.8', '64:ff9b::808:808']) assert.equal(isPublicAddress(address), true, address);
+  });
+
+  it('puts no api key, notify secret or merchant key in any event it emitted', () => {
+    assert.ok(events.length > 10);
+    const all = events.join('\n');
+    for (const secret of secrets) assert.ok(!all.includes(secret), 'a shop secret in an event');
+    assert.ok(!/mk_test_[0-9a-f]{24}/.test(all), 'a merchant key in an event');
+  });
+});
