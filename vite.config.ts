@@ -21,7 +21,7 @@ const packageEntries: Record<string, string> = {
   webhooks: 'src/webhooks/index.ts',
   server: 'src/server/index.ts',
   // Lit SSR of the hosted page: its own subpath, so pay-checkout/server never names @lit-labs/ssr (edge bundlers).
-  'server-hosted-page': 'src/server/hosted-page.ts',
+  'server-hosted-page': 'src/server/hosted-page/index.ts',
   // Its own file, so only a server that imports it ever resolves `redis` (an optional peer).
   'server-redis': 'src/server/redis/index.ts',
   'server-postgres': 'src/server/postgres/index.ts',

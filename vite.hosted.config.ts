@@ -10,7 +10,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { browserBuild, compileHint } from './build/vite-base.js';
 import { entryByGlobal } from './build/entry-by-global.js';
 import { withPageStyle } from './build/hosted-page-style.js';
-import { hostedBuildBase } from './src/server/hosted-page-deploy.js';
+import { hostedBuildBase } from './src/server/hosted-page/deploy.js';
 
 const hosted = (file: string) => fileURLToPath(new URL(`./hosted/${file}`, import.meta.url));
 

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { configureHostedPage } from '../src/server/hosted-page-deploy.js';
+import { configureHostedPage } from '../src/server/hosted-page/deploy.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/server.js';
 import { chromiumLaunchOptions } from '../test/harness/chromium.mjs';
 import { emulateMobile, hostedDir, median, mobileProfile } from './timing.js';

@@ -7,9 +7,9 @@
  */
 import { parseArgs } from 'node:util';
 import { createCheckoutHandler } from '../src/server/index.js';
-import { nativeEntryOf, type Incoming } from '../src/server/incoming.js';
-import { nodeFetch } from '../src/server/node-fetch.js';
-import { lazyRequest } from '../src/server/node-native.js';
+import { nativeEntryOf, type Incoming } from '../src/server/http/incoming.js';
+import { nodeFetch } from '../src/server/node/fetch.js';
+import { lazyRequest } from '../src/server/node/native.js';
 import { timesOutItself } from '../src/client/timed-send.js';
 import { startTestSandbox } from '../test/node/sandbox-harness.js';
 

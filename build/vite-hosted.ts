@@ -6,13 +6,13 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, ViteDevServer } from 'vite';
-import { configureHostedPage } from '../src/server/hosted-page-deploy.js';
-import { hostedPageHeaders } from '../src/server/hosted-page-headers.js';
+import { configureHostedPage } from '../src/server/hosted-page/deploy.js';
+import { hostedPageHeaders } from '../src/server/hosted-page/headers.js';
 import { withPageStyle } from './hosted-page-style.js';
 
 const hostedDir = fileURLToPath(new URL('../hosted/', import.meta.url));
 const examplesDir = fileURLToPath(new URL('../examples/', import.meta.url));
-const renderer = fileURLToPath(new URL('../src/server/hosted-page.ts', import.meta.url));
+const renderer = fileURLToPath(new URL('../src/server/hosted-page/index.ts', import.meta.url));
 
 /** `/checkout/HASH` (one segment, no file extension): a page; `/checkout/x.js` and deeper paths are not. */
 export function isHostedPagePath(url: string | undefined, prefix = '/checkout/'): boolean {
@@ -71,7 +71,7 @@ async function serverRendered(server: ViteDevServer, page: string, url: string, 
   try {
     const answer = await fetch(`${apiBase}/checkout/links/${encodeURIComponent(hash)}`);
     if (!answer.ok) return page;
-    const { renderHostedPage } = (await server.ssrLoadModule(`/@fs${renderer}`)) as typeof import('../src/server/hosted-page.js');
+    const { renderHostedPage } = (await server.ssrLoadModule(`/@fs${renderer}`)) as typeof import('../src/server/hosted-page/index.js');
     const locale = new URL(url, 'http://localhost').searchParams.get('locale') === 'en' ? 'en' : 'es';
     return await renderHostedPage(page, { hash, link: await answer.json(), locale });
   } catch (error) {

@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { formatDoctor, runDoctor } from './doctor/doctor.js';
 import { sandboxBanner, sandboxDialects, startSandbox, type StartSandboxOptions } from './sandbox/index.js';
-import { closeOnSignals } from './server/node.js';
+import { closeOnSignals } from './server/node/server.js';
 
 const usage = `Usage: pay-checkout <command> [options]
 

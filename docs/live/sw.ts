@@ -57,7 +57,7 @@ async function answer(request: Request, path: string): Promise<Response> {
   // A navigation's Request cannot be copied as is (its mode is `navigate`): rebuild it on the sandbox's path.
   const body = bodyless ? undefined : await request.arrayBuffer();
   const inner = new Request(`${self.location.origin}${path}`, { method: request.method, headers: request.headers, body });
-  // Firefox has no `Request.body`; the sandbox reads bodies as streams (src/server/body.ts), so hand it one.
+  // Firefox has no `Request.body`; the sandbox reads bodies as streams (src/server/http/body.ts), so hand it one.
   if (body && inner.body === undefined) Object.defineProperty(inner, 'body', { value: new Response(body).body });
   const response = await sandbox.fetch(inner).catch(() => Response.error());
   if (!bodyless) {

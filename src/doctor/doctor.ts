@@ -15,7 +15,7 @@ import {
   type DialectReport,
 } from '../client/index.js';
 import { DocumentTypeSchema, PaymentGatewaySchema, type DocumentType, type PaymentGateway } from '../contract/index.js';
-import { toCheckoutGateways } from '../server/gateways.js';
+import { toCheckoutGateways } from '../server/buyer/gateways.js';
 
 export interface DoctorOptions {
   baseUrl: string;

@@ -12,7 +12,7 @@ import { StepChunks } from './controllers/step-chunks.js';
 import { StepFocus } from './controllers/step-focus.js';
 import { defineSteps } from './steps/steps.js';
 import { dropServerShell, serverFirstScreen } from './internal/server-shell.js';
-import { clientOptionsOf } from './internal/flow-requests.js';
+import { clientOptionsOf } from './controllers/flow-requests.js';
 import { answersAtOnce, shownState } from './internal/screen-policy.js';
 import { stepTemplate } from './steps/step-template.js';
 import { PayCheckoutSettings } from './pay-checkout-settings.js';

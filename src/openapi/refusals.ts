@@ -17,7 +17,7 @@ const byCaller: Record<Caller, readonly ApiCode[]> = {
 };
 
 /**
- * Every write reads a JSON body within the contract's limits before routing (src/server/body.ts), a bodiless write
+ * Every write reads a JSON body within the contract's limits before routing (src/server/http/body.ts), a bodiless write
  * included, so hostile JSON is refused rather than ignored: broken, too deep or too large.
  */
 const jsonRefusals: readonly ApiCode[] = ['MALFORMED_JSON', 'VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE'];
@@ -42,7 +42,7 @@ const serverFailures: readonly ApiCode[] = ['INTERNAL_SERVER_ERROR', 'SERVICE_UN
 const linkSourceFailures: readonly ApiCode[] = ['LINK_SOURCE_UNAVAILABLE', 'LINK_SOURCE_INVALID'];
 
 /**
- * What the handler's webhook intake (`POST {basePath}/webhooks`, src/server/webhook-intake.ts) answers a delivery it
+ * What the handler's webhook intake (`POST {basePath}/webhooks`, src/server/buyer/webhook-intake.ts) answers a delivery it
  * refuses: a signature or timestamp that does not verify, a body that is not the event's JSON, one over 100 KB.
  */
 export const intakeRefusals: readonly ApiCode[] = ['UNAUTHORIZED_ACCESS', 'MALFORMED_JSON', 'VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE'];

@@ -1,6 +1,6 @@
 /** The sandbox guard (guard.ts) before routing: apart, so the public types of `SandboxGuard` need no hono. */
 import type { MiddlewareHandler } from 'hono';
-import { isJsonType } from '../server/body.js';
+import { isJsonType } from '../server/http/body.js';
 import type { SandboxGuard } from './guard.js';
 import { ApiError } from './http.js';
 

@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import * as z from 'zod/mini';
-import { isJsonType, readJsonRequest, readTextRequest, refuseTooDeep, type Refuse } from '../server/body.js';
+import { isJsonType, readJsonRequest, readTextRequest, refuseTooDeep, type Refuse } from '../server/http/body.js';
 import {
   errorBody,
   errorCatalog,
@@ -72,7 +72,7 @@ export async function readJsonFirst(c: Context): Promise<void> {
   jsonBodies.set(c.req.raw, await readJsonRequest(c.req.raw, refuse, { optional: true }));
 }
 
-/** Reads a JSON body within the contract's limits (src/server/body.ts). `optional` bodies may be empty. */
+/** Reads a JSON body within the contract's limits (src/server/http/body.ts). `optional` bodies may be empty. */
 export async function readJson(c: Context, options: { optional?: boolean } = {}): Promise<unknown> {
   if (!jsonBodies.has(c.req.raw)) return readJsonRequest(c.req.raw, refuse, options);
   const value = jsonBodies.get(c.req.raw);

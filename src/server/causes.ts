@@ -1,7 +1,7 @@
 /**
  * Why the handler refused, where the ErrorResponse alone does not say: the causes a `CheckoutHttpError` carries
- * (refusals.ts reads them for the events and the metrics). Plain error classes with no imports of the handler's, so
- * the error that carries them (http.ts) and the parts that throw them (limits, claims, once) all stand on this file.
+ * (telemetry/refusal-kinds.ts reads them for the events and the metrics). Plain error classes with no imports of the handler's, so
+ * the error that carries them (http/errors.ts) and the parts that throw them (limits, claims, once) all stand on this file.
  */
 import type { WebhookDeliveryError } from '../webhooks/errors.js';
 

@@ -4,34 +4,34 @@
  * every failure with the contract's ErrorResponse.
  *
  * This file assembles the parts: the router (routes.ts), CORS (cors.ts), the operations, guards, claims, webhook
- * intake, health and telemetry, and the refusals' classifier (refusals.ts). `assembleCheckout()` hands the assembled
+ * intake, health and telemetry, and the refusals' classifier (telemetry/refusal-kinds.ts). `assembleCheckout()` hands the assembled
  * parts to a server that adds routes of its own in front of the buyer API; `asCheckoutHandler()` makes its answer a handler.
  */
 import { AbortedError, MerchantClient, NetworkError, ServiceError, TimeoutError } from '../client/index.js';
 import { errorBody } from '../contract/index.js';
-import { CheckoutHttpError } from './http.js';
-import { memoryClaimStore } from './claims.js';
-import { buyerCors, type Cors } from './cors.js';
-import { defaultClaimTimings } from './once.js';
-import { checkoutGuards } from './guards.js';
-import { fromRequest, withNativeEntry, type Answer, type AnswerIncoming, type Incoming } from './incoming.js';
-import { memoryLimitStore } from './limit-store.js';
-import { limitsPlan } from './limits.js';
-import { nodeFetch } from './node-fetch.js';
-import { checkoutOperations } from './operations.js';
+import { CheckoutHttpError } from './http/errors.js';
+import { memoryClaimStore } from './once/claims.js';
+import { buyerCors, type Cors } from './http/cors.js';
+import { defaultClaimTimings } from './once/exactly-once.js';
+import { checkoutGuards } from './buyer/guards.js';
+import { fromRequest, withNativeEntry, type Answer, type AnswerIncoming, type Incoming } from './http/incoming.js';
+import { memoryLimitStore } from './limits/limit-store.js';
+import { limitsPlan } from './limits/limits.js';
+import { nodeFetch } from './node/fetch.js';
+import { checkoutOperations } from './buyer/operations.js';
 import type { CheckoutHandlerOptions, DrainableCheckoutHandler } from './options.js';
 import { errorFields, safeSink, type EventSink } from './events.js';
 import { healthAnswers, type HealthAnswer } from './health.js';
-import { noteOf } from './observe.js';
-import { refusalEvent, refusalOf } from './refusals.js';
+import { noteOf } from './telemetry/request-notes.js';
+import { refusalEvent, refusalOf } from './telemetry/refusal-kinds.js';
 import { allowedMethods, checkoutRouter, type CheckoutRouter, type RouteMatch } from './routes.js';
-import { handlerTelemetry } from './telemetry.js';
+import { handlerTelemetry } from './telemetry/telemetry.js';
 import { checkSecrets, serverSecrets, type ServerSecrets } from './secrets.js';
-import { answerHeaders, toResponse } from './text-response.js';
-import { defaultStatusPollMs, defaultWaiterCaps, statusWaits } from './status-wait.js';
-import { webhookIntake } from './webhook-intake.js';
-import { dialectEvents } from './dialect-log.js';
-import { orderStatusNotices } from './order-status.js';
+import { answerHeaders, toResponse } from './http/text-response.js';
+import { defaultStatusPollMs, defaultWaiterCaps, statusWaits } from './buyer/status-wait.js';
+import { webhookIntake } from './buyer/webhook-intake.js';
+import { dialectEvents } from './telemetry/dialect-log.js';
+import { orderStatusNotices } from './buyer/order-status.js';
 
 /** The handler's parts, assembled: what a server adding routes of its own in front of the buyer API reuses. */
 export interface CheckoutAssembly {
@@ -69,7 +69,7 @@ export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssem
   const router = checkoutRouter(options.basePath);
   const { basePath } = router;
   const telemetry = handlerTelemetry({ api: options.openTelemetry, basePath });
-  // Node's http where it exists; the global fetch elsewhere (node-fetch.ts says why); a child span per call (telemetry.ts).
+  // Node's http where it exists; the global fetch elsewhere (node/fetch.ts says why); a child span per call (telemetry/telemetry.ts).
   const fetch = telemetry.fetch(options.fetch ?? nodeFetch());
   const merchant = new MerchantClient({
     merchantKey,

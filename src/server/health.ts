@@ -4,10 +4,10 @@
  * payment service. Probes that arrive together share one store call.
  */
 import { errorBody } from '../contract/errors.js';
-import type { ClaimStore } from './claims.js';
-import { withinBound } from './claims.js';
+import type { ClaimStore } from './once/claims.js';
+import { withinBound } from './once/claims.js';
 import { errorFields, type EventSink } from './events.js';
-import type { Incoming } from './incoming.js';
+import type { Incoming } from './http/incoming.js';
 
 export interface HealthDeps {
   store: ClaimStore;

@@ -1,15 +1,15 @@
 import type { Environment, OnDialect } from '../client/index.js';
 import type { CheckoutGateway } from '../contract/index.js';
-import type { ClaimStore } from './claims.js';
+import type { ClaimStore } from './once/claims.js';
 import type { WebhookDelivery } from '../webhooks/delivery.js';
 import type { EventSink } from './events.js';
-import type { OpenTelemetryApi } from './telemetry.js';
-import type { BotCheck } from './guards.js';
-import type { LimitsOption } from './limits.js';
-import type { WaiterCaps } from './status-wait.js';
-import type { ResolveLink } from './links.js';
-import type { ClaimTimings } from './once.js';
-import type { OnOrderStatus } from './order-status.js';
+import type { OpenTelemetryApi } from './telemetry/telemetry.js';
+import type { BotCheck } from './buyer/guards.js';
+import type { LimitsOption } from './limits/limits.js';
+import type { WaiterCaps } from './buyer/status-wait.js';
+import type { ResolveLink } from './buyer/links.js';
+import type { ClaimTimings } from './once/exactly-once.js';
+import type { OnOrderStatus } from './buyer/order-status.js';
 
 export interface CheckoutHandlerOptions {
   /** The store's secret key: it stays on this server and never appears in a response. */
@@ -38,7 +38,7 @@ export interface CheckoutHandlerOptions {
    * instances pass one shared store, `createRedisStore({ url })` from `pay-checkout/server/redis`.
    */
   store?: ClaimStore;
-  /** Claim lease, how long replies are kept, and how long a repeat waits (see once.ts for the defaults and why). */
+  /** Claim lease, how long replies are kept, and how long a repeat waits (see once/exactly-once.ts for the defaults and why). */
   claimTimings?: Partial<ClaimTimings>;
   /**
    * The webhook signing secret of the account. With it, `POST {basePath}/webhooks` accepts signed `order_payment`

@@ -4,9 +4,9 @@
  * `{basePath}`, so the handler can be mounted under a sub-path. A server that adds routes of its own (a hosted page,
  * script files) asks the same router first and hands every match to the handler.
  */
-import type { Reply } from './http.js';
-import type { Incoming } from './incoming.js';
-import type { Operations } from './operations.js';
+import type { Reply } from './http/errors.js';
+import type { Incoming } from './http/incoming.js';
+import type { Operations } from './buyer/operations.js';
 
 export type BuyerOperation = (ops: Operations, request: Incoming, param: string) => Promise<Reply>;
 

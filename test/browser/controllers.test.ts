@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { statusDelay, defaultStatusTimings } from '../../src/element/internal/status-timings.js';
-import { CountdownController } from '../../src/element/controllers/countdown-controller.js';
+import { CountdownController } from '../../src/element/order/countdown-controller.js';
 
 /** The least a controller needs from its host. */
 class FakeHost implements ReactiveControllerHost {

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { currentEngine, engineLabel } from '../harness/engines.mjs';
 import { listenOnLoopback, type RunningHandler } from '../node/handler-harness.js';
 import { createCheckoutHandler, toNodeListener, type CheckoutLinkInfo } from '../../src/server/index.js';
-import { configureHostedPage, hostedEntryPath, hostedPageLinks, renderHostedPage } from '../../src/server/hosted-page.js';
+import { configureHostedPage, hostedEntryPath, hostedPageLinks, renderHostedPage } from '../../src/server/hosted-page/index.js';
 import { openDriver, stopSharedDrivers, waitFor, type Driver } from './support/driver.js';
 import { hostedDir, startSandboxWorld, type SandboxWorld } from './support/harness.js';
 

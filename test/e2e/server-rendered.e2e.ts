@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { configureHostedPage } from '../../src/server/hosted-page-deploy.js';
+import { configureHostedPage } from '../../src/server/hosted-page/deploy.js';
 import { Buyer, completeOutside, gateways, hostedDir, onlyOrder, startWorld, type World } from './support/harness.js';
 
 const linkRequest = /\/v1\/checkout\/links\/[^/]+$/;

@@ -5,7 +5,7 @@
  */
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ClaimStore } from '../../src/server/claims.js';
+import type { ClaimStore } from '../../src/server/once/claims.js';
 
 export interface TraceLine {
   at: number;

@@ -4,7 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { nodeFetch } from '../../src/server/node-fetch.js';
+import { nodeFetch } from '../../src/server/node/fetch.js';
 import type { RedisStoreOptions } from '../../src/server/redis/index.js';
 import { stormLink } from './buyer-storm.js';
 import { traceClaims, traceOrderCalls } from './claim-trace.js';

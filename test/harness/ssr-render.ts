@@ -15,7 +15,7 @@ export function renderMarkup(markup: string): Promise<string> {
  * the first screen and the link answer, for the browser test that takes it over.
  */
 export async function renderHostedMain(hash: string, link: unknown, locale: 'es' | 'en'): Promise<string> {
-  const { renderHostedPage } = await import('../../src/server/hosted-page.js');
+  const { renderHostedPage } = await import('../../src/server/hosted-page/index.js');
   const page = '<html lang="es"><head><title>Pago</title></head><body><h1 class="sr-only" id="page-title">Pago</h1><main id="checkout"></main></body></html>';
   const html = await renderHostedPage(page, { hash, link, locale });
   return /<main id="checkout">([\s\S]*)<\/main>/.exec(html)?.[1] ?? '';

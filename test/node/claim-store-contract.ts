@@ -1,7 +1,7 @@
 /** The claim store's promises, run against every implementation (memory, Redis) by the files that import this. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { ClaimStore } from '../../src/server/claims.js';
+import type { ClaimStore } from '../../src/server/once/claims.js';
 
 const minute = 60_000;
 let serial = 0;

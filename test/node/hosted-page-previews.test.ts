@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CheckoutLink } from '../../src/contract/index.js';
-import { configureHostedPage, hostedPageHeaders, renderHostedPage, writeHostedPage } from '../../src/server/hosted-page.js';
+import { configureHostedPage, hostedPageHeaders, renderHostedPage, writeHostedPage } from '../../src/server/hosted-page/index.js';
 import { configureHostedPage as fromSandbox } from '../../src/sandbox/index.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { storeById } from '../../src/sandbox/state.js';

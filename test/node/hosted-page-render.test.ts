@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { pageLink } from '../../src/client/checkout-link.js';
 import type { CheckoutLink } from '../../src/contract/index.js';
-import { hostedPageLinks, renderHostedPage } from '../../src/server/hosted-page.js';
+import { hostedPageLinks, renderHostedPage } from '../../src/server/hosted-page/index.js';
 
 const now = Date.parse('2026-01-01T00:00:00Z');
 const gateway = (id: number, name: string, kind: 'push' | 'otp') => ({ id_payment_gateway: id, name, kind, required_fields: [], id_types: [1], min_amount: 1_000, max_amount: 5_000_000, icon: `https://api.example.com/icons/${id}.svg` });

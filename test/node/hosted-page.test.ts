@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { configureHostedPage, writeHostedPage } from '../../src/server/hosted-page.js';
+import { configureHostedPage, writeHostedPage } from '../../src/server/hosted-page/index.js';
 
 const source = readFileSync(new URL('../../hosted/index.html', import.meta.url), 'utf8');
 // The built page as Vite writes it: the source's metas, its files under /checkout/assets/.

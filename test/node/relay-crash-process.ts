@@ -2,7 +2,7 @@
  * A relay in a process of its own, for relay-outbox.test.ts to kill with SIGKILL: argv `STORE URL NOTIFY_URL`. It
  * records one paid order's notice, starts sending, prints `recorded ID` and runs until killed.
  */
-import { createRelay, postgresOutbox, redisOutbox } from '../../src/server/relay/index.js';
+import { createRelay, postgresOutbox, redisOutbox } from '../../src/server/serve/relay/index.js';
 
 const [store, url, notifyUrl] = process.argv.slice(2) as [string, string, string];
 const relay = createRelay({

@@ -9,9 +9,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { ServerEvent } from '../../src/server/events.js';
-import type { OrderStatusChange } from '../../src/server/order-status.js';
-import { createRelay, deliveriesCommand, memoryOutbox, noticeTypeOf, retryDelayMs, type Relay, type RelayOptions } from '../../src/server/relay/index.js';
-import { afterFailure } from '../../src/server/relay/relay.js';
+import type { OrderStatusChange } from '../../src/server/buyer/order-status.js';
+import { createRelay, deliveriesCommand, memoryOutbox, noticeTypeOf, retryDelayMs, type Relay, type RelayOptions } from '../../src/server/serve/relay/index.js';
+import { afterFailure } from '../../src/server/serve/relay/relay.js';
 import { verifyPayCheckoutSignature } from '../../src/webhooks/index.js';
 import { freePort } from './redis-harness.js';
 

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { ServerEvent } from '../../src/server/events.js';
-import { createRelay, memoryOutbox, postgresOutbox, redisOutbox, type Outbox } from '../../src/server/relay/index.js';
+import { createRelay, memoryOutbox, postgresOutbox, redisOutbox, type Outbox } from '../../src/server/serve/relay/index.js';
 import { startPostgres, type TestPostgres } from './postgres-harness.js';
 import { startRedis, stopChild, type TestRedis } from './redis-harness.js';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { idleSocketMs, nodeFetch } from '../../src/server/node-fetch.js';
+import { idleSocketMs, nodeFetch } from '../../src/server/node/fetch.js';
 
 const servers: http.Server[] = [];
 after(() => {

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { AbortedError, MerchantClient, TimeoutError } from '../../src/client/index.js';
-import { nodeFetch } from '../../src/server/node-fetch.js';
+import { nodeFetch } from '../../src/server/node/fetch.js';
 
 const order = { data: { id_order: 7, id_external: 'k', status: 'pending', total: 50000, currency: 'COP', purchase_date: '2026-03-02T15:00:00.000Z' } };
 const servers: http.Server[] = [];

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import type { ClaimStore } from '../../src/server/claims.js';
+import type { ClaimStore } from '../../src/server/once/claims.js';
 import { ClaimStoreError } from '../../src/server/index.js';
 import { createPostgresStore, type PostgresStore } from '../../src/server/postgres/index.js';
 import { claimStoreContract, until } from './claim-store-contract.js';

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { after, describe, it } from 'node:test';
-import type { ClaimStore } from '../../src/server/claims.js';
-import { CheckoutHttpError } from '../../src/server/http.js';
+import type { ClaimStore } from '../../src/server/once/claims.js';
+import { CheckoutHttpError } from '../../src/server/http/errors.js';
 import { ClaimStoreError } from '../../src/server/index.js';
-import { completeClaim, storeCall } from '../../src/server/once.js';
+import { completeClaim, storeCall } from '../../src/server/once/exactly-once.js';
 import { createRedisStore, type RedisStore } from '../../src/server/redis/index.js';
 import { until } from './claim-store-contract.js';
 import { freePort, launch, stopChild } from './redis-harness.js';

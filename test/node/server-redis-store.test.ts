@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from 'redis';
-import type { ClaimStore } from '../../src/server/claims.js';
+import type { ClaimStore } from '../../src/server/once/claims.js';
 import { ClaimStoreError } from '../../src/server/index.js';
 import { createRedisStore } from '../../src/server/redis/index.js';
 import { claimStoreContract, until } from './claim-store-contract.js';

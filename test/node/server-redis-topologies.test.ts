@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createCluster, createSentinel } from 'redis';
-import type { ClaimStore } from '../../src/server/claims.js';
+import type { ClaimStore } from '../../src/server/once/claims.js';
 import { ClaimStoreError } from '../../src/server/index.js';
 import { createRedisStore, type RedisStore } from '../../src/server/redis/index.js';
 import { claimStoreContract, until } from './claim-store-contract.js';

@@ -2,15 +2,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { otpTimeoutMs, pushApprovalTimeoutMs, type OrderDetails, type PaymentGateway } from '../../src/contract/index.js';
-import { gatewayKindOf, toCheckoutGateways } from '../../src/server/gateways.js';
-import { toCheckoutLink } from '../../src/server/links.js';
+import { gatewayKindOf, toCheckoutGateways } from '../../src/server/buyer/gateways.js';
+import { toCheckoutLink } from '../../src/server/buyer/links.js';
 import { ClaimStoreError, createCheckoutHandler, memoryClaimStore } from '../../src/server/index.js';
-import { gatewayOfOrder, maskPhoneHint, nextActionOf, toCheckoutOrder } from '../../src/server/orders.js';
+import { gatewayOfOrder, maskPhoneHint, nextActionOf, toCheckoutOrder } from '../../src/server/buyer/orders.js';
 import { isOrderToken, orderKeyFor, orderTokenFor, serverSecrets } from '../../src/server/secrets.js';
-import { CheckoutHttpError } from '../../src/server/http.js';
-import { LimitRefusal, limitReached } from '../../src/server/limits.js';
-import { InDoubtError } from '../../src/server/once.js';
-import { refusalEvent, refusalOf } from '../../src/server/refusals.js';
+import { CheckoutHttpError } from '../../src/server/http/errors.js';
+import { LimitRefusal, limitReached } from '../../src/server/limits/limits.js';
+import { InDoubtError } from '../../src/server/once/exactly-once.js';
+import { refusalEvent, refusalOf } from '../../src/server/telemetry/refusal-kinds.js';
 import { checkoutRouter } from '../../src/server/routes.js';
 import { WebhookDeliveryError } from '../../src/webhooks/errors.js';
 

@@ -61,7 +61,7 @@ export const inlineModuleScripts = (html) => [...html.matchAll(/<script type="mo
  */
 async function servedHostedEntry(outDir, entryScript) {
   const { tsImport } = await import('tsx/esm/api');
-  const { renderHostedPage } = await tsImport('../../src/server/hosted-page.ts', import.meta.url);
+  const { renderHostedPage } = await tsImport('../../src/server/hosted-page/index.ts', import.meta.url);
   const gateway = { id_payment_gateway: 1, name: 'Nequi', kind: 'push', required_fields: [], id_types: [1], min_amount: 1_000, max_amount: 5_000_000, icon: 'https://api.example.com/icons/1.svg' };
   const link = { hash: 'size', store_name: 'Tienda', description: 'Pedido', amount: 50_000, currency: 'COP', status: 'active', expires_at: null, collect_shopper_data: false, gateways: [gateway], document_types: [] };
   const html = await renderHostedPage(readFileSync(path.join(outDir, 'index.html'), 'utf8'), { hash: 'size', link, entryScript });

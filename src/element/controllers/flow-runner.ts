@@ -8,10 +8,10 @@ import { errorDetail, payErrorEvent } from '../events/pay-error.js';
 import { payReadyEvent } from '../events/pay-ready.js';
 import type { PayHandoffEvent } from '../events/pay-handoff.js';
 import type { PayStepEvent } from '../events/pay-step.js';
-import { clientOptionsOf, performRequest, withReturnUrl } from '../internal/flow-requests.js';
-import type { CheckoutPage, FlowRunnerOptions } from '../internal/flow-requests.js';
+import { clientOptionsOf, performRequest, withReturnUrl } from './flow-requests.js';
+import type { CheckoutPage, FlowRunnerOptions } from './flow-requests.js';
 import { linkOnPage } from '../internal/link-request.js';
-import { nextState } from '../internal/next-state.js';
+import { nextState } from './next-state.js';
 
 export type { FlowRunnerOptions };
 

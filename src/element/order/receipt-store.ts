@@ -1,6 +1,6 @@
 import { CheckoutOrderSchema } from '../../contract/checkout.js';
 import type { CheckoutOrder } from '../../contract/checkout.js';
-import { receiptKeyOf, storage } from '../saved-keys.js';
+import { receiptKeyOf, storage } from '../internal/saved-keys.js';
 
 /**
  * The receipt of a paid order, kept in localStorage by link hash so a reload, a discarded tab or a new tab on this

@@ -1,5 +1,5 @@
-import { keyOf, storage } from '../saved-keys.js';
-import type { Kind } from '../saved-keys.js';
+import { keyOf, storage } from '../internal/saved-keys.js';
+import type { Kind } from '../internal/saved-keys.js';
 
 /**
  * The order in progress, kept by link hash as soon as it is created, so a reload or a return from the card page

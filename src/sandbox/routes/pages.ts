@@ -5,9 +5,9 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { SandboxContext } from '../context.js';
-import { configureHostedPage, hostedBuildBase, isHostedPage } from '../../server/hosted-page-deploy.js';
-import { hostedEntryPath, hostedPageLinks, renderHostedPage, type RenderedHostedPage } from '../../server/hosted-page.js';
-import { hostedPageHeaders } from '../../server/hosted-page-headers.js';
+import { configureHostedPage, hostedBuildBase, isHostedPage } from '../../server/hosted-page/deploy.js';
+import { hostedEntryPath, hostedPageLinks, renderHostedPage, type RenderedHostedPage } from '../../server/hosted-page/index.js';
+import { hostedPageHeaders } from '../../server/hosted-page/headers.js';
 import { checkoutLinkView } from '../views.js';
 import { ApiError, readForm } from '../http.js';
 import { completeOnboarding } from '../onboarding.js';
@@ -257,7 +257,7 @@ function entryScriptOf(hostedDir: string, index: string): string | undefined {
 }
 
 /**
- * The page with the link's first screen, answer and preview in it (server/hosted-page.ts), and the headers a payment
+ * The page with the link's first screen, answer and preview in it (server/hosted-page/index.ts), and the headers a payment
  * page is sent with; as built for a link it cannot show, with the same headers. Its public URL (the preview's og:url,
  * https for HSTS) is the sandbox's public URL where one is set, else this request's origin, and the path asked.
  */

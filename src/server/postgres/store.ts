@@ -5,7 +5,7 @@
  * the database's clock. `pg` (an optional peer dependency) is loaded only here, and only when given a connection string.
  */
 import { errorFields, storeEvents, type EventSink } from '../events.js';
-import { addListener, ClaimStoreError, newToken, undoLostClaim, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
+import { addListener, ClaimStoreError, newToken, undoLostClaim, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../once/claims.js';
 
 /** The part of a node-postgres `Pool` this store uses; pass your own with `{ pool }`. */
 export interface PgPoolLike {

@@ -2,7 +2,7 @@
  * The node-redis clients a store opened, so its close() ends every one: ready, still connecting, reconnecting to a
  * Redis that is gone, or made after close() began. A client the merchant passed in is never one of them.
  */
-import { ClaimStoreError } from '../claims.js';
+import { ClaimStoreError } from '../once/claims.js';
 
 /** What ending a node-redis client takes: single, Cluster or Sentinel; `quit` and `disconnect` are node-redis 4's. */
 export interface Closable {

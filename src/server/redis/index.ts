@@ -7,5 +7,5 @@ export type { RedisStore, RedisStoreOptions } from './store.js';
 export type { RedisDurability } from './durability.js';
 export type { RedisSentinelConfig } from './connect.js';
 export type { AnyRedisClient, RedisClientLike, RedisClusterLike, RedisSentinelLike, RedisTopology } from './link.js';
-export { redisLimitStore } from '../redis-limits.js';
-export type { RedisLimitStoreOptions } from '../redis-limits.js';
+export { redisLimitStore } from './limits.js';
+export type { RedisLimitStoreOptions } from './limits.js';

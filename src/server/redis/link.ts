@@ -2,7 +2,7 @@
  * One way to talk to any Redis deployment node-redis reaches: a single server or managed primary endpoint, a Cluster
  * (each command routed by its key's slot), or a Sentinel-managed primary. The store (store.ts) speaks only to this.
  */
-import { ClaimStoreError } from '../claims.js';
+import { ClaimStoreError } from '../once/claims.js';
 import type { Connections } from './connections.js';
 
 export type Listener = (message: string, channel: string) => void;

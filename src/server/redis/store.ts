@@ -5,10 +5,10 @@
  * replica (WAIT) where there is one; a node that came back empty is found by its epoch marker (scripts.ts) and the
  * claims this instance remembers (journal.ts) are written back before unknown keys are claimed again.
  */
-import { redisLimitStore } from '../redis-limits.js';
+import { redisLimitStore } from './limits.js';
 import { errorFields, storeEvents, type EventSink } from '../events.js';
-import { ClaimStoreError, newToken, undoLostClaim, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../claims.js';
-import { defaultClaimTimings } from '../once.js';
+import { ClaimStoreError, newToken, undoLostClaim, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../once/claims.js';
+import { defaultClaimTimings } from '../once/exactly-once.js';
 import { checkConnectOptions, connectLink, type RedisConnectOptions } from './connect.js';
 import { storeConnections } from './connections.js';
 import { describeDurability, readDurability, type RedisDurability } from './durability.js';

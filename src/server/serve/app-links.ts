@@ -11,10 +11,10 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { payCheckoutSignatureHeader, signPayCheckout } from '../../webhooks/pay-checkout-signature.js';
-import { readStreamWithin } from '../body.js';
-import { CheckoutHttpError } from '../http.js';
+import { readStreamWithin } from '../http/body.js';
+import { CheckoutHttpError } from '../http/errors.js';
 import type { EventSink } from '../events.js';
-import type { CheckoutLinkInfo, ResolveLink } from '../links.js';
+import type { CheckoutLinkInfo, ResolveLink } from '../buyer/links.js';
 import { linkInfoOf } from './link-record.js';
 
 export const appLinkDefaults = {

@@ -7,10 +7,10 @@
 import { parseArgs } from 'node:util';
 import { checkServe, formatCheck, type ServiceProbe } from './check.js';
 import { jsonLines, startServe } from './index.js';
-import { outboxOf, relayOf } from './notices.js';
+import { outboxOf, relayOf } from './outcome-relay.js';
 import { parseDeliverySettings, parseServeSettings, rawSettings, serveSettings, SettingError, type ServeSettings } from './settings.js';
-import { createRelay, deliveriesCommand as listDeliveries } from '../relay/index.js';
-import { closeOnSignals } from '../node.js';
+import { createRelay, deliveriesCommand as listDeliveries } from './relay/index.js';
+import { closeOnSignals } from '../node/server.js';
 
 export const serveUsage = `Usage: pay-checkout serve [--check] [options]
 

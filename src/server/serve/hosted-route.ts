@@ -10,9 +10,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import { allowOrigin, cspMeta, hostedBuildBase } from '../hosted-page-deploy.js';
-import { canRenderHostedPage, hostedEntryPath, hostedPageHeaders, hostedPageLinks, renderHostedPage } from '../hosted-page.js';
-import type { Answer, Incoming } from '../incoming.js';
+import { allowOrigin, cspMeta, hostedBuildBase } from '../hosted-page/deploy.js';
+import { canRenderHostedPage, hostedEntryPath, hostedPageHeaders, hostedPageLinks, renderHostedPage } from '../hosted-page/index.js';
+import type { Answer, Incoming } from '../http/incoming.js';
 import { encodingFor } from './assets.js';
 
 const brotli = promisify(brotliCompress);

@@ -6,16 +6,16 @@
  */
 import { resolveBaseUrl } from '../../client/send.js';
 import { errorBody } from '../../contract/errors.js';
-import type { ClaimStore } from '../claims.js';
-import { corsPolicy } from '../cors.js';
+import type { ClaimStore } from '../once/claims.js';
+import { corsPolicy } from '../http/cors.js';
 import { asCheckoutHandler, assembleCheckout } from '../handler.js';
-import { fromRequest, type Answer, type Incoming } from '../incoming.js';
+import { fromRequest, type Answer, type Incoming } from '../http/incoming.js';
 import { safeSink, type EventSink } from '../events.js';
-import { serve, type RunningNodeServer } from '../node.js';
+import { serve, type RunningNodeServer } from '../node/server.js';
 import { appLinks, fileLinks } from './app-links.js';
 import { encoded, encodingFor, findDist, loadAssets, precompress, type Asset } from './assets.js';
 import { hostedRoute } from './hosted-route.js';
-import { relayOf } from './notices.js';
+import { relayOf } from './outcome-relay.js';
 import type { ServeSettings } from './settings.js';
 
 export interface StartServeOptions {

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { CurrencyCode, LinkStatusSchema, Timestamp, isSafeRedirectUrl, parseWith, summarizeProblems } from '../../contract/index.js';
-import type { CheckoutLinkInfo } from '../links.js';
+import type { CheckoutLinkInfo } from '../buyer/links.js';
 
 const text = z.string().check(z.minLength(1), z.maxLength(500));
 const pageUrl = z.string().check(z.refine(isSafeRedirectUrl, { message: 'must be an absolute https URL (http only on loopback)' }));
