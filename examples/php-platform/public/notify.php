@@ -1,8 +1,9 @@
 <?php
 // POST /notify.php, called by the platform's serve for each outcome of one of this shop's orders:
-// {"id", "type": "order.paid"|"order.failed"|"order.cancelled"|"order.refunded"|"store.disconnected", "created_at",
-// "data": {"store_id", "reference", …}}. Signed over the raw body with this shop's notify_secret. Any answer but 2xx
-// makes serve send the same notice (same id) again later, so the work is done once per id.
+// {"id", "type": "order.paid"|"order.failed"|"order.cancelled"|"order.refunded"|"store.connected"|"store.disconnected",
+// "created_at", "data": {"store_id", "reference", …}}; a type it does not know is kept and answered 200. Signed over
+// the raw body with this shop's notify_secret. Any answer but 2xx makes serve send the same notice (same id) again
+// later, so the work is done once per id.
 declare(strict_types=1);
 require __DIR__ . '/../shop.php';
 
@@ -31,8 +32,8 @@ try {
     $ours = ($data['store_id'] ?? null) === saved('store_id');
     if ($first && !$ours) {
         error_log('shop: notice ' . $notice['id'] . ' names another store');
-    } elseif ($first && $notice['type'] === 'store.disconnected') {
-        save(['status' => 'disconnected']);
+    } elseif ($first && ($notice['type'] === 'store.connected' || $notice['type'] === 'store.disconnected')) {
+        save(['status' => $notice['type'] === 'store.connected' ? 'connected' : 'disconnected']);
     } elseif ($first && $notice['type'] === 'order.paid') {
         $order = find_order($reference);
         // Paid in full, in pesos, for this order's link: anything else stays in notices for a person to look at.
