@@ -5,7 +5,7 @@
  * dependency) is loaded only here.
  */
 import { ClaimStoreError, withinBound } from '../../once/claims.js';
-import type { PgPoolLike } from '../../postgres/store.js';
+import { lazyPool, sqlName, type PgPoolLike } from '../../postgres/pool.js';
 import { deliveredKeepMs, listLimit, type DeliveryState, type Outbox, type OutboxEntry } from './outbox.js';
 
 export interface PostgresOutboxOptions {
@@ -38,29 +38,12 @@ const entryOf = (row: Record<string, unknown>): OutboxEntry => ({
 
 export function postgresOutbox(options: PostgresOutboxOptions): Outbox {
   if (!options.url === !options.pool) throw new TypeError('postgresOutbox: give exactly one of `url` or `pool`.');
-  const table = options.table ?? 'pay_checkout_outbox';
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(table)) throw new TypeError(`postgresOutbox: "${table}" must be a lower-case SQL name (letters, digits, _).`);
+  const table = sqlName('postgresOutbox', options.table ?? 'pay_checkout_outbox');
   const timeoutMs = options.commandTimeoutMs ?? 2_000;
-  let pool: Promise<PgPoolLike> | undefined;
+  // A few connections: the relay sends a handful of notices at a time. An idle connection's failure shows in the next query.
+  const pool = lazyPool({ connectionString: options.url, pool: options.pool, timeoutMs, max: 4, onError: () => {} });
   let prepared: Promise<unknown> | undefined;
   let closed = false;
-
-  const makePool = async (): Promise<PgPoolLike> => {
-    if (options.pool) return options.pool;
-    const pg = await import('pg');
-    const Pool = (pg.default ?? pg).Pool;
-    const made = new Pool({
-      connectionString: options.url,
-      connectionTimeoutMillis: timeoutMs,
-      query_timeout: timeoutMs,
-      keepAlive: true,
-      max: 4,
-      // A notice is recorded only once it is on disk: the webhook it came from is acknowledged after.
-      options: `-c synchronous_commit=on -c statement_timeout=${timeoutMs}`,
-    }) as unknown as PgPoolLike;
-    made.on?.('error', () => {});
-    return made;
-  };
 
   const prepare = (p: PgPoolLike) =>
     (prepared ??= (async () => {
@@ -84,10 +67,7 @@ export function postgresOutbox(options: PostgresOutboxOptions): Outbox {
   const query = async (what: string, text: string, values: unknown[]) => {
     if (closed) throw new ClaimStoreError(`postgres outbox ${what}: the outbox is closed`);
     try {
-      const p = await (pool ??= makePool().catch((error: unknown) => {
-        pool = undefined;
-        throw error;
-      }));
+      const p = await pool.get();
       return await withinBound(
         prepare(p).then(() => p.query(text, values)),
         timeoutMs,
@@ -149,9 +129,7 @@ export function postgresOutbox(options: PostgresOutboxOptions): Outbox {
     },
     async close() {
       closed = true;
-      const p = await pool?.catch(() => undefined);
-      pool = undefined;
-      if (p && !options.pool) await p.end?.();
+      await pool.close();
     },
   };
 }
