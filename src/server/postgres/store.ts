@@ -5,6 +5,7 @@
  * the database's clock. `pg` (an optional peer dependency) is loaded only here, and only when given a connection string.
  */
 import { errorFields, storeEvents, type EventSink } from '../events.js';
+import { postgresOpenOrders } from './open-orders.js';
 import { lazyPool, sqlName, type PgClientLike, type PgPoolLike } from './pool.js';
 import { addListener, ClaimStoreError, newToken, undoLostClaim, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../once/claims.js';
 
@@ -17,6 +18,8 @@ export interface PostgresStoreOptions {
   pool?: PgPoolLike;
   /** The claims table; default `pay_checkout_claims`, created when missing. */
   table?: string;
+  /** The open orders the sweep follows; default `pay_checkout_open_orders` (`<table>_open_orders` beside a claims table of another name). */
+  openOrdersTable?: string;
   /** The NOTIFY channel; default `pay_checkout`. */
   channel?: string;
   /** A query unanswered in this time fails (the handler answers 503); default 2,000 ms. */
@@ -155,9 +158,11 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     if ((claimsSinceSweep += 1) % 500 === 0) void query('sweep', `DELETE FROM ${table} WHERE expires_at < clock_timestamp() - interval '1 minute'`, []).catch(() => {});
   };
 
+  const openOrdersTable = sqlName('createPostgresStore', options.openOrdersTable ?? (table === 'pay_checkout_claims' ? 'pay_checkout_open_orders' : `${table}_open_orders`.slice(0, 63)));
   return {
     durability,
     attachEvents: events.attach,
+    openOrders: postgresOpenOrders({ query, table: openOrdersTable }),
     async claim(key, digest, leaseMs): Promise<ClaimResult> {
       sweep();
       for (let attempt = 0; attempt < 3; attempt++) {

@@ -19,6 +19,9 @@ export interface PostgresOutboxOptions {
   commandTimeoutMs?: number;
 }
 
+/** Due times and leases on the database's clock, in ms, never an instance's: instances whose clocks differ never take one row at once. */
+const dbNow = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
@@ -90,19 +93,19 @@ export function postgresOutbox(options: PostgresOutboxOptions): Outbox {
     async add(entry) {
       const result = await query(
         'add',
-        `INSERT INTO ${table} (id, key, body, created_at, state, attempts, next_at, window_from) VALUES ($1, $2, $3, $4, 'pending', 0, $4, $4) ON CONFLICT DO NOTHING`,
+        `INSERT INTO ${table} (id, key, body, created_at, state, attempts, next_at, window_from) VALUES ($1, $2, $3, $4, 'pending', 0, ${dbNow}, $4) ON CONFLICT DO NOTHING`,
         [entry.id, entry.key, entry.body, entry.created_at],
       );
       return result.rowCount === 1;
     },
-    async lease(now, leaseMs, limit, onlyId) {
+    async lease(_now, leaseMs, limit, onlyId) {
       const token = crypto.randomUUID();
       const result = await query(
         'lease',
-        `UPDATE ${table} SET attempts = attempts + 1, token = $3, next_at = $1 + $2 WHERE id IN (
-           SELECT id FROM ${table} WHERE state = 'pending' AND next_at <= $1 AND ($5::text IS NULL OR id = $5)
-           ORDER BY next_at LIMIT $4 FOR UPDATE SKIP LOCKED) RETURNING *`,
-        [now, Math.ceil(leaseMs), token, limit, onlyId ?? null],
+        `UPDATE ${table} SET attempts = attempts + 1, token = $2, next_at = ${dbNow} + $1 WHERE id IN (
+           SELECT id FROM ${table} WHERE state = 'pending' AND next_at <= ${dbNow} AND ($4::text IS NULL OR id = $4)
+           ORDER BY next_at LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING *`,
+        [Math.ceil(leaseMs), token, limit, onlyId ?? null],
       );
       return result.rows.map((row) => ({ entry: entryOf(row), token }));
     },
@@ -110,8 +113,8 @@ export function postgresOutbox(options: PostgresOutboxOptions): Outbox {
       sweep(s.state === 'pending' ? s.next_at : s.at);
       const result = await query(
         'settle',
-        `UPDATE ${table} SET token = NULL, state = $3, next_at = COALESCE($4, next_at), last_error = $5, last_status = $6, delivered_at = $7 WHERE id = $1 AND token = $2`,
-        [id, token, s.state, s.state === 'pending' ? s.next_at : null, s.state === 'delivered' ? null : s.error, s.status, s.state === 'delivered' ? s.at : null],
+        `UPDATE ${table} SET token = NULL, state = $3, next_at = COALESCE(${dbNow} + $4, next_at), last_error = $5, last_status = $6, delivered_at = $7 WHERE id = $1 AND token = $2`,
+        [id, token, s.state, s.state === 'pending' ? Math.max(0, Math.round(s.delay_ms ?? s.next_at - Date.now())) : null, s.state === 'delivered' ? null : s.error, s.status, s.state === 'delivered' ? s.at : null],
       );
       return result.rowCount === 1;
     },
@@ -122,7 +125,7 @@ export function postgresOutbox(options: PostgresOutboxOptions): Outbox {
     async redeliver(id, now) {
       const result = await query(
         'redeliver',
-        `UPDATE ${table} SET state = 'pending', next_at = $2, window_from = $2, attempts = 0, token = NULL, delivered_at = NULL WHERE id = $1`,
+        `UPDATE ${table} SET state = 'pending', next_at = ${dbNow}, window_from = $2, attempts = 0, token = NULL, delivered_at = NULL WHERE id = $1`,
         [id, now],
       );
       return result.rowCount === 1;

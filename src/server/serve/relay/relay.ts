@@ -7,6 +7,7 @@
  */
 import { payCheckoutSignatureHeader, signPayCheckout } from '../../../webhooks/pay-checkout-signature.js';
 import { errorFields, type EventSink } from '../../events.js';
+import { withoutCredentials } from '../../http/shown-values.js';
 import type { OrderStatusChange } from '../../buyer/order-status.js';
 import { noticeKeyOf, noticeOf, type Notice } from './notice.js';
 import type { DeliveryState, LeasedEntry, Outbox, OutboxEntry, Settlement } from './outbox.js';
@@ -96,7 +97,8 @@ export function retryDelayMs(attempt: number, firstRetryMs: number, maxDelayMs: 
 export function afterFailure(entry: OutboxEntry, now: number, timings: { firstRetryMs: number; maxDelayMs: number; giveUpAfterMs: number }, failure: { error: string; status: number | null }): Settlement {
   const end = entry.window_from + timings.giveUpAfterMs;
   if (now >= end) return { state: 'given_up', at: now, ...failure };
-  return { state: 'pending', next_at: Math.min(now + retryDelayMs(entry.attempts, timings.firstRetryMs, timings.maxDelayMs), end), ...failure };
+  const nextAt = Math.min(now + retryDelayMs(entry.attempts, timings.firstRetryMs, timings.maxDelayMs), end);
+  return { state: 'pending', next_at: nextAt, delay_ms: nextAt - now, ...failure };
 }
 
 /** A failed attempt in a few words: the socket error's code where there is one (`fetch failed` says nothing). */
@@ -137,21 +139,12 @@ function toRelayed(entry: OutboxEntry): RelayedNotice {
 
 export function createRelay(options: RelayOptions): Relay {
   const { outbox, emit } = options;
-  let target: URL;
-  try {
-    target = new URL(options.notifyUrl);
-  } catch {
-    throw new TypeError('createRelay: `notifyUrl` must be an absolute http(s) URL.');
-  }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new TypeError('createRelay: `notifyUrl` must be an absolute http(s) URL.');
+  if (!URL.canParse(options.notifyUrl) || !/^https?:$/.test(new URL(options.notifyUrl).protocol)) throw new TypeError('createRelay: `notifyUrl` must be an absolute http(s) URL.');
   if (!Array.isArray(options.secrets) || options.secrets.length === 0 || options.secrets.some((s) => typeof s !== 'string' || s.length === 0)) {
     throw new TypeError('createRelay: `secrets` must list at least one app secret.');
   }
   // fetch() refuses a URL with credentials in it; a shop behind HTTP basic auth gets them as the header instead.
-  const utf8Base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
-  const basicAuth = target.username || target.password ? `Basic ${utf8Base64(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`)}` : undefined;
-  target.username = '';
-  target.password = '';
+  const { url: target, authorization: basicAuth } = withoutCredentials(options.notifyUrl);
   const secrets = [...options.secrets];
   const fetch = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
@@ -262,15 +255,18 @@ export function createRelay(options: RelayOptions): Relay {
       const made = noticeOf(change, now());
       if (!made) return undefined;
       const { notice } = made;
-      const added = await outbox.add({ id: notice.id, key: noticeKeyOf(change.id_order, change.status), body: JSON.stringify(notice), created_at: now() });
+      const added = await outbox.add({ id: notice.id, key: noticeKeyOf(change.order_uid, change.status), body: JSON.stringify(notice), created_at: now() });
+      // Added by the sweep: no webhook and no buyer had told any instance; without the sweep the shop would never know.
+      const swept = added && change.found_by === 'sweep';
       emit({
-        level: 'info',
+        level: swept ? 'warn' : 'info',
         name: 'notice_recorded',
-        message: `notice ${notice.id} (${notice.type}, order ${change.id_order}) ${added ? 'recorded' : 'was in the outbox already'}`,
+        message: `notice ${notice.id} (${notice.type}, order ${change.id_order}) ${added ? 'recorded' : 'was in the outbox already'}${swept ? ': found only by the sweep re-reading the order (no webhook or buyer told of it)' : ''}`,
         id: notice.id,
         type: notice.type,
         id_order: change.id_order,
         added,
+        found_by: change.found_by,
       });
       if (added && started) void tick();
       return { id: notice.id, added };
