@@ -2,7 +2,7 @@
  * `npm run bench`: prints measured figures against the budgets of docs/site/contributing/architecture.md. A script, not a test:
  * each section lives in `bench/*.ts` and returns whether it met its budget.
  * Options: `--duration SECONDS` (per measured run, default 5), `--concurrency N` (default 32), `--only NAME`
- * (sandbox, handler, serve, size, timing, first-paint, first-screen, vitals, package, confirm, abuse, lighthouse), `--runs N`
+ * (sandbox, handler, serve, platform, size, timing, first-paint, first-screen, vitals, package, confirm, abuse, lighthouse), `--runs N`
  * (Lighthouse runs per page, default 1: the median is reported).
  */
 import { parseArgs } from 'node:util';
@@ -28,6 +28,9 @@ const sections: [string, () => Promise<boolean>][] = [
   ['handler', async () => (await import('./handler.js')).benchHandler({ durationMs, concurrency, warmupMs: 500 })],
   // `pay-checkout serve` (links from a shop's app over HTTP) against the handler embedded in Node, same run.
   ['serve', async () => (await import('./serve.js')).benchServe({ durationMs, concurrency, warmupMs: 500 })],
+  // `pay-checkout serve` in partner mode with 1,000 connected shops against single-shop serve, same run: only with
+  // `--only platform` (about 2 min; it starts a redis-server).
+  ['platform', async () => (await import('./platform.js')).benchPlatform({ durationMs, concurrency, warmupMs: 500 })],
   ['size', async () => (await import('./size.js')).benchSize()],
   ['timing', async () => (await import('./timing.js')).benchTiming({ loads })],
   // The hosted page static and server-rendered against a plain page with the amount in its HTML.
@@ -47,7 +50,7 @@ const sections: [string, () => Promise<boolean>][] = [
 console.log(`# pay-checkout bench (Node ${process.version}, ${(await import('node:os')).availableParallelism()} cores)`);
 const verdicts: [string, boolean][] = [];
 for (const [name, run] of sections) {
-  if (values.only ? values.only !== name : name === 'first-screen' || name === 'abuse' || name === 'lighthouse') continue;
+  if (values.only ? values.only !== name : name === 'first-screen' || name === 'abuse' || name === 'lighthouse' || name === 'platform') continue;
   try {
     verdicts.push([name, await run()]);
   } catch (error) {

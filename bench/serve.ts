@@ -33,22 +33,25 @@ const record = JSON.stringify({ amount: 50_000, description: 'Camiseta talla M',
 /** Each create's own number across every phase of the run: its key, address and document are never reused. */
 let sequence = 0;
 
+/** A buyer's create number `n` on link `hash`: its own key, address (one proxy hop trusted) and document. */
+export const createOn = (hash: string, n: number): LoadRequest => ({
+  method: 'POST',
+  path: `/v1/checkout/links/${hash}/orders`,
+  headers: {
+    'content-type': 'application/json',
+    [idempotencyKeyHeader]: `serve-bench-${process.pid}-${n}`,
+    'x-forwarded-for': `10.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`,
+  },
+  body: JSON.stringify({ payment_gateway: { id_payment_gateway: 2 }, shopper: { id_number: String(10_000_000 + n), id_type: 1 } }),
+});
+
 const create = (): LoadRequest => {
   const n = sequence++;
-  return {
-    method: 'POST',
-    path: `/v1/checkout/links/bench-link-${n % linkCount}/orders`,
-    headers: {
-      'content-type': 'application/json',
-      [idempotencyKeyHeader]: `serve-bench-${process.pid}-${n}`,
-      'x-forwarded-for': `10.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`,
-    },
-    body: JSON.stringify({ payment_gateway: { id_payment_gateway: 2 }, shopper: { id_number: String(10_000_000 + n), id_type: 1 } }),
-  };
+  return createOn(`bench-link-${n % linkCount}`, n);
 };
 
 /** The shop's app: a record for any hash, as a PHP or Java shop's links endpoint would answer; counts what it is asked. */
-async function startLinksApp(): Promise<{ url: string; asked: () => number; close: () => Promise<void> }> {
+export async function startLinksApp(): Promise<{ url: string; asked: () => number; close: () => Promise<void> }> {
   let asked = 0;
   const server = http.createServer((_request, response) => {
     asked += 1;
@@ -63,7 +66,7 @@ async function startLinksApp(): Promise<{ url: string; asked: () => number; clos
 }
 
 /** `pay-checkout serve` from this checkout's source (as the embedded handler runs from it), once it says it listens. */
-async function startServeProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+export async function startServeProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));

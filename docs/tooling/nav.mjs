@@ -4,7 +4,7 @@ export const nav = [
   ['Start', [['What it is', 'index.md'], ['Install', 'install.md'], ['Screens', 'screens.md'], ['Accessibility', 'accessibility.md']]],
   ['Merchants', [['Any stack: PHP, Java, Python', 'merchants/any-stack.md'], ['Embed by script tag', 'merchants/index.md'], ['The hosted page', 'merchants/hosted-page.md'], ['Prefill, methods, consent', 'merchants/buyer-details.md'], ['Theming and playground', 'merchants/theming.md']]],
   ['Plugin authors', [
-    ['For plugin authors', 'plugin-authors/index.md'], ['Events', 'plugin-authors/events.md'], ['Passing what the platform knows', 'plugin-authors/prefill.md'], ['Partner onboarding', 'plugin-authors/partner-onboarding.md'],
+    ['For plugin authors', 'plugin-authors/index.md'], ['Events', 'plugin-authors/events.md'], ['Passing what the platform knows', 'plugin-authors/prefill.md'], ['Partner onboarding', 'plugin-authors/partner-onboarding.md'], ['For platforms', 'plugin-authors/platforms.md'],
     ['Frameworks', 'frameworks/index.md'], ['React', 'frameworks/react.md'], ['Vue', 'frameworks/vue.md'], ['Svelte', 'frameworks/svelte.md'],
     ['Next.js', 'frameworks/nextjs.md'], ['Nuxt', 'frameworks/nuxt.md'], ['SvelteKit', 'frameworks/sveltekit.md'], ['Astro', 'frameworks/astro.md'],
     ['Angular', 'frameworks/angular.md'], ['React Router', 'frameworks/react-router.md'], ['Lit SSR', 'frameworks/lit-ssr.md'], ['Editors', 'frameworks/editors.md'],

@@ -16,31 +16,12 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { systemBinary } from '../harness/system-packages.mjs';
 import { freePort, startRedis, stopChild, type TestRedis } from '../node/redis-harness.js';
-import { Buyer, completeOutside, gateways, repoRoot, settleMs, startWorld, type ControlOrder, type Gateway, type World } from './support/harness.js';
+import { Buyer, completeOutside, gateways, repoRoot, startWorld, type ControlOrder, type Gateway, type World } from './support/harness.js';
+import { keepTail, until, type MarkedPaid } from './support/processes.js';
 
 const appSecret = 'shop-and-serve-share-this-secret';
 const cli = path.join(repoRoot, 'src', 'cli.ts');
 const shopRoot = path.join(repoRoot, 'examples', 'php', 'public');
-
-/** Output kept from a child for the failure message, its pipes drained so it never blocks. */
-function keepTail(child: ChildProcess): () => string {
-  let tail = '';
-  const keep = (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-4_000));
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return () => tail;
-}
-
-/** Polls `check` every 50 ms until it holds, or fails with `what` after `timeoutMs`. */
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = settleMs): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`still waiting for ${what} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * Every `<img>` under the element, through its shadow roots, once each has loaded or failed: its src and natural width
@@ -62,13 +43,8 @@ const elementImagesScript = `(async () => {
 
 const answers = (url: string) => () => fetch(url).then((response) => response.ok);
 
-interface Cart {
+interface Cart extends MarkedPaid {
   hash: string;
-  amount: number;
-  paid_at: string | null;
-  paid_by_event: string | null;
-  id_order: number | null;
-  gateway: string | null;
 }
 interface Notice {
   id: string;
