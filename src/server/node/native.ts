@@ -62,6 +62,8 @@ export function lazyRequest(build: () => Request): Request {
 function readWithin(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
   const method = req.method ?? 'GET';
   if (method === 'GET' || method === 'HEAD') return Promise.resolve(new Uint8Array());
+  // Parsed to its end already (a small body comes in the same read as the headers): taken from the buffer in one piece.
+  if (req.complete) return Promise.resolve(req.readableLength > limit ? undefined : ((req.read() as Buffer | null) ?? new Uint8Array()));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -192,25 +194,41 @@ export function writeAnswer({ status, headers, text, bytes }: Answer, res: Serve
   res.end(text);
 }
 
+/** The request's Incoming, for the listeners below (made once, not per request). */
+const incomingOf = Symbol('incoming');
+type Carrying = { [incomingOf]?: NodeIncoming };
+
+/** Gone when the client leaves before the answer is written, so a waiting status request stops waiting. */
+function onResponseClose(this: ServerResponse & Carrying): void {
+  if (!this.writableFinished) this[incomingOf]?.gone();
+}
+
+/** A body cut off mid-way errors the request first: marked gone before the handler sees the read fail. */
+function onRequestError(this: IncomingMessage & Carrying): void {
+  this[incomingOf]?.gone();
+}
+
+async function answerNative(answer: AnswerIncoming, onError: (error: unknown) => void, req: IncomingMessage, res: ServerResponse, incoming: NodeIncoming): Promise<void> {
+  try {
+    writeAnswer(await answer(incoming), res);
+  } catch (error) {
+    // The buyer went away mid-request (an aborted upload, a closed tab): nobody to answer, nothing to report.
+    if (incoming.aborted || req.destroyed) return void res.destroy();
+    onError(error);
+    if (!res.headersSent) {
+      res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(errorBody('INTERNAL_SERVER_ERROR')));
+    } else res.destroy();
+  }
+}
+
 export function nativeListener(answer: AnswerIncoming, onError: (error: unknown) => void) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const incoming = new NodeIncoming(req, res);
-    // Gone when the client leaves before the answer is written, so a waiting status request stops waiting.
-    res.once('close', () => {
-      if (!res.writableFinished) incoming.gone();
-    });
-    // A body cut off mid-way errors the request first: mark it gone before the handler sees the read fail.
-    req.on('error', () => incoming.gone());
-    answer(incoming)
-      .then((answered) => writeAnswer(answered, res))
-      .catch((error: unknown) => {
-        // The buyer went away mid-request (an aborted upload, a closed tab): nobody to answer, nothing to report.
-        if (incoming.aborted || req.destroyed) return void res.destroy();
-        onError(error);
-        if (!res.headersSent) {
-          res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
-          res.end(JSON.stringify(errorBody('INTERNAL_SERVER_ERROR')));
-        } else res.destroy();
-      });
+    (req as Carrying)[incomingOf] = incoming;
+    (res as Carrying)[incomingOf] = incoming;
+    res.on('close', onResponseClose);
+    req.on('error', onRequestError);
+    void answerNative(answer, onError, req, res, incoming);
   };
 }
