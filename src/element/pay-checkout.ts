@@ -13,7 +13,7 @@ import { StepFocus } from './controllers/step-focus.js';
 import { defineSteps } from './steps/steps.js';
 import { dropServerShell, serverFirstScreen } from './internal/server-shell.js';
 import { clientOptionsOf } from './controllers/flow-requests.js';
-import { answersAtOnce, shownState } from './internal/screen-policy.js';
+import { answering, shownState } from './internal/screen-policy.js';
 import { stepTemplate } from './steps/step-template.js';
 import { PayCheckoutSettings } from './pay-checkout-settings.js';
 import { payCheckoutStyles } from './pay-checkout.styles.js';
@@ -115,12 +115,15 @@ export class PayCheckout extends PayCheckoutSettings {
     return this._shown().step;
   }
 
-  // The element is the face: each job behind it is a controller (controllers/), wired here and nowhere else. Lit runs
-  // their hooks in this order: the server's screen is marked first and interactive (server-screen.ts) before focus
-  // moves and before the runner tells the page `pay-ready`, so the page's marks come before its event.
+  // The element is the face: each job behind it is a controller, made here, but for the order's two (StatusChecks and
+  // Countdown, order/), which the order tracker makes on this element as the later steps arrive (order-tracker.ts).
+  // Lit runs their hooks in this order: the server's screen is marked first and interactive (server-screen.ts) before
+  // focus moves and before the runner tells the page `pay-ready`, so the page's marks come before its event. Their
+  // private members are TypeScript's `private _x`, never `#x`: for the first script's target (safari15) the bundler
+  // lowers `#` fields to WeakMaps and helpers (+0.52 KB gzip when tried), which the first script has no room for.
   private readonly _live = new LiveRegion(this);
   private readonly _chunks = new StepChunks(this, {
-    // The order tracker's one way into the flow and the page.
+    // The order tracker's one way into the flow and the page; the status checks' timings reach order/ through `hooks`.
     track: (later) =>
       new later.OrderTracker(
         this,
@@ -137,28 +140,17 @@ export class PayCheckout extends PayCheckoutSettings {
       ),
     waitMs: () => PayCheckout.detailsWaitMs,
   });
-  private readonly _screen = new ServerScreen(this, {
-    ready: () => this._shown().step !== 'loading',
-    answers: () => answersAtOnce(this._shown(), this._chunks),
-  });
+  /** Whether the screen on show answers a tap at once: what the `interactive` mark and `pay-ready` both wait for. */
+  private readonly _answering = () => answering(this._shown(), this._chunks);
+  private readonly _screen = new ServerScreen(this, { ready: () => this._shown().step !== 'loading', answering: this._answering });
   private readonly _focus = new StepFocus(this, { onScreen: () => (this._shown() === this._runner.flow ? this._runner.flow : undefined) });
-  private readonly _runner: FlowRunner = new FlowRunner(this, {
-    details: () => this._chunks.details,
-    later: () => this._chunks.later,
-    tracker: () => this._chunks.tracker,
-    loadDetails: () => this._chunks.loadDetails(),
-    loadLater: () => this._chunks.loadLater(),
-    wantSteps: (linkHere) => this._chunks.wantSteps(linkHere),
+  private readonly _runner: FlowRunner = new FlowRunner(this, this._chunks, {
     newScreen: (changed, focus) => {
       if (focus) this._focus.pending = true;
       // A new screen speaks through its focused heading: nothing said for the last one lingers or follows it.
       if (changed) this._live.announce('');
     },
-    answering: () => {
-      const shown = this._shown();
-      return shown.step !== 'loading' && answersAtOnce(shown, this._chunks);
-    },
-    timings: () => PayCheckout.statusTimings,
+    answering: this._answering,
   });
 
   /** The strings on screen; a server renderer hands over its locale's first screens (renderHostedPage). */

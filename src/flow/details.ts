@@ -1,6 +1,6 @@
 import type { CheckoutOrderInput } from '../contract/checkout.js';
 import { errorMessage, hasApiCode, isRateLimited, isRetryable } from './errors.js';
-import { isAmountError, serviceFieldErrors } from './refusals.js';
+import { isAmountError, serviceFieldErrors } from './refusal-fields.js';
 import { orderState } from './orders.js';
 import { validateDetails, type ShopperDetails } from './rules.js';
 import { amountState, errorState, isDynamic } from './screens.js';

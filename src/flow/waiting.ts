@@ -1,7 +1,7 @@
 import type { CheckoutOrder } from '../contract/checkout.js';
 import { detailsInFlight } from './details.js';
 import { errorMessage, hasApiCode } from './errors.js';
-import { isOtpError } from './refusals.js';
+import { isOtpError } from './refusal-fields.js';
 import { checkStatus, orderState, seedOf, updateWaiting } from './orders.js';
 import { isWaitingStep } from './selectors.js';
 import { otpInput, validateOtp } from './rules.js';

@@ -23,7 +23,7 @@ import type { CheckoutHandlerOptions, DrainableCheckoutHandler } from './options
 import { errorFields, safeSink, type EventSink } from './events.js';
 import { healthAnswers, type HealthAnswer } from './health.js';
 import { noteOf } from './telemetry/request-notes.js';
-import { refusalEvent, refusalOf } from './telemetry/refusal-kinds.js';
+import { refusalEvent, refusalKindOf } from './telemetry/refusal-kinds.js';
 import { allowedMethods, checkoutRouter, type CheckoutRouter, type RouteMatch } from './routes.js';
 import { handlerTelemetry } from './telemetry/telemetry.js';
 import { checkSecrets, serverSecrets, type ServerSecrets } from './secrets.js';
@@ -132,7 +132,7 @@ export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssem
   const notFound = (request: Incoming) => respond(request, 404, errorBody('NOT_FOUND', { description: `${request.method} ${request.path} is not an endpoint of the buyer API.` }));
 
   const failure = (request: Incoming, error: unknown, match: RouteMatch | undefined): Answer => {
-    const refusal = refusalOf(error, match?.kind === 'webhook');
+    const refusal = refusalKindOf(error, match?.kind === 'webhook');
     const note = noteOf(request);
     if (note) note.refusal = refusal;
     // The client went away (an aborted upload, a closed tab): no one reads the answer, and it is no server error.

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { statusDelay, defaultStatusTimings } from '../../src/element/internal/status-timings.js';
-import { CountdownController } from '../../src/element/order/countdown-controller.js';
+import { Countdown } from '../../src/element/order/countdown.js';
 
 /** The least a controller needs from its host. */
 class FakeHost implements ReactiveControllerHost {
@@ -34,7 +34,7 @@ describe('status timings', () => {
   });
 });
 
-describe('CountdownController', () => {
+describe('Countdown', () => {
   let realNow: () => number;
   beforeEach(() => (realNow = Date.now));
   afterEach(() => (Date.now = realNow));
@@ -45,7 +45,7 @@ describe('CountdownController', () => {
     const host = new FakeHost();
     const spoken: number[] = [];
     let ended = 0;
-    const countdown = new CountdownController(host, { onMilestone: (s) => spoken.push(s), onEnd: () => (ended += 1) });
+    const countdown = new Countdown(host, { onMilestone: (s) => spoken.push(s), onEnd: () => (ended += 1) });
     countdown.hostConnected();
     countdown.set(new Date(now + 6 * 60 * 1000).toISOString());
     expect(countdown.remainingMs).to.equal(360_000);
@@ -69,7 +69,7 @@ describe('CountdownController', () => {
 
   it('a device clock that is off is corrected by the measured skew', () => {
     Date.now = () => 0;
-    const countdown = new CountdownController(new FakeHost());
+    const countdown = new Countdown(new FakeHost());
     // The server is 3 minutes ahead of this phone; its deadline is 5 minutes after its own now.
     const skew = 3 * 60 * 1000;
     countdown.set(new Date(skew + 5 * 60 * 1000).toISOString(), skew);

@@ -73,7 +73,7 @@ describe('<pay-checkout> leaving the page mid-wait', () => {
     const el = await mount();
     await toPush(el);
     await waitUntil(
-      () => ['order/countdown-controller.ts', 'controllers/live-region.ts'].every((file) => pendingFiles(watched).includes(file)),
+      () => ['order/countdown.ts', 'controllers/live-region.ts'].every((file) => pendingFiles(watched).includes(file)),
       'a countdown and a live-region message on the push screen',
       { timeout: 5000 },
     );

@@ -128,7 +128,7 @@ describe('a PHP shop beside pay-checkout serve', () => {
     HOST: '127.0.0.1',
   });
 
-  async function startServe(): Promise<void> {
+  async function startServeCommand(): Promise<void> {
     serveChild = spawn(process.execPath, ['--import', 'tsx', cli, 'serve'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: serveEnv() });
     serveTail = keepTail(serveChild);
     // Its events, one JSON line each (info on stdout, the rest on stderr): the relay's say when an attempt is settled.
@@ -171,7 +171,7 @@ describe('a PHP shop beside pay-checkout serve', () => {
     });
     keepTail(shop);
     await until('the PHP shop to answer', answers(`${shopUrl}/index.php`));
-    await startServe();
+    await startServeCommand();
     // The service's webhooks go to serve too: an outcome reaches it from them and from the buyer's status checks,
     // and the shop must still hear of it once.
     await world.control('POST', '/forward', { url: `${serveUrl}/v1/webhooks` });
@@ -301,7 +301,7 @@ describe('a PHP shop beside pay-checkout serve', () => {
       const killed = once(serveChild, 'exit');
       serveChild.kill('SIGKILL');
       await killed;
-      await startServe();
+      await startServeCommand();
     }
     assert.deepEqual(settledAttempts, [1, 2]);
     const cart = await until('the shop to mark the cart paid', async () => {

@@ -37,7 +37,7 @@ describe('the script-tag build: first screen and later steps', () => {
       assert.ok(first.some((id) => id.endsWith(part)), `${part} is missing from the first script`);
     }
     assert.ok(!first.some((id) => id.includes('/node_modules/zod/')), 'zod is in the first script');
-    for (const part of ['src/client/checkout-link.ts', 'src/contract/checkout-link.ts', 'src/client/http.ts', 'src/flow/machine.ts', 'src/flow/before-order.ts', 'src/element/order/resume-order.ts', 'src/flow/waiting.ts', 'src/client/checkout-client.ts', 'src/element/order/order-tracker.ts', 'src/i18n/es.ts', 'src/element/steps/pay-step-details.ts', 'src/element/order/status-controller.ts']) {
+    for (const part of ['src/client/checkout-link.ts', 'src/contract/checkout-link.ts', 'src/client/http.ts', 'src/flow/machine.ts', 'src/flow/before-order.ts', 'src/element/order/resume-order.ts', 'src/flow/waiting.ts', 'src/client/checkout-client.ts', 'src/element/order/order-tracker.ts', 'src/i18n/es.ts', 'src/element/steps/pay-step-details.ts', 'src/element/order/status-checks.ts']) {
       assert.ok(!first.some((id) => id.endsWith(part)), `${part} is in the first script`);
     }
     assert.ok(entry.includes('Elige cómo pagar') && !entry.includes('Confirmar pago'), 'the first screens’ strings only');

@@ -1,7 +1,8 @@
 /**
  * The design lives in the repository: docs/site/contributing/architecture.md is the page a newcomer reads first, the
  * README and the contributing page lead to it, nothing cites a design file the repository does not have, and its
- * table of which part imports which matches the imports in src/ (each part only from the parts below it).
+ * table of which part imports which matches the imports in src/ (each part only from the parts below it), and inside
+ * src/element each folder imports only from the folders the page lists after it.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -31,19 +32,56 @@ function filesUnder(dir: string): string[] {
 /** The part a source file belongs to: its folder under src/, or the file itself at the top (`cli.ts`). */
 const partOf = (file: string) => path.posix.relative('src', file).split('/')[0] ?? file;
 
-/** Part → the parts it imports (relative imports, static, dynamic and type-only alike). */
+/** The files a source file imports, repo-relative (relative imports, static, dynamic and type-only alike). */
+const importsOf = (file: string, source = read(file)): string[] =>
+  [...source.matchAll(/\bfrom\s+'(\.[^']+)'|\bimport\(\s*'(\.[^']+)'\s*\)|^import\s+'(\.[^']+)'/gm)].map((match) =>
+    path.posix.join(path.posix.dirname(file), (match[1] ?? match[2] ?? match[3] ?? '').replace(/\.js$/, '.ts')),
+  );
+
+/** Part → the parts it imports. */
 function importGraph(): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
   for (const file of filesUnder('src').filter((f) => f.endsWith('.ts'))) {
     const from = partOf(file);
     const edges = graph.get(from) ?? new Set<string>();
     graph.set(from, edges);
-    for (const match of read(file).matchAll(/\bfrom\s+'(\.[^']+)'|\bimport\(\s*'(\.[^']+)'\s*\)|^import\s+'(\.[^']+)'/gm)) {
-      const target = partOf(path.posix.join(path.posix.dirname(file), (match[1] ?? match[2] ?? match[3] ?? '').replace(/\.js$/, '.ts')));
-      if (target !== from) edges.add(target);
-    }
+    for (const target of importsOf(file).map(partOf)) if (target !== from) edges.add(target);
   }
   return graph;
+}
+
+/** The element's folders, top first, as the page's element row lists them ("Its folders, each importing only from the ones after it"). */
+function elementFolders(): string[] {
+  const row = /^\| element \|.*$/m.exec(read(architecture))?.[0] ?? '';
+  const after = row.slice(row.indexOf('Its folders'));
+  return [...after.matchAll(/`([a-z-]+)\/`/g)].map((match) => match[1] ?? '');
+}
+
+/**
+ * Imports inside src/element that run from a lower folder back up: the element's own files (`pay-checkout.ts`, its
+ * settings and styles) sit above every folder, then the folders in `folders`' order. `sources` may stand in for files.
+ */
+function upwardElementImports(folders: readonly string[], sources: ReadonlyMap<string, string> = new Map()): string[] {
+  /** -1 for the element's own files, else the folder's place; undefined for a folder the page does not list. */
+  const rank = (file: string): number | undefined => {
+    const [first = '', ...rest] = path.posix.relative('src/element', file).split('/');
+    if (rest.length === 0) return -1;
+    return folders.includes(first) ? folders.indexOf(first) : undefined;
+  };
+  const files = [...new Set([...filesUnder('src/element').filter((f) => f.endsWith('.ts')), ...sources.keys()])];
+  const problems: string[] = [];
+  for (const file of files) {
+    const from = rank(file);
+    if (from === undefined) {
+      problems.push(`${file} is in a folder the page does not list`);
+      continue;
+    }
+    for (const target of importsOf(file, sources.get(file) ?? read(file)).filter((t) => t.startsWith('src/element/'))) {
+      const to = rank(target);
+      if (to !== undefined && to < from) problems.push(`${file} imports ${target}, a folder above it`);
+    }
+  }
+  return problems;
 }
 
 describe('the architecture page', () => {
@@ -87,5 +125,20 @@ describe('the architecture page', () => {
       }
     }
     assert.deepEqual(problems, []);
+  });
+
+  it("lists the element's folders, and no import inside src/element runs from a lower folder back up", () => {
+    const folders = elementFolders();
+    assert.deepEqual(folders, ['controllers', 'steps', 'order', 'internal', 'events']);
+    assert.deepEqual(upwardElementImports(folders), []);
+    // The check sees one: an order file reaching up into the controllers, and a helper up to the element.
+    const upward = new Map([
+      ['src/element/order/upward.ts', "import type { FlowRunner } from '../controllers/flow-runner.js';\n"],
+      ['src/element/internal/upward.ts', "import { PayCheckout } from '../pay-checkout.js';\n"],
+    ]);
+    assert.deepEqual(upwardElementImports(folders, upward), [
+      'src/element/order/upward.ts imports src/element/controllers/flow-runner.ts, a folder above it',
+      'src/element/internal/upward.ts imports src/element/pay-checkout.ts, a folder above it',
+    ]);
   });
 });

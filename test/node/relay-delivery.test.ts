@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { ServerEvent } from '../../src/server/events.js';
 import type { OrderStatusChange } from '../../src/server/buyer/order-status.js';
-import { createRelay, deliveriesCommand, memoryOutbox, noticeTypeOf, retryDelayMs, type Relay, type RelayOptions } from '../../src/server/serve/relay/index.js';
+import { createRelay, runDeliveries, memoryOutbox, noticeTypeOf, retryDelayMs, type Relay, type RelayOptions } from '../../src/server/serve/relay/index.js';
 import { afterFailure } from '../../src/server/serve/relay/relay.js';
 import { verifyPayCheckoutSignature } from '../../src/webhooks/index.js';
 import { freePort } from './redis-harness.js';
@@ -163,20 +163,20 @@ describe('relay delivery', () => {
 
     answers = [200];
     const lines: string[] = [];
-    assert.equal(await deliveriesCommand({ relay, args: [], print: (l) => lines.push(l) }), 0);
+    assert.equal(await runDeliveries({ relay, args: [], print: (l) => lines.push(l) }), 0);
     assert.match(lines.join('\n'), new RegExp(`${recorded?.id}  order.failed  \\d+  given up  ${attempts} attempts  last: answered 503`));
     lines.length = 0;
-    assert.equal(await deliveriesCommand({ relay, args: ['redeliver', recorded!.id], print: (l) => lines.push(l) }), 0);
+    assert.equal(await runDeliveries({ relay, args: ['redeliver', recorded!.id], print: (l) => lines.push(l) }), 0);
     assert.deepEqual(lines, [`${recorded?.id}: delivered (200).`]);
     assert.equal(JSON.parse(received.at(-1)!.body).id, recorded?.id);
     assert.deepEqual(await relay.list(), []);
     lines.length = 0;
-    assert.equal(await deliveriesCommand({ relay, args: ['redeliver', 'evt_unknown'], print: (l) => lines.push(l) }), 1);
+    assert.equal(await runDeliveries({ relay, args: ['redeliver', 'evt_unknown'], print: (l) => lines.push(l) }), 1);
     assert.deepEqual(lines, ['No notice evt_unknown in the outbox.']);
-    assert.equal(await deliveriesCommand({ relay, args: ['redeliver'], print: () => {} }), 2);
-    assert.equal(await deliveriesCommand({ relay, args: ['--bogus'], print: () => {} }), 2);
+    assert.equal(await runDeliveries({ relay, args: ['redeliver'], print: () => {} }), 2);
+    assert.equal(await runDeliveries({ relay, args: ['--bogus'], print: () => {} }), 2);
     lines.length = 0;
-    assert.equal(await deliveriesCommand({ relay, args: ['--json'], print: (l) => lines.push(l) }), 0);
+    assert.equal(await runDeliveries({ relay, args: ['--json'], print: (l) => lines.push(l) }), 0);
     assert.deepEqual(JSON.parse(lines[0]!), []);
   });
 

@@ -3,7 +3,7 @@
 // its code), and the method screen's wait behind a server-drawn copy.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { answersAtOnce, shownState, type AtHand } from '../../src/element/internal/screen-policy.js';
+import { answering, shownState, type AtHand } from '../../src/element/internal/screen-policy.js';
 import { es } from '../../src/i18n/es.js';
 import { esFirst } from '../../src/i18n/es-first.js';
 import { firstScreen, initialState } from '../../src/flow/first-screen.js';
@@ -51,10 +51,14 @@ describe('the screen on show', () => {
   });
 });
 
-describe('whether a tap answers at once', () => {
+describe('whether the screen on show answers', () => {
   it('on the method screen only once what it opens is at hand (or no longer waited for); elsewhere always', () => {
-    assert.equal(answersAtOnce(method, { nextAtHand: false }), false);
-    assert.equal(answersAtOnce(method, { nextAtHand: true }), true);
-    assert.equal(answersAtOnce(details, { nextAtHand: false }), true);
+    assert.equal(answering(method, { nextAtHand: false }), false);
+    assert.equal(answering(method, { nextAtHand: true }), true);
+    assert.equal(answering(details, { nextAtHand: false }), true);
+  });
+
+  it('never while loading shows, whatever is at hand', () => {
+    assert.equal(answering(initialState(), { nextAtHand: true }), false);
   });
 });

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { startServe, type RunningServe } from '../../src/server/serve/index.js';
-import { parseServeSettings, rawSettings } from '../../src/server/serve/settings.js';
+import { startServeCommand, type RunningServeCommand } from '../../src/server/serve/index.js';
+import { parseServeCommandSettings, rawSettings } from '../../src/server/serve/settings.js';
 import { startTestSandbox, type TestSandbox } from './sandbox-harness.js';
 
 const shop = 'https://shop.example';
@@ -50,11 +50,11 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
 
 describe('pay-checkout serve: the element\'s script and the hosted page', () => {
   let sandbox: TestSandbox;
-  let serve: RunningServe;
+  let serve: RunningServeCommand;
   /** Behind a proxy at https://pay.shop.example, framed by the shop's own pages. */
-  let proxied: RunningServe;
+  let proxied: RunningServeCommand;
   /** Behind a plain-http origin (a staging box): the page's URL, no HSTS. */
-  let plain: RunningServe;
+  let plain: RunningServeCommand;
   let dist: string;
   let links: string;
 
@@ -64,7 +64,7 @@ describe('pay-checkout serve: the element\'s script and the hosted page', () => 
     writeFileSync(links, JSON.stringify({ camiseta: { amount: 20_000, description: 'Camiseta <b>roja</b>', store_name: 'Tienda Sol', image_url: 'https://shop.example/img/camiseta.jpg' } }));
     sandbox = await startTestSandbox();
     const env = { PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo', PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`, PAY_CHECKOUT_LINKS_FILE: links, PAY_CHECKOUT_ALLOWED_ORIGINS: shop, PORT: '0', HOST: '127.0.0.1' };
-    const start = (more: Record<string, string>) => startServe(parseServeSettings(rawSettings({ ...env, ...more })), { onEvent: () => {}, dist });
+    const start = (more: Record<string, string>) => startServeCommand(parseServeCommandSettings(rawSettings({ ...env, ...more })), { onEvent: () => {}, dist });
     [serve, proxied, plain] = await Promise.all([
       start({}),
       start({ PAY_CHECKOUT_PUBLIC_URL: 'https://pay.shop.example/', PAY_CHECKOUT_FRAME_ANCESTORS: `${shop}, https://www.shop.example` }),

@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { verifyPayCheckoutSignature } from '../../src/webhooks/pay-checkout-signature.js';
-import { startServe, type RunningServe } from '../../src/server/serve/index.js';
+import { startServeCommand, type RunningServeCommand } from '../../src/server/serve/index.js';
 import { runDoctor } from '../../src/doctor/doctor.js';
 import { serveCommand } from '../../src/server/serve/command.js';
-import { parseServeSettings, rawSettings } from '../../src/server/serve/settings.js';
+import { parseServeCommandSettings, rawSettings } from '../../src/server/serve/settings.js';
 import type { ServerEvent } from '../../src/server/events.js';
 import { startTestSandbox, type TestSandbox } from './sandbox-harness.js';
 
@@ -65,13 +65,13 @@ async function startShopApp() {
 describe('pay-checkout serve: links from the shop\'s app', () => {
   let sandbox: TestSandbox;
   let app: Awaited<ReturnType<typeof startShopApp>>;
-  let serve: RunningServe;
+  let serve: RunningServeCommand;
   const events: ServerEvent[] = [];
 
   before(async () => {
     sandbox = await startTestSandbox();
     app = await startShopApp();
-    const settings = parseServeSettings(
+    const settings = parseServeCommandSettings(
       rawSettings({
         PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo',
         PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`,
@@ -83,7 +83,7 @@ describe('pay-checkout serve: links from the shop\'s app', () => {
         HOST: '127.0.0.1',
       }),
     );
-    serve = await startServe(settings, { onEvent: (event) => void events.push(event), dist: path.join(tmpdir(), 'no-dist-here') });
+    serve = await startServeCommand(settings, { onEvent: (event) => void events.push(event), dist: path.join(tmpdir(), 'no-dist-here') });
   });
   after(async () => {
     await serve?.close({ graceMs: 0 });
@@ -250,14 +250,14 @@ describe('pay-checkout serve: links from a file', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'serve-links-file-'));
   const file = path.join(dir, 'links.json');
   let sandbox: TestSandbox;
-  let serve: RunningServe;
+  let serve: RunningServeCommand;
   const events: ServerEvent[] = [];
 
   before(async () => {
     writeFileSync(file, JSON.stringify({ camiseta: record('Camiseta') }));
     sandbox = await startTestSandbox();
-    const settings = parseServeSettings(rawSettings({ PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo', PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`, PAY_CHECKOUT_LINKS_FILE: file, PORT: '0', HOST: '127.0.0.1' }));
-    serve = await startServe(settings, { onEvent: (event) => void events.push(event), dist: dir });
+    const settings = parseServeCommandSettings(rawSettings({ PAY_CHECKOUT_MERCHANT_KEY: 'mk_test_demo', PAY_CHECKOUT_BASE_URL: `${sandbox.origin}/v1`, PAY_CHECKOUT_LINKS_FILE: file, PORT: '0', HOST: '127.0.0.1' }));
+    serve = await startServeCommand(settings, { onEvent: (event) => void events.push(event), dist: dir });
   });
   after(async () => {
     await serve?.close({ graceMs: 0 });

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { runDoctor } from '../../src/doctor/doctor.js';
 import { deliveriesCommand, serveCommand } from '../../src/server/serve/command.js';
-import { parseServeSettings, rawSettings } from '../../src/server/serve/settings.js';
+import { parseServeCommandSettings, rawSettings } from '../../src/server/serve/settings.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const scratch = mkdtempSync(path.join(tmpdir(), 'serve-settings-'));
@@ -155,7 +155,7 @@ describe('pay-checkout deliveries: its settings', () => {
 
 describe('pay-checkout serve: settings as given', () => {
   test('a flag stands in for its variable and wins over it; empty variables are unset', () => {
-    const settings = parseServeSettings(
+    const settings = parseServeCommandSettings(
       rawSettings({ ...valid, PAY_CHECKOUT_NOTIFY_URL: '', PORT: '8080' }, { 'links-url': 'http://127.0.0.1:9000/links/{hash}', port: '9090', 'allowed-origins': 'https://shop.example,https://www.shop.example' }),
     );
     assert.deepEqual(settings.links, { kind: 'url', url: 'http://127.0.0.1:9000/links/{hash}', secrets: [appSecret] });
@@ -167,12 +167,12 @@ describe('pay-checkout serve: settings as given', () => {
     assert.equal(settings.host, undefined);
     assert.equal(settings.publicUrl, undefined);
     assert.deepEqual(settings.frameAncestors, [], "no one frames the hosted page unless named");
-    assert.equal(parseServeSettings(rawSettings({ ...valid, HOST: '[::1]' })).host, '::1');
-    assert.equal(parseServeSettings(rawSettings({ ...valid, HOST: 'localhost' })).host, 'localhost');
+    assert.equal(parseServeCommandSettings(rawSettings({ ...valid, HOST: '[::1]' })).host, '::1');
+    assert.equal(parseServeCommandSettings(rawSettings({ ...valid, HOST: 'localhost' })).host, 'localhost');
   });
 
   test('secrets rotate as comma lists; a base URL picks the service', () => {
-    const settings = parseServeSettings(
+    const settings = parseServeCommandSettings(
       rawSettings({ ...valid, PAY_CHECKOUT_APP_SECRET: `${appSecret}, old-app-secret-0123456`, PAY_CHECKOUT_SECRET: 'token-secret-0123456789,older-token-secret-01', PAY_CHECKOUT_BASE_URL: 'http://127.0.0.1:4010/v1/' }),
     );
     assert.deepEqual(settings.appSecrets, [appSecret, 'old-app-secret-0123456']);
@@ -181,7 +181,7 @@ describe('pay-checkout serve: settings as given', () => {
   });
 
   test('the public URL is kept as an origin; frame ancestors as origins or self', () => {
-    const settings = parseServeSettings(rawSettings(valid, { 'public-url': 'https://Pay.Shop.example:443/', 'frame-ancestors': "https://shop.example, 'self',http://localhost:8000" }));
+    const settings = parseServeCommandSettings(rawSettings(valid, { 'public-url': 'https://Pay.Shop.example:443/', 'frame-ancestors': "https://shop.example, 'self',http://localhost:8000" }));
     assert.equal(settings.publicUrl, 'https://pay.shop.example');
     assert.deepEqual(settings.frameAncestors, ['https://shop.example', "'self'", 'http://localhost:8000']);
   });

@@ -10,7 +10,7 @@ import { isOrderToken, orderKeyFor, orderTokenFor, serverSecrets } from '../../s
 import { CheckoutHttpError } from '../../src/server/http/errors.js';
 import { LimitRefusal, limitReached } from '../../src/server/limits/limits.js';
 import { InDoubtError } from '../../src/server/once/exactly-once.js';
-import { refusalEvent, refusalOf } from '../../src/server/telemetry/refusal-kinds.js';
+import { refusalEvent, refusalKindOf } from '../../src/server/telemetry/refusal-kinds.js';
 import { checkoutRouter } from '../../src/server/routes.js';
 import { WebhookDeliveryError } from '../../src/webhooks/errors.js';
 
@@ -212,20 +212,20 @@ describe('the refusals an operator is told of', () => {
   const forged = CheckoutHttpError.of('UNAUTHORIZED_ACCESS').withCause(new WebhookDeliveryError('invalid_signature', 'bad'));
   const keep = (text: string) => text;
   it('classifies each refusal once, for its event and its metric alike', () => {
-    assert.deepEqual(refusalOf(limit, false), { kind: 'limit', reason: 'ordersPerPhone', status: 429, limit: 'ordersPerPhone', retryAfterS: 3 });
-    assert.equal(refusalOf(inDoubt, false)?.kind, 'in_doubt');
-    assert.equal(refusalOf(CheckoutHttpError.of('IDEMPOTENCY_KEY_IN_USE'), false)?.kind, 'in_progress');
-    assert.deepEqual(refusalOf(forged, true), { kind: 'webhook', reason: 'invalid_signature', status: 401 });
-    assert.deepEqual(refusalOf(CheckoutHttpError.of('PAYLOAD_TOO_LARGE'), true), { kind: 'webhook', reason: 'payload_too_large', status: 413 });
-    assert.deepEqual(refusalOf(CheckoutHttpError.of('LINK_NOT_FOUND'), false), { kind: 'refused', reason: 'link_not_found', status: 404 });
-    assert.equal(refusalOf(new Error('a bug'), false), undefined);
+    assert.deepEqual(refusalKindOf(limit, false), { kind: 'limit', reason: 'ordersPerPhone', status: 429, limit: 'ordersPerPhone', retryAfterS: 3 });
+    assert.equal(refusalKindOf(inDoubt, false)?.kind, 'in_doubt');
+    assert.equal(refusalKindOf(CheckoutHttpError.of('IDEMPOTENCY_KEY_IN_USE'), false)?.kind, 'in_progress');
+    assert.deepEqual(refusalKindOf(forged, true), { kind: 'webhook', reason: 'invalid_signature', status: 401 });
+    assert.deepEqual(refusalKindOf(CheckoutHttpError.of('PAYLOAD_TOO_LARGE'), true), { kind: 'webhook', reason: 'payload_too_large', status: 413 });
+    assert.deepEqual(refusalKindOf(CheckoutHttpError.of('LINK_NOT_FOUND'), false), { kind: 'refused', reason: 'link_not_found', status: 404 });
+    assert.equal(refusalKindOf(new Error('a bug'), false), undefined);
   });
   it('names the limit, the kept claim and the webhook reason in its event, never the merchant key', () => {
-    assert.deepEqual(refusalEvent(refusalOf(limit, false)!, keep), { level: 'warn', name: 'limit_reached', message: 'limit ordersPerPhone reached', limit: 'ordersPerPhone', retry_after_s: 3 });
-    const doubt = refusalEvent(refusalOf(CheckoutHttpError.of('IDEMPOTENCY_KEY_IN_USE').withCause(new InDoubtError(new Error('mk_live_x hung up'))), false)!, (t) => t.replace('mk_live_x', '[redacted]'));
+    assert.deepEqual(refusalEvent(refusalKindOf(limit, false)!, keep), { level: 'warn', name: 'limit_reached', message: 'limit ordersPerPhone reached', limit: 'ordersPerPhone', retry_after_s: 3 });
+    const doubt = refusalEvent(refusalKindOf(CheckoutHttpError.of('IDEMPOTENCY_KEY_IN_USE').withCause(new InDoubtError(new Error('mk_live_x hung up'))), false)!, (t) => t.replace('mk_live_x', '[redacted]'));
     assert.equal(doubt?.name, 'claim_in_doubt');
     assert.deepEqual(doubt?.error, { name: 'Error', message: '[redacted] hung up' });
-    assert.equal(refusalEvent(refusalOf(forged, true)!, keep)?.reason, 'invalid_signature');
-    assert.equal(refusalEvent(refusalOf(CheckoutHttpError.of('LINK_NOT_FOUND'), false)!, keep), undefined);
+    assert.equal(refusalEvent(refusalKindOf(forged, true)!, keep)?.reason, 'invalid_signature');
+    assert.equal(refusalEvent(refusalKindOf(CheckoutHttpError.of('LINK_NOT_FOUND'), false)!, keep), undefined);
   });
 });

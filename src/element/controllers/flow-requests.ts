@@ -8,7 +8,6 @@ import { requestLink } from '../internal/link-request.js';
 import type { OrderTracker } from '../order/order-tracker.js';
 import { shownLink } from '../internal/page-choices.js';
 import type { PagePrefill } from '../internal/prefill-of.js';
-import type { StatusTimings } from '../internal/status-timings.js';
 import type { DetailsSteps, LaterSteps } from '../steps/steps.js';
 
 /** What the flow's requests read from `<pay-checkout>`: its public settings. */
@@ -22,22 +21,18 @@ export interface CheckoutPage extends ReactiveControllerHost, HTMLElement, PageP
   linkData: unknown;
 }
 
-/** What the runner needs around it, as plain functions: the chunks of steps, and what a new screen asks of the page. */
-export interface FlowRunnerOptions {
-  /** The chunks of steps here so far, and the order tracker made with the later steps'. */
-  details(): DetailsSteps | undefined;
-  later(): LaterSteps | undefined;
-  tracker(): OrderTracker | undefined;
+/**
+ * What the runner needs of the steps past the first screen (StepChunks): the chunks here so far and the order tracker
+ * made with the later steps', and the loads. One narrow view, read as it stands, rather than a closure for each.
+ */
+export interface StepSource {
+  readonly details: DetailsSteps | undefined;
+  readonly later: LaterSteps | undefined;
+  readonly tracker: OrderTracker | undefined;
   loadDetails(): Promise<unknown>;
   loadLater(): Promise<OrderTracker>;
   /** A run starts (`linkHere`: the link is here, its first screen on the way): the steps past it are wanted. */
   wantSteps(linkHere: boolean): void;
-  /** A new screen is on its way (`changed`: another step or order), `focus`: its heading takes focus once on show. */
-  newScreen(changed: boolean, focus: boolean): void;
-  /** Whether the screen on show is past loading and opens the next at once: `pay-ready` waits for it. */
-  answering(): boolean;
-  /** The status checks' timings (a test hook); unset, the defaults. */
-  timings(): StatusTimings | undefined;
 }
 
 /** One run of the flow runner, as its requests see it: its signal, its way back into the flow, and the chunks. */
@@ -51,9 +46,7 @@ export interface RequestRun {
   readonly options: ClientOptions;
   /** The link answer the page carries, the first time only. */
   pageLink(): unknown;
-  later(): LaterSteps | undefined;
-  loadLater(): Promise<OrderTracker>;
-  timings(): StatusTimings | undefined;
+  readonly steps: Pick<StepSource, 'later' | 'loadLater'>;
 }
 
 /**
@@ -62,7 +55,7 @@ export interface RequestRun {
  * the run is current.
  */
 export async function performRequest(request: FlowRequest, run: RequestRun): Promise<void> {
-  const { page, signal } = run;
+  const { page, signal, steps } = run;
   const answer = (event: FlowEvent) => {
     if (run.current()) run.send(event);
   };
@@ -81,15 +74,15 @@ export async function performRequest(request: FlowRequest, run: RequestRun): Pro
     // A saved order or receipt for this link (a reload, the card page's return, a retry after a failed resume).
     link.catch(() => undefined); // read by the later steps, once here
     try {
-      tracker = await run.loadLater();
+      tracker = await steps.loadLater();
     } catch (error) {
       // The later steps could not be fetched (offline): the error screen, whose retry resumes again.
       return answer({ type: 'resume_failed', error: toFlowError(error) });
     }
-    return run.later()?.resumeRun({ ...run, shown }, tracker, page.link, link, () => void performRequest(request, run));
+    return steps.later?.resumeRun({ ...run, shown }, tracker, page.link, link, () => void performRequest(request, run));
   }
   try {
-    tracker = await run.loadLater();
+    tracker = await steps.loadLater();
   } catch {
     // The order code could not be fetched (offline): the outcome is as unknown as a network error's.
     return answer({ type: 'order_failed', error: { category: 'network' } });

@@ -9,11 +9,17 @@ import { payReadyEvent } from '../events/pay-ready.js';
 import type { PayHandoffEvent } from '../events/pay-handoff.js';
 import type { PayStepEvent } from '../events/pay-step.js';
 import { clientOptionsOf, performRequest, withReturnUrl } from './flow-requests.js';
-import type { CheckoutPage, FlowRunnerOptions } from './flow-requests.js';
+import type { CheckoutPage, StepSource } from './flow-requests.js';
 import { linkOnPage } from '../internal/link-request.js';
 import { nextState } from './next-state.js';
 
-export type { FlowRunnerOptions };
+/** What the runner needs of the element around it, besides the steps (`StepSource`). */
+export interface FlowRunnerOptions {
+  /** A new screen is on its way (`changed`: another step or order), `focus`: its heading takes focus once on show. */
+  newScreen(changed: boolean, focus: boolean): void;
+  /** Whether the screen on show answers a tap at once (screen-policy.ts's `answering`): `pay-ready` waits for it. */
+  answering(): boolean;
+}
 
 /**
  * Runs the flow: hands each event to it, keeps its state, and performs each request it makes (the link, the saved
@@ -35,6 +41,7 @@ export class FlowRunner implements ReactiveController {
 
   constructor(
     private readonly host: CheckoutPage,
+    private readonly steps: StepSource,
     private readonly options: FlowRunnerOptions,
   ) {
     host.addController(this);
@@ -60,7 +67,6 @@ export class FlowRunner implements ReactiveController {
   hostDisconnected(): void {
     window.removeEventListener('pageshow', this._onPageShow);
     this._abort.abort();
-    this.options.tracker()?.stopChecks();
   }
 
   /** Starts when the page's settings first apply, and again for a new link or service. */
@@ -75,7 +81,7 @@ export class FlowRunner implements ReactiveController {
     this._run += 1;
     this._abort.abort();
     this._abort = new AbortController();
-    this.options.tracker()?.restart(clientOptionsOf(this.host));
+    this.steps.tracker?.restart(clientOptionsOf(this.host));
     this.flow = initialState();
     this._readyLink = undefined;
     if (!this.host.link) {
@@ -84,7 +90,7 @@ export class FlowRunner implements ReactiveController {
     }
     // The later steps, the whole flow and the order tracker follow the first interactive screen (which needs none
     // of them), long before the buyer leaves it; a resumed order asks for them at once.
-    this.options.wantSteps(false);
+    this.steps.wantSteps(false);
     if (this.flow.request) this._perform(this.flow.request);
   }
 
@@ -100,7 +106,7 @@ export class FlowRunner implements ReactiveController {
   /** The card step's link was followed (`pay-handoff`; the later steps are here: the card step is one of them). */
   readonly onHandoff = (e: PayHandoffEvent) => {
     e.stopPropagation();
-    this.options.tracker()?.handOff(e.detail.url);
+    this.steps.tracker?.handOff(e.detail.url);
   };
 
   /** The link answer the page carries, offered to the first link load only. */
@@ -111,12 +117,12 @@ export class FlowRunner implements ReactiveController {
   };
 
   private _apply(prev: FlowState, event: FlowEvent): void {
-    const { options, host } = this;
-    const next = nextState(prev, event, options, host);
+    const { steps, options, host } = this;
+    const next = nextState(prev, event, steps, host);
     if (!next) {
       // Answered once the details step's chunk is here, or else the later steps' (usually long before the buyer gets this far).
       const run = this._run;
-      void (options.details() ? options.loadLater() : options.loadDetails()).then(
+      void (steps.details ? steps.loadLater() : steps.loadDetails()).then(
         () => run === this._run && this.send(event),
         () => undefined,
       );
@@ -131,13 +137,13 @@ export class FlowRunner implements ReactiveController {
     const backFromCard = (event.type === 'resumed' && event.returnedFromCard) || event.type === 'returned_from_card';
     if (stepChanged || backFromCard) options.newScreen(stepChanged, (stepChanged && prev.step !== 'loading') || backFromCard);
     // Normally here since the first paint; if that fetch failed (offline), a new screen is the moment to try again.
-    if (prev.step === 'loading' && next.step !== 'loading') options.wantSteps(true);
+    if (prev.step === 'loading' && next.step !== 'loading') steps.wantSteps(true);
     // A link that cannot be paid shows with the later steps' chunk: fetch it now, not after a first screen.
-    if (next.step === 'unavailable') void options.loadLater().catch(() => undefined);
+    if (next.step === 'unavailable') void steps.loadLater().catch(() => undefined);
     // `pay-ready` once that screen is on show (hostUpdated): the method screen may wait a moment for its next screen.
     if (event.type === 'link_loaded' || event.type === 'resumed' || event.type === 'receipt_restored') this._readyLink = event.link;
     // Order events, the saved order, the countdown and the status checks.
-    options.tracker()?.after(next, event);
+    steps.tracker?.after(next, event);
     if (next.step === 'error' && prev.step !== 'error') host.dispatchEvent(payErrorEvent(errorDetail(next.error)));
     if (isNewRequest(prev, next) && next.request) this._perform(next.request);
   }
@@ -146,10 +152,10 @@ export class FlowRunner implements ReactiveController {
     const run = this._run;
     const signal = this._abort.signal;
     const current = () => run === this._run && !signal.aborted;
-    void performRequest(request, { ...this.options, page: this.host, signal, current, send: this.send, options: clientOptionsOf(this.host), pageLink: this._pageLink });
+    void performRequest(request, { page: this.host, signal, current, send: this.send, options: clientOptionsOf(this.host), pageLink: this._pageLink, steps: this.steps });
   }
 
   // Back from the card page through the back/forward cache: the element was never re-created (a redirect means the
   // later steps are here).
-  private readonly _onPageShow = (e: PageTransitionEvent) => e.persisted && this.options.later()?.returnedFromCard(this.flow, this.host.link, () => this.send({ type: 'returned_from_card' }));
+  private readonly _onPageShow = (e: PageTransitionEvent) => e.persisted && this.steps.later?.returnedFromCard(this.flow, this.host.link, () => this.send({ type: 'returned_from_card' }));
 }

@@ -12,9 +12,8 @@ const beforeTracker: readonly FlowStep[] = ['amount', 'method', 'details'];
  * details step's chunk up to submitting the order, and the first screen's own rules for the amount and method
  * screens. Undefined when the answer needs a chunk not here yet (the caller fetches it and asks again).
  */
-export function nextState(prev: FlowState, event: FlowEvent, chunks: { details(): DetailsSteps | undefined; later(): LaterSteps | undefined }, page: PagePrefill): FlowState | undefined {
-  const later = chunks.later();
-  const details = chunks.details();
+export function nextState(prev: FlowState, event: FlowEvent, chunks: { readonly details: DetailsSteps | undefined; readonly later: LaterSteps | undefined }, page: PagePrefill): FlowState | undefined {
+  const { later, details } = chunks;
   if (later) return later.transitionOnPage(prev, event, page);
   // What needs the order tracker waits for the later steps.
   if (details && event.type !== 'resumed' && (prev.step === 'loading' || beforeTracker.includes(prev.step))) {

@@ -13,8 +13,8 @@ type Tapped = { [tapKey]?: Element };
 export interface ServerScreenOptions {
   /** Whether the client's own screen is past loading. */
   ready(): boolean;
-  /** Whether a tap on it opens the next screen at once (screen-policy.ts's `answersAtOnce`). */
-  answers(): boolean;
+  /** Whether it answers a tap at once (screen-policy.ts's `answering`): the `interactive` mark waits for it. */
+  answering(): boolean;
 }
 
 /**
@@ -27,7 +27,7 @@ export class ServerScreen implements ReactiveController {
   /** Whether the server drew the first screen; unset once the first screen past loading is marked (user-timing.ts). */
   private _drawn: boolean | undefined = false;
   /** The first screen is marked, the element's answering it (`interactive`) not yet. */
-  private _answering = false;
+  private _unmarked = false;
   /** A button tapped on the server's screen, to tap on the client's: its step and its place among the step's buttons. */
   private _replay: [string, number] | undefined;
 
@@ -83,11 +83,11 @@ export class ServerScreen implements ReactiveController {
     if (this._drawn !== undefined && this.options.ready()) {
       markFirstScreen(this._drawn);
       this._drawn = undefined;
-      this._answering = true;
+      this._unmarked = true;
     }
-    if (this._answering && this.options.answers()) {
+    if (this._unmarked && this.options.answering()) {
       markTiming('interactive');
-      this._answering = false;
+      this._unmarked = false;
     }
   }
 

@@ -23,7 +23,7 @@ const loading: FlowState = { step: 'loading', request: null };
  * first screens: the whole catalog, and their chunk). A link that cannot be paid is rare: its screen and strings come
  * with the later steps. Behind a server-drawn method screen (`drawn`), which the buyer already sees, the element's own
  * waits for what a tap opens, so a tap as it takes over never waits on it; the embed's does not wait (its loading
- * screen would stay longer: a cost to every buyer for a tap few make), only its `pay-ready` does (`answersAtOnce`).
+ * screen would stay longer: a cost to every buyer for a tap few make), only its `pay-ready` does (`answering`).
  */
 export function shownState(flow: FlowState, at: AtHand, drawn: boolean): FlowState {
   const m = at.messages;
@@ -35,11 +35,11 @@ export function shownState(flow: FlowState, at: AtHand, drawn: boolean): FlowSta
 }
 
 /**
- * Whether a tap on the screen of `shown` opens the next screen at once: past the method screen always; on it, once
- * what it opens is at hand or no longer waited for. The page hears `pay-ready` and the `interactive` mark then: on the
- * embed, whose method screen shows at the link's answer, a moment after it; on a server-drawn page, as the element
- * takes over.
+ * Whether the screen of `shown` answers: it is past loading, and a tap on it opens the next screen at once (past the
+ * method screen always; on it, once what it opens is at hand or no longer waited for). The one predicate both the page's
+ * `pay-ready` (FlowRunner) and the `interactive` mark (ServerScreen) wait for: on the embed, whose method screen shows
+ * at the link's answer, a moment after it; on a server-drawn page, as the element takes over.
  */
-export function answersAtOnce(shown: FlowState, at: Pick<AtHand, 'nextAtHand'>): boolean {
-  return shown.step !== 'method' || at.nextAtHand;
+export function answering(shown: FlowState, at: Pick<AtHand, 'nextAtHand'>): boolean {
+  return shown.step !== 'loading' && (shown.step !== 'method' || at.nextAtHand);
 }

@@ -7,9 +7,10 @@ import { toFlowError } from '../../flow/errors.js';
 import { expiresAtOf, hasOrder, isWaiting, orderOf } from '../../flow/selectors.js';
 import type { FlowEvent, FlowRequest, FlowState, ResultState } from '../../flow/types.js';
 import type { Messages } from '../../i18n/messages.js';
-import { CountdownController } from './countdown-controller.js';
-import { StatusController, type StatusCheck } from './status-controller.js';
+import { Countdown } from './countdown.js';
+import { StatusChecks, type StatusCheck } from './status-checks.js';
 import { maxStatusWaitSeconds } from '../../contract/status-wait.js';
+import { defaultStatusTimings } from '../internal/status-timings.js';
 import type { StatusTimings } from '../internal/status-timings.js';
 import { payCancelledEvent } from '../events/pay-cancelled.js';
 import { payFailedEvent } from '../events/pay-failed.js';
@@ -49,29 +50,30 @@ export type OrderHost = ReactiveControllerHost & HTMLElement & { readonly link: 
  */
 export class OrderTracker {
   /** Where the events go and the controllers live: the `<pay-checkout>` element. */
-  readonly #element: OrderHost;
-  readonly #port: OrderPort;
-  #client: CheckoutClient;
+  private readonly _element: OrderHost;
+  private readonly _port: OrderPort;
+  private _client: CheckoutClient;
   /** Bumped on each restart, so answers for an older link are dropped. */
-  #run = 0;
+  private _run = 0;
   /** Server clock minus this device's, measured when an order is created; countdowns subtract it. */
-  #skewMs = 0;
+  private _skewMs = 0;
   /** Per order: the last status reported in `pay-status-change`, and outcomes already reported. */
-  #lastStatus = new Map<number, CheckoutOrder['status']>();
-  #reported = new Set<number>();
+  private _lastStatus = new Map<number, CheckoutOrder['status']>();
+  private _reported = new Set<number>();
 
-  readonly #status: StatusController;
-  readonly #countdown: CountdownController;
+  private readonly _status: StatusChecks;
+  private readonly _countdown: Countdown;
 
   constructor(element: OrderHost, port: OrderPort, client: ClientOptions) {
-    this.#element = element;
-    this.#port = port;
-    this.#client = new CheckoutClient(client);
-    this.#status = new StatusController(element, {
-      check: (signal, mode) => this.#checkStatus(signal, mode.wait),
-      timings: () => port.hooks.statusTimings,
+    this._element = element;
+    this._port = port;
+    this._client = new CheckoutClient(client);
+    // The two controllers of the order, made here with the later steps (the element makes the others).
+    this._status = new StatusChecks(element, {
+      check: (signal, mode) => this._checkStatus(signal, mode.wait),
+      timings: () => this.timings,
     });
-    this.#countdown = new CountdownController(element, {
+    this._countdown = new Countdown(element, {
       // The end is not said here: the expired screen's heading says it, once.
       onMilestone: (seconds) => seconds > 0 && port.say((m) => m.countdown.milestone(seconds)),
       onStart: (seconds) => port.say((m) => m.countdown.start(seconds)),
@@ -81,43 +83,46 @@ export class OrderTracker {
 
   /** Milliseconds left on the step's countdown; null when it has none. */
   get remainingMs(): number | null {
-    return this.#countdown.remainingMs;
+    return this._countdown.remainingMs;
   }
 
   /** A new link or API base: nothing of the old run goes on. */
   restart(client: ClientOptions): void {
-    this.#run += 1;
-    this.#client = new CheckoutClient(client);
+    this._run += 1;
+    this._client = new CheckoutClient(client);
     this.stop();
   }
 
   stop(): void {
-    this.#status.stop();
-    this.#countdown.set(null);
+    this._status.stop();
+    this._countdown.set(null);
   }
 
-  /** The element left the page: no more status checks (the controllers drop their listeners themselves). */
-  stopChecks(): void {
-    this.#status.stop();
+  /**
+   * The status checks' timings: the element's test hook (`PayCheckout.statusTimings`, through the port), else the
+   * defaults. The one way they reach order/: the status checks and a resume's retries both read them here.
+   */
+  get timings(): StatusTimings {
+    return this._port.hooks.statusTimings ?? defaultStatusTimings;
   }
 
   /** The order saved for a reload or a return from the card page, as the service sees it now. */
   async savedOrder(saved: SavedOrder, signal: AbortSignal): Promise<CheckoutOrder> {
-    this.#skewMs = saved.skew_ms ?? 0;
-    return this.#client.getOrder(saved.id_order, saved.order_token, { signal });
+    this._skewMs = saved.skew_ms ?? 0;
+    return this._client.getOrder(saved.id_order, saved.order_token, { signal });
   }
 
   /** The receipt this device keeps for the link, if fresh (no token in it). */
   keptReceipt(): CheckoutOrder | null {
-    return keptReceipt(this.#element.link);
+    return keptReceipt(this._element.link);
   }
 
   /** Carries out an order request of the flow; its answer goes back to the flow unless the run is over. */
   async perform(request: Exclude<FlowRequest, { kind: 'load_link' }>, signal: AbortSignal): Promise<void> {
-    const run = this.#run;
-    const hash = this.#element.link;
+    const run = this._run;
+    const hash = this._element.link;
     const answer = (event: FlowEvent) => {
-      if (run === this.#run && !signal.aborted) this.#port.send(event);
+      if (run === this._run && !signal.aborted) this._port.send(event);
     };
     const failed = (thrown: unknown) => {
       if (!signal.aborted) answer({ type: 'order_failed', error: toFlowError(thrown) });
@@ -125,27 +130,27 @@ export class OrderTracker {
     const received = (order: CheckoutOrder) => answer({ type: 'status_received', order });
     switch (request.kind) {
       case 'create_order':
-        return this.#client.createOrder(hash, request.body, request.idempotencyKey, { signal, botCheck: this.#element.botCheck }).then((order) => answer({ type: 'order_created', order }), failed);
+        return this._client.createOrder(hash, request.body, request.idempotencyKey, { signal, botCheck: this._element.botCheck }).then((order) => answer({ type: 'order_created', order }), failed);
       case 'submit_otp':
-        return this.#client.submitOtp(request.id_order, request.order_token, request.code, { signal }).then(received, failed);
+        return this._client.submitOtp(request.id_order, request.order_token, request.code, { signal }).then(received, failed);
       case 'cancel_order':
-        return this.#client.cancelOrder(request.id_order, request.order_token, { signal }).then(received, failed);
+        return this._client.cancelOrder(request.id_order, request.order_token, { signal }).then(received, failed);
       case 'check_status':
         // Through the one status controller, so a poll already in flight answers it.
-        return this.#status.checkNow(true);
+        return this._status.checkNow(true);
     }
   }
 
   /** After each step of the flow: events about the order, the saved order, the countdown and the status checks. */
   after(next: FlowState, event: FlowEvent): void {
-    holdHeight(this.#element, event);
-    this.#report(next, event);
+    holdHeight(this._element, event);
+    this._report(next, event);
     // The resuming screen's words, said too: the buyer waits on it for a while.
-    if (next.step === 'resuming' && event.type === 'resume_retrying') this.#port.say((m) => m.resuming[next.card ? 'card' : 'order']);
-    const hash = this.#element.link;
+    if (next.step === 'resuming' && event.type === 'resume_retrying') this._port.say((m) => m.resuming[next.card ? 'card' : 'order']);
+    const hash = this._element.link;
     if (event.type === 'order_created') {
-      this.#skewMs = skewOf(event.order.created_at);
-      saveOrder({ hash, id_order: event.order.id_order, order_token: event.order.order_token, skew_ms: this.#skewMs, expires_at: expiresAtOf(next) });
+      this._skewMs = skewOf(event.order.created_at);
+      saveOrder({ hash, id_order: event.order.id_order, order_token: event.order.order_token, skew_ms: this._skewMs, expires_at: expiresAtOf(next) });
       // A new payment of the link: its receipt, when paid, replaces the old one.
       forgetReceipt(hash);
     } else if (isResult(next)) {
@@ -158,42 +163,42 @@ export class OrderTracker {
     } else if (event.type === 'new_payment') {
       forgetReceipt(hash);
     }
-    this.#countdown.set(expiresAtOf(next), this.#skewMs);
-    if (isWaiting(next)) this.#status.start();
-    else this.#status.stop();
+    this._countdown.set(expiresAtOf(next), this._skewMs);
+    if (isWaiting(next)) this._status.start();
+    else this._status.stop();
   }
 
   /** The card step's link was followed: note it, so coming back checks the order instead of sending again. */
   handOff(url: string): void {
     // The contract refused such a URL already; this is the last check before the page leaves (javascript:, data:).
-    if (!isSafeRedirectUrl(url)) return this.#port.send({ type: 'handoff_refused' });
-    const saved = readSavedOrder(this.#element.link);
+    if (!isSafeRedirectUrl(url)) return this._port.send({ type: 'handoff_refused' });
+    const saved = readSavedOrder(this._element.link);
     if (saved) saveOrder({ ...saved, handed_off: true });
-    this.#port.hooks.navigate(url);
+    this._port.hooks.navigate(url);
   }
 
   /** One status check of the order on screen; its answer goes to the flow. */
-  async #checkStatus(signal: AbortSignal, wait: boolean): Promise<StatusCheck> {
-    const state = this.#port.flow();
+  private async _checkStatus(signal: AbortSignal, wait: boolean): Promise<StatusCheck> {
+    const state = this._port.flow();
     if (!hasOrder(state)) return { ok: true };
-    const run = this.#run;
+    const run = this._run;
     const id = state.order.id_order;
-    const current = () => run === this.#run && !signal.aborted && orderOf(this.#port.flow())?.id_order === id;
+    const current = () => run === this._run && !signal.aborted && orderOf(this._port.flow())?.id_order === id;
     try {
       // Waiting: the server answers when the status differs from the one on screen (or after 25 s).
       const { order, waited } = wait
-        ? await this.#client.waitForOrder(id, state.orderToken, state.order.status, maxStatusWaitSeconds, { signal })
-        : { order: await this.#client.getOrder(id, state.orderToken, { signal }), waited: false };
-      if (current()) this.#port.send({ type: 'status_received', order });
+        ? await this._client.waitForOrder(id, state.orderToken, state.order.status, maxStatusWaitSeconds, { signal })
+        : { order: await this._client.getOrder(id, state.orderToken, { signal }), waited: false };
+      if (current()) this._port.send({ type: 'status_received', order });
       return { ok: true, waited };
     } catch (thrown) {
-      if (current()) this.#port.send({ type: 'status_failed', error: toFlowError(thrown) });
+      if (current()) this._port.send({ type: 'status_failed', error: toFlowError(thrown) });
       return { ok: false };
     }
   }
 
-  #report(next: FlowState, event: FlowEvent): void {
-    const host = this.#element;
+  private _report(next: FlowState, event: FlowEvent): void {
+    const host = this._element;
     // A receipt shown again from this device was reported when it was paid.
     if (next.step === 'paid' && next.restored) return;
     if (event.type === 'order_created') {
@@ -202,14 +207,14 @@ export class OrderTracker {
     }
     const order = orderOf(next);
     if (order) {
-      const previous = this.#lastStatus.get(order.id_order) ?? null;
+      const previous = this._lastStatus.get(order.id_order) ?? null;
       if (previous !== order.status) {
-        this.#lastStatus.set(order.id_order, order.status);
+        this._lastStatus.set(order.id_order, order.status);
         host.dispatchEvent(payStatusChangeEvent({ id_order: order.id_order, status: order.status, previous }));
       }
     }
-    if (isResult(next) && !this.#reported.has(next.order.id_order)) {
-      this.#reported.add(next.order.id_order);
+    if (isResult(next) && !this._reported.has(next.order.id_order)) {
+      this._reported.add(next.order.id_order);
       if (next.step === 'paid') markPaid(next.order.gateway.kind);
       host.dispatchEvent(outcomeEvent(next));
     }

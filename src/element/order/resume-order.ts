@@ -3,8 +3,7 @@ import type { CheckoutLink } from '../../contract/checkout-link.js';
 import { isRetryable, toFlowError } from '../../flow/errors.js';
 import { isOrderNotFound } from '../../flow/order-not-found.js';
 import type { FlowError, FlowEvent, FlowState } from '../../flow/types.js';
-import { defaultStatusTimings, statusDelay } from '../internal/status-timings.js';
-import type { StatusTimings } from '../internal/status-timings.js';
+import { statusDelay } from '../internal/status-timings.js';
 import { clearSavedOrder } from './keep-order.js';
 import { readSavedOrder } from './session.js';
 import type { SavedOrder } from './session.js';
@@ -18,9 +17,8 @@ export interface ResumeContext {
   /** Whether this run is still the element's (a restart drops older answers). */
   current(): boolean;
   options: ClientOptions;
+  /** The order tracker, and through it the status checks' timings. */
   tracker: OrderTracker;
-  /** Unset: the defaults. */
-  timings: StatusTimings | undefined;
   send(event: FlowEvent): void;
   /** Loads the link afresh (the saved order is gone). */
   loadLink(): void;
@@ -50,7 +48,7 @@ export async function resumeOrder(ctx: ResumeContext, link: Promise<CheckoutLink
     return;
   }
   const error = linkAnswer.status === 'rejected' ? toFlowError(linkAnswer.reason) : (orderError as FlowError);
-  const timings = ctx.timings ?? defaultStatusTimings;
+  const timings = ctx.tracker.timings;
   const delay = statusDelay(timings, tries);
   if (isRetryable(error) && Date.now() + delay - since <= (timings.resumePatienceMs ?? 10_000)) {
     const again = () => {
@@ -91,8 +89,8 @@ export function resumeSaved(ctx: Omit<ResumeContext, 'saved'>, hash: string, lin
  * The element's resume of a saved order or receipt: the link is on its way, the later steps' chunk (this one) and the
  * tracker here. `loadLink` starts afresh when the saved order is gone.
  */
-export function resumeRun(run: Omit<ResumeContext, 'saved' | 'timings' | 'tracker' | 'loadLink'> & { timings(): StatusTimings | undefined }, tracker: OrderTracker, hash: string, link: Promise<CheckoutLink>, loadLink: () => void): void {
-  if (run.current()) resumeSaved({ ...run, timings: run.timings(), tracker, loadLink }, hash, link);
+export function resumeRun(run: Omit<ResumeContext, 'saved' | 'tracker' | 'loadLink'>, tracker: OrderTracker, hash: string, link: Promise<CheckoutLink>, loadLink: () => void): void {
+  if (run.current()) resumeSaved({ ...run, tracker, loadLink }, hash, link);
 }
 
 /** `pageshow` from the back/forward cache on the card page's hand-off: the buyer came back from the card page. */

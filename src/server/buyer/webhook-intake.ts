@@ -4,7 +4,7 @@
  */
 import type { MerchantClient } from '../../client/index.js';
 import { parseDelivery, type WebhookDelivery } from '../../webhooks/delivery.js';
-import { processOnce, type DeliveryClaims } from '../../webhooks/once.js';
+import { processOnce, type DeliveryClaims } from '../../webhooks/process-once.js';
 import type { OrderPaymentPayload } from '../../contract/webhook-payloads.js';
 import { WebhookDeliveryError } from '../../webhooks/errors.js';
 import type { SigningSecrets } from '../../webhooks/signature.js';

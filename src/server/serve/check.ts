@@ -9,7 +9,7 @@ import type { ServerEvent } from '../events.js';
 import { readFileSync } from 'node:fs';
 import { appLinks } from './app-links.js';
 import { linkInfoOf } from './link-record.js';
-import type { ServeSettings } from './settings.js';
+import type { ServeCommandSettings } from './settings.js';
 
 /** The hash `--check` asks the links URL for: an app answers 404 for it (or a record, if it made one). */
 export const checkHash = 'pay-checkout-check';
@@ -38,21 +38,21 @@ export interface CheckOptions {
   sendTestEvent?: () => Promise<string>;
 }
 
-export async function checkServe(settings: ServeSettings, options: CheckOptions): Promise<CheckItem[]> {
+export async function checkServeCommand(settings: ServeCommandSettings, options: CheckOptions): Promise<CheckItem[]> {
   const items: CheckItem[] = [{ name: 'settings', ok: true, sentence: `every setting is well formed (store: ${settings.store.kind}, links: ${settings.links.kind === 'url' ? 'from your app' : 'from a file'})` }];
   const baseUrl = resolveBaseUrl(settings.service);
   const [service, links, notify] = await Promise.all([checkService(settings, baseUrl, options), checkLinks(settings, options), checkNotify(settings, options)]);
   return [...items, service, links, ...(notify ? [notify] : [])];
 }
 
-async function checkService(settings: ServeSettings, baseUrl: string, options: CheckOptions): Promise<CheckItem> {
+async function checkService(settings: ServeCommandSettings, baseUrl: string, options: CheckOptions): Promise<CheckItem> {
   const report = await options.probe({ baseUrl, merchantKey: settings.merchantKey, ...(options.fetch ? { fetch: options.fetch } : {}) });
   if (report.ready) return { name: 'service', ok: true, sentence: `${baseUrl} answers with this merchant key; it can drive ${report.drivable.join(', ') || 'no gateway'}` };
   const failed = report.mistake ?? report.checks.find((check) => !check.ok)?.sentence ?? 'no gateway the server can drive is enabled for this store';
   return { name: 'service', ok: false, sentence: `${baseUrl}: ${failed}` };
 }
 
-async function checkLinks(settings: ServeSettings, options: CheckOptions): Promise<CheckItem> {
+async function checkLinks(settings: ServeCommandSettings, options: CheckOptions): Promise<CheckItem> {
   const events: ServerEvent[] = [];
   const emit = (event: ServerEvent) => void events.push(event);
   const request = new Request('http://check.internal/');
@@ -81,7 +81,7 @@ async function checkLinks(settings: ServeSettings, options: CheckOptions): Promi
   }
 }
 
-async function checkNotify(settings: ServeSettings, options: CheckOptions): Promise<CheckItem | undefined> {
+async function checkNotify(settings: ServeCommandSettings, options: CheckOptions): Promise<CheckItem | undefined> {
   if (!settings.notifyUrl) return { name: 'notify', ok: true, sentence: 'no PAY_CHECKOUT_NOTIFY_URL: order outcomes are not relayed to your app' };
   if (!options.sendTestEvent) return undefined;
   try {

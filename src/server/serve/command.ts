@@ -1,15 +1,15 @@
 /**
- * `npx pay-checkout serve [--check] [--SETTING VALUE …]`: the command over startServe(). A setting missing or malformed
+ * `npx pay-checkout serve [--check] [--SETTING VALUE …]`: the command over startServeCommand(). A setting missing or malformed
  * stops it before it listens: one sentence on stderr, no stack trace, exit status 2. `--check` prints one line per item
  * and exits 0 or 1. Serving, SIGTERM or SIGINT drains it (waiting status requests answered at once, requests under way
  * given 10 s) and exits 0.
  */
 import { parseArgs } from 'node:util';
-import { checkServe, formatCheck, type ServiceProbe } from './check.js';
-import { jsonLines, startServe } from './index.js';
+import { checkServeCommand, formatCheck, type ServiceProbe } from './check.js';
+import { jsonLines, startServeCommand } from './index.js';
 import { outboxOf, relayOf } from './outcome-relay.js';
-import { parseDeliverySettings, parseServeSettings, rawSettings, serveSettings, SettingError, type ServeSettings } from './settings.js';
-import { createRelay, deliveriesCommand as listDeliveries } from './relay/index.js';
+import { parseDeliverySettings, parseServeCommandSettings, rawSettings, serveCommandSettings, SettingError, type ServeCommandSettings } from './settings.js';
+import { createRelay, runDeliveries } from './relay/index.js';
 import { closeOnSignals } from '../node/server.js';
 
 export const serveUsage = `Usage: pay-checkout serve [--check] [options]
@@ -18,7 +18,7 @@ The checkout beside a shop of any stack: the buyer API (/v1/checkout/...), the w
 health (/v1/health, /v1/health/ready), the hosted page (/checkout/HASH) and the element's script (/pay-checkout.js).
 Configured by environment variables; each may also be given as the flag beside it.
 
-${Object.values(serveSettings)
+${Object.values(serveCommandSettings)
   .map((s) => `  --${s.flag.padEnd(17)} ${s.env}\n${' '.repeat(22)}${s.expects}`)
   .join('\n')}
 
@@ -32,7 +32,7 @@ ${Object.values(serveSettings)
  * the doctor's, for `--check` (the CLI hands it in; the doctor sits above the server).
  */
 export async function serveCommand(argv: string[], env: Record<string, string | undefined>, { probe }: { probe: ServiceProbe }): Promise<number | undefined> {
-  const options = Object.fromEntries(Object.values(serveSettings).map((s) => [s.flag, { type: 'string' as const }]));
+  const options = Object.fromEntries(Object.values(serveCommandSettings).map((s) => [s.flag, { type: 'string' as const }]));
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({ args: argv, options: { ...options, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: false }));
@@ -47,7 +47,7 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
   const flags = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   let settings;
   try {
-    settings = parseServeSettings(rawSettings(env, flags));
+    settings = parseServeCommandSettings(rawSettings(env, flags));
     await requireStoreDriver(settings.store);
   } catch (error) {
     if (!(error instanceof SettingError)) throw error;
@@ -61,14 +61,14 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
       if (!sent.ok) throw new Error(`a signed test notice was not taken: ${sent.error ?? `answered ${sent.status}`}`);
       return `took a signed test notice (${sent.status})`;
     };
-    const items = await checkServe(settings, { probe, ...(relay ? { sendTestEvent } : {}) });
+    const items = await checkServeCommand(settings, { probe, ...(relay ? { sendTestEvent } : {}) });
     await relay?.close();
     console.log(formatCheck(items));
     return items.every((item) => item.ok) ? 0 : 1;
   }
   let running;
   try {
-    running = await startServe(settings, { onEvent: jsonLines });
+    running = await startServeCommand(settings, { onEvent: jsonLines });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
@@ -98,7 +98,7 @@ export async function deliveriesCommand(argv: string[], env: Record<string, stri
   }
   const relay = createRelay({ outbox: outboxOf(settings.store), notifyUrl: settings.notifyUrl, secrets: settings.appSecrets, emit: () => {} });
   try {
-    return await listDeliveries({ relay, args: argv, print: (line) => console.log(line) });
+    return await runDeliveries({ relay, args: argv, print: (line) => console.log(line) });
   } catch (error) {
     // The store not answering (down, refused, a wrong password): one sentence, as for a setting, not a stack trace.
     console.error(`pay-checkout deliveries: ${(error as Error).message}`);
@@ -112,13 +112,13 @@ export async function deliveriesCommand(argv: string[], env: Record<string, stri
  * The store's client is an optional peer the operator installs beside the package (`npm install redis` or `pg`):
  * without it the server would listen and then fail every claim, so it is said before, as a setting is.
  */
-async function requireStoreDriver(store: ServeSettings['store']): Promise<void> {
+async function requireStoreDriver(store: ServeCommandSettings['store']): Promise<void> {
   if (store.kind === 'memory') return;
   try {
     await (store.kind === 'redis' ? import('redis') : import('pg'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    const [setting, driver] = store.kind === 'redis' ? [serveSettings.redisUrl.env, 'redis'] : [serveSettings.databaseUrl.env, 'pg'];
+    const [setting, driver] = store.kind === 'redis' ? [serveCommandSettings.redisUrl.env, 'redis'] : [serveCommandSettings.databaseUrl.env, 'pg'];
     throw new SettingError(`${setting} is set, but its client is not installed: run npm install ${driver} where pay-checkout is installed.`);
   }
 }

@@ -16,9 +16,13 @@ import { appLinks, fileLinks } from './app-links.js';
 import { encoded, encodingFor, findDist, loadAssets, precompress, type Asset } from './assets.js';
 import { hostedRoute } from './hosted-route.js';
 import { relayOf } from './outcome-relay.js';
-import type { ServeSettings } from './settings.js';
+import type { ServeCommandSettings } from './settings.js';
 
-export interface StartServeOptions {
+/**
+ * What `startServeCommand` takes beside its settings. Not `ServeOptions`: those are the public `serve()` Node adapter's
+ * (node/server.ts), which this command listens with.
+ */
+export interface StartServeCommandOptions {
   /** Every event, as one object each; default one JSON line each on stdout. */
   onEvent?: EventSink;
   /** The package's built files; default the `dist/` this file was bundled into. */
@@ -29,7 +33,8 @@ export interface StartServeOptions {
   linkTimings?: { timeoutMs?: number; freshMs?: number; notFoundMs?: number };
 }
 
-export interface RunningServe extends RunningNodeServer {
+/** The `pay-checkout serve` command's server, listening. */
+export interface RunningServeCommand extends RunningNodeServer {
   /** Whether `/pay-checkout.js` and the hosted page are served (a package built without them serves the API only). */
   assets: boolean;
 }
@@ -42,14 +47,15 @@ export const jsonLines: EventSink = (event) => {
 };
 
 /** The claim store the settings name, its module loaded only when used (each pulls its driver, an optional peer). */
-async function storeOf(settings: ServeSettings, emit: EventSink): Promise<ClaimStore | undefined> {
+async function storeOf(settings: ServeCommandSettings, emit: EventSink): Promise<ClaimStore | undefined> {
   const { store } = settings;
   if (store.kind === 'redis') return (await import('../redis/index.js')).createRedisStore({ url: store.url, onEvent: emit });
   if (store.kind === 'postgres') return (await import('../postgres/index.js')).createPostgresStore({ connectionString: store.url, onEvent: emit });
   return undefined;
 }
 
-export async function startServe(settings: ServeSettings, options: StartServeOptions = {}): Promise<RunningServe> {
+/** Starts what the `pay-checkout serve` command runs, from its parsed settings (settings.ts), and listens. */
+export async function startServeCommand(settings: ServeCommandSettings, options: StartServeCommandOptions = {}): Promise<RunningServeCommand> {
   const emit = safeSink(options.onEvent ?? jsonLines);
   const resolveLink =
     settings.links.kind === 'url'

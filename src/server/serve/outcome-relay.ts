@@ -4,9 +4,9 @@
  */
 import type { EventSink } from '../events.js';
 import { createRelay, memoryOutbox, postgresOutbox, redisOutbox, type Outbox, type Relay } from './relay/index.js';
-import type { ServeSettings } from './settings.js';
+import type { ServeCommandSettings } from './settings.js';
 
-export function outboxOf(store: ServeSettings['store']): Outbox {
+export function outboxOf(store: ServeCommandSettings['store']): Outbox {
   if (store.kind === 'redis') return redisOutbox({ url: store.url });
   if (store.kind === 'postgres') return postgresOutbox({ url: store.url });
   return memoryOutbox();
@@ -14,7 +14,7 @@ export function outboxOf(store: ServeSettings['store']): Outbox {
 
 /** The relay for these settings; undefined without a notify URL (outcomes then go nowhere but the events). */
 export function relayOf(
-  settings: Pick<ServeSettings, 'notifyUrl' | 'appSecrets' | 'notifyRetryMs' | 'store'>,
+  settings: Pick<ServeCommandSettings, 'notifyUrl' | 'appSecrets' | 'notifyRetryMs' | 'store'>,
   emit: EventSink,
   fetch?: typeof globalThis.fetch,
 ): Relay | undefined {

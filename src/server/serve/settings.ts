@@ -14,7 +14,7 @@ export class SettingError extends Error {
 }
 
 /** Each setting: its variable, its flag, and what it expects (said when it is wrong). */
-export const serveSettings = {
+export const serveCommandSettings = {
   merchantKey: { env: 'PAY_CHECKOUT_MERCHANT_KEY', flag: 'merchant-key', expects: "the store's merchant key" },
   baseUrl: { env: 'PAY_CHECKOUT_BASE_URL', flag: 'base-url', expects: "the service's http(s) base URL ending in /v1" },
   environment: { env: 'PAY_CHECKOUT_ENVIRONMENT', flag: 'environment', expects: 'production or development' },
@@ -35,14 +35,14 @@ export const serveSettings = {
   host: { env: 'HOST', flag: 'host', expects: 'the interface to listen on, like 0.0.0.0 or 127.0.0.1' },
 } as const;
 
-export type SettingName = keyof typeof serveSettings;
+export type SettingName = keyof typeof serveCommandSettings;
 
 /** The raw values as given: flags win over the environment. */
 export type RawSettings = Partial<Record<SettingName, string | undefined>>;
 
 export type LinksSource = { kind: 'url'; url: string; secrets: readonly string[] } | { kind: 'file'; path: string };
 
-export interface ServeSettings {
+export interface ServeCommandSettings {
   merchantKey: string;
   service: { baseUrl: string } | { environment: Environment };
   links: LinksSource;
@@ -66,7 +66,7 @@ export interface ServeSettings {
 /** The raw settings from `env` with the flags' values over them. */
 export function rawSettings(env: Record<string, string | undefined>, flags: Partial<Record<string, string | undefined>> = {}): RawSettings {
   const raw: RawSettings = {};
-  for (const [name, setting] of Object.entries(serveSettings) as [SettingName, (typeof serveSettings)[SettingName]][]) {
+  for (const [name, setting] of Object.entries(serveCommandSettings) as [SettingName, (typeof serveCommandSettings)[SettingName]][]) {
     const value = flags[setting.flag] ?? env[setting.env];
     // An empty variable (`PAY_CHECKOUT_NOTIFY_URL=` in a unit file) means unset, as shells and dotenv files mean it.
     if (value !== undefined && value.trim() !== '') raw[name] = value.trim();
@@ -75,7 +75,7 @@ export function rawSettings(env: Record<string, string | undefined>, flags: Part
 }
 
 const wrong = (name: SettingName, got?: string) => {
-  const { env, expects } = serveSettings[name];
+  const { env, expects } = serveCommandSettings[name];
   return new SettingError(got === undefined ? `${env} is not set: it expects ${expects}.` : `${env} is malformed: it expects ${expects}, got ${JSON.stringify(got)}.`);
 };
 
@@ -92,7 +92,7 @@ const list = (value: string) => value.split(',').map((item) => item.trim()).filt
 const secretList = (name: SettingName, value: string): readonly string[] => {
   const secrets = list(value);
   // The value itself is never printed: a short secret is still a secret.
-  if (secrets.length === 0 || secrets.some((s) => s.length < 16)) throw new SettingError(`${serveSettings[name].env} is malformed: it expects ${serveSettings[name].expects}.`);
+  if (secrets.length === 0 || secrets.some((s) => s.length < 16)) throw new SettingError(`${serveCommandSettings[name].env} is malformed: it expects ${serveCommandSettings[name].expects}.`);
   return secrets;
 };
 
@@ -127,7 +127,7 @@ function frameAncestors(value: string): readonly string[] {
   });
 }
 
-const both = (a: SettingName, b: SettingName) => new SettingError(`${serveSettings[a].env} and ${serveSettings[b].env} are both set: give one of them.`);
+const both = (a: SettingName, b: SettingName) => new SettingError(`${serveCommandSettings[a].env} and ${serveCommandSettings[b].env} are both set: give one of them.`);
 
 /** Checks the links file at start: it must be there and hold a JSON object (its records are checked when asked for). */
 function linksFile(path: string): string {
@@ -135,7 +135,7 @@ function linksFile(path: string): string {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new SettingError(`${serveSettings.linksFile.env} cannot be read: it expects ${serveSettings.linksFile.expects}, got ${JSON.stringify(path)} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}).`);
+    throw new SettingError(`${serveCommandSettings.linksFile.env} cannot be read: it expects ${serveCommandSettings.linksFile.expects}, got ${JSON.stringify(path)} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}).`);
   }
   let parsed: unknown;
   try {
@@ -144,16 +144,16 @@ function linksFile(path: string): string {
     parsed = undefined;
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new SettingError(`${serveSettings.linksFile.env} is malformed: ${JSON.stringify(path)} is not a JSON object of link records keyed by hash.`);
+    throw new SettingError(`${serveCommandSettings.linksFile.env} is malformed: ${JSON.stringify(path)} is not a JSON object of link records keyed by hash.`);
   }
   return path;
 }
 
 /** The settings checked, or a `SettingError` naming the first one wrong. */
-export function parseServeSettings(raw: RawSettings): ServeSettings {
+export function parseServeCommandSettings(raw: RawSettings): ServeCommandSettings {
   const merchantKey = raw.merchantKey ?? (() => { throw wrong('merchantKey'); })();
   if (raw.baseUrl !== undefined && raw.environment !== undefined) throw both('baseUrl', 'environment');
-  let service: ServeSettings['service'] = { environment: 'production' };
+  let service: ServeCommandSettings['service'] = { environment: 'production' };
   if (raw.baseUrl !== undefined) {
     const url = httpUrl('baseUrl', raw.baseUrl);
     if (!/\/v1\/?$/.test(new URL(url).pathname)) throw wrong('baseUrl', url);
@@ -168,12 +168,12 @@ export function parseServeSettings(raw: RawSettings): ServeSettings {
   if (raw.linksUrl !== undefined) {
     const url = httpUrl('linksUrl', raw.linksUrl);
     if (!url.includes('{hash}')) throw wrong('linksUrl', url);
-    if (appSecrets.length === 0) throw new SettingError(`${serveSettings.appSecret.env} is not set: ${serveSettings.linksUrl.env} needs it, as the links requests are signed; it expects ${serveSettings.appSecret.expects}.`);
+    if (appSecrets.length === 0) throw new SettingError(`${serveCommandSettings.appSecret.env} is not set: ${serveCommandSettings.linksUrl.env} needs it, as the links requests are signed; it expects ${serveCommandSettings.appSecret.expects}.`);
     links = { kind: 'url', url, secrets: appSecrets };
   } else if (raw.linksFile !== undefined) links = { kind: 'file', path: linksFile(raw.linksFile) };
-  else throw new SettingError(`${serveSettings.linksUrl.env} is not set: it expects ${serveSettings.linksUrl.expects} (or ${serveSettings.linksFile.env}, ${serveSettings.linksFile.expects}).`);
+  else throw new SettingError(`${serveCommandSettings.linksUrl.env} is not set: it expects ${serveCommandSettings.linksUrl.expects} (or ${serveCommandSettings.linksFile.env}, ${serveCommandSettings.linksFile.expects}).`);
   const notifyUrl = raw.notifyUrl === undefined ? undefined : httpUrl('notifyUrl', raw.notifyUrl);
-  if (notifyUrl !== undefined && appSecrets.length === 0) throw new SettingError(`${serveSettings.appSecret.env} is not set: ${serveSettings.notifyUrl.env} needs it, as the notices are signed; it expects ${serveSettings.appSecret.expects}.`);
+  if (notifyUrl !== undefined && appSecrets.length === 0) throw new SettingError(`${serveCommandSettings.appSecret.env} is not set: ${serveCommandSettings.notifyUrl.env} needs it, as the notices are signed; it expects ${serveCommandSettings.appSecret.expects}.`);
   const notifyRetryMs = raw.notifyRetryMs === undefined ? undefined : wholeNumber('notifyRetryMs', raw.notifyRetryMs, 1);
   const store = storeSetting(raw);
   return {
@@ -203,7 +203,7 @@ function hostSetting(value: string): string {
 }
 
 /** The shared store the settings name, or memory. */
-function storeSetting(raw: RawSettings): ServeSettings['store'] {
+function storeSetting(raw: RawSettings): ServeCommandSettings['store'] {
   if (raw.redisUrl !== undefined && raw.databaseUrl !== undefined) throw both('redisUrl', 'databaseUrl');
   if (raw.redisUrl !== undefined) {
     if (!URL.canParse(raw.redisUrl) || !/^rediss?:$/.test(new URL(raw.redisUrl).protocol)) throw wrong('redisUrl', redactUrl(raw.redisUrl));
@@ -220,9 +220,9 @@ function storeSetting(raw: RawSettings): ServeSettings['store'] {
  * What `pay-checkout deliveries` needs: the shared store the outbox lives in (a memory outbox is inside the serving
  * process, out of reach), and the notify URL and app secrets a redelivery is sent and signed with.
  */
-export function parseDeliverySettings(raw: RawSettings): Pick<ServeSettings, 'notifyUrl' | 'appSecrets' | 'store'> & { notifyUrl: string } {
+export function parseDeliverySettings(raw: RawSettings): Pick<ServeCommandSettings, 'notifyUrl' | 'appSecrets' | 'store'> & { notifyUrl: string } {
   const store = storeSetting(raw);
-  if (store.kind === 'memory') throw new SettingError(`${serveSettings.redisUrl.env} is not set: the outbox is read from the shared store (${serveSettings.redisUrl.expects}, or ${serveSettings.databaseUrl.env}); with neither, it lives inside the serve process.`);
+  if (store.kind === 'memory') throw new SettingError(`${serveCommandSettings.redisUrl.env} is not set: the outbox is read from the shared store (${serveCommandSettings.redisUrl.expects}, or ${serveCommandSettings.databaseUrl.env}); with neither, it lives inside the serve process.`);
   const notifyUrl = raw.notifyUrl === undefined ? (() => { throw wrong('notifyUrl'); })() : httpUrl('notifyUrl', raw.notifyUrl);
   const appSecrets = raw.appSecret === undefined ? (() => { throw wrong('appSecret'); })() : secretList('appSecret', raw.appSecret);
   return { notifyUrl, appSecrets, store };

@@ -1,7 +1,7 @@
 /**
  * The refusals an operator watches, classified once: the handler's events (`limit_reached`, `claim_in_doubt`,
  * `webhook_refused`) and the metrics (telemetry.ts: limit refusals, create outcomes, webhook refusal reasons) both
- * read the same `Refusal`, so an event and its counter never disagree about what happened.
+ * read the same `RefusalKind`, so an event and its counter never disagree about what happened.
  */
 import { WebhookDeliveryError } from '../../webhooks/errors.js';
 import { errorFields, type ServerEvent } from '../events.js';
@@ -13,7 +13,7 @@ import { InDoubtError } from '../once/exactly-once.js';
  * What a refusal was. `reason` is a short snake_case word for a metric attribute: the limit's name, `in_doubt`, the
  * webhook verifier's reason (`invalid_signature`, `timestamp_outside_tolerance`, …) or the answer's api_code.
  */
-export type Refusal =
+export type RefusalKind =
   | { kind: 'limit'; reason: string; status: number; limit: string; retryAfterS: number }
   /** A create the service may have carried out: its claim is kept until a webhook settles it or the lease ends. */
   | { kind: 'in_doubt'; reason: 'in_doubt'; status: number; error: unknown }
@@ -26,7 +26,7 @@ export type Refusal =
 const reasonOf = (error: CheckoutHttpError) => error.body.api_code?.toLowerCase() ?? String(error.status);
 
 /** `error` as a refusal, or undefined for what is no refusal (a bug, the service unreachable); `webhook`: the path was the intake's. */
-export function refusalOf(error: unknown, webhook: boolean): Refusal | undefined {
+export function refusalKindOf(error: unknown, webhook: boolean): RefusalKind | undefined {
   if (!(error instanceof CheckoutHttpError)) return undefined;
   const { cause, status } = error;
   if (cause instanceof LimitRefusal) return { kind: 'limit', reason: cause.limit, status, limit: cause.limit, retryAfterS: Number(error.headers['Retry-After'] ?? 0) };
@@ -37,7 +37,7 @@ export function refusalOf(error: unknown, webhook: boolean): Refusal | undefined
 }
 
 /** The event an operator is told of for `refusal`, if any; `redact` takes the merchant key out of an error's text. */
-export function refusalEvent(refusal: Refusal, redact: (text: string) => string): ServerEvent | undefined {
+export function refusalEvent(refusal: RefusalKind, redact: (text: string) => string): ServerEvent | undefined {
   switch (refusal.kind) {
     case 'limit':
       return { level: 'warn', name: 'limit_reached', message: `limit ${refusal.limit} reached`, limit: refusal.limit, retry_after_s: refusal.retryAfterS };

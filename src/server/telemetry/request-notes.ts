@@ -3,7 +3,7 @@
  * webhook's event. Kept per request only while telemetry records; the parts that learn it call one function here,
  * which imports nothing of OpenTelemetry.
  */
-import type { Refusal } from './refusal-kinds.js';
+import type { RefusalKind } from './refusal-kinds.js';
 
 export interface RequestNote {
   /** `http.route`: the matched route template, e.g. `/v1/checkout/links/{hash}/orders`. */
@@ -13,7 +13,7 @@ export interface RequestNote {
   /** A webhook delivery's `event`. */
   webhookEvent?: string;
   /** The refusal the handler answered, as refusal-kinds.ts classified it: the outcome (in doubt, a limit, a webhook refusal). */
-  refusal?: Refusal | undefined;
+  refusal?: RefusalKind | undefined;
 }
 
 const notes = new WeakMap<object, RequestNote>();

@@ -10,7 +10,7 @@ import { isTimingFetch, timesOutItself } from '../../client/timed-send.js';
 import type { ClaimStore } from '../once/claims.js';
 import type { Answer, Incoming } from '../http/incoming.js';
 import { startNote, type RequestNote } from './request-notes.js';
-import type { Refusal } from './refusal-kinds.js';
+import type { RefusalKind } from './refusal-kinds.js';
 
 type Api = typeof OpenTelemetry;
 type Attributes = Record<string, string | number | boolean>;
@@ -53,7 +53,7 @@ export function serviceRoute(path: string): string {
 }
 
 /** What a buyer's create came to: `pay_checkout.outcome` of `pay_checkout.order_creates`. */
-function createOutcome(status: number, answer: Answer, refusal: Refusal | undefined): string {
+function createOutcome(status: number, answer: Answer, refusal: RefusalKind | undefined): string {
   if (status === 201) return 'created';
   if (status === 200) return answer.headers['idempotent-replayed'] === 'true' ? 'replayed' : 'created';
   if (refusal?.kind === 'in_doubt' || refusal?.kind === 'in_progress') return refusal.kind;

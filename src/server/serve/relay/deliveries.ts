@@ -4,7 +4,7 @@
  */
 import type { Relay, RelayedNotice } from './relay.js';
 
-export interface DeliveriesCommandInput {
+export interface RunDeliveriesInput {
   relay: Pick<Relay, 'list' | 'redeliver'>;
   /** The words after `deliveries`: none (list), `--json`, `--given-up`, or `redeliver ID`. */
   args: readonly string[];
@@ -18,8 +18,11 @@ const row = (n: RelayedNotice) =>
     .filter((cell) => cell !== '')
     .join('  ');
 
-/** Runs the command; resolves to the exit status (0 done, 1 not found or not delivered, 2 bad usage). */
-export async function deliveriesCommand({ relay, args, print }: DeliveriesCommandInput): Promise<number> {
+/**
+ * Lists or redelivers over a relay already made; resolves to the exit status (0 done, 1 not found or not delivered, 2
+ * bad usage). The command around it (its settings, its store) is serve/command.ts's `deliveriesCommand`.
+ */
+export async function runDeliveries({ relay, args, print }: RunDeliveriesInput): Promise<number> {
   const [first, second, ...rest] = args;
   if (first === 'redeliver') {
     if (!second || rest.length > 0 || second.startsWith('-')) {
