@@ -43,20 +43,30 @@ export function webRequest(req: IncomingMessage, signal: AbortSignal | undefined
  * create's CPU (measured A/B).
  */
 export function lazyRequest(build: () => Request): Request {
-  let real: Request | undefined;
-  const made = () => (real ??= build());
-  return new Proxy(Object.create(Request.prototype) as Request, {
-    get(_, key) {
-      const request = made();
-      const value: unknown = Reflect.get(request, key, request);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(request) : value;
-    },
-    has: (_, key) => Reflect.has(made(), key),
-    set: (_, key, value) => Reflect.set(made(), key, value),
-    ownKeys: () => Reflect.ownKeys(made()),
-    getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(made(), key),
-  });
+  const target = Object.create(Request.prototype) as Request & Lazy;
+  target[lazyOf] = { build, real: undefined };
+  return new Proxy(target, lazyTraps);
 }
+
+/** Where a lazy Request keeps its builder and, once built, the real one (on the proxy's target, never seen through it). */
+const lazyOf = Symbol('lazy request');
+type Lazy = { [lazyOf]: { build: () => Request; real: Request | undefined } };
+const made = (target: Lazy): Request => {
+  const lazy = target[lazyOf];
+  return (lazy.real ??= lazy.build());
+};
+/** One set of traps for every lazy Request: nothing but the target and its record is made per request. */
+const lazyTraps: ProxyHandler<Request & Lazy> = {
+  get(target, key) {
+    const request = made(target);
+    const value: unknown = Reflect.get(request, key, request);
+    return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(request) : value;
+  },
+  has: (target, key) => Reflect.has(made(target), key),
+  set: (target, key, value) => Reflect.set(made(target), key, value),
+  ownKeys: (target) => Reflect.ownKeys(made(target)),
+  getOwnPropertyDescriptor: (target, key) => Reflect.getOwnPropertyDescriptor(made(target), key),
+};
 
 /** The whole body, or undefined once it passes `limit` (then no more is read: the socket carries the 413 and closes). */
 function readWithin(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
