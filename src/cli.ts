@@ -2,7 +2,7 @@
 /**
  * The package's `bin`: `npx pay-checkout sandbox [--port N] [--host H] [--public-url URL] [--dialect contract|live] [--no-order-key-dedupe] [--allow-host|origin|forward …]`.
  * `npx pay-checkout doctor --base-url URL --merchant-key KEY [--api-key K --api-secret S]`: a read-only probe of an account.
- * `npx pay-checkout serve [--check]`: the checkout beside a shop of any stack, from PAY_CHECKOUT_* settings (server/serve/).
+ * `npx pay-checkout serve [--check [--pay]]`: the checkout beside a shop of any stack, from PAY_CHECKOUT_* settings (server/serve/).
  * A thin command over `pay-checkout/sandbox`; `npm run sandbox` runs this same file through tsx.
  */
 import { parseArgs } from 'node:util';
@@ -17,7 +17,8 @@ Commands:
                        control API at /sandbox, onboarding page; prints its URLs and fixtures
   serve                the checkout beside a shop of any stack, configured by PAY_CHECKOUT_* variables:
                        buyer API, webhook intake, hosted page and the element's script on one origin
-                       (pay-checkout serve --help lists the settings; --check tries them)
+                       (pay-checkout serve --help lists the settings; --check tries them; --check --pay
+                       pays one test order through it in the development environment or a sandbox)
   deliveries           the notices to your app still pending or given up, from the shared store
                        (deliveries redeliver ID sends one again with the same id)
   doctor               a read-only probe of your account before the first live call: which shape the
@@ -96,7 +97,10 @@ async function sandbox(values: ReturnType<typeof parse>['values']) {
     console.error(`pay-checkout: cannot listen on ${values.host}:${port} (${error.code}); pick another --port (0 for a free one) or --host.`);
     process.exit(1);
   });
-  if (dialect === 'live') console.log('dialect: live (the merchant API and webhooks answer as the live service does).');
+  if (dialect === 'live') {
+    console.log('dialect: live (the merchant API and webhooks answer as the live service does, with its development environment\'s conventions:');
+    console.log('  the SMS codes 123456, 000000 and 111111 confirm a Daviplata order; webhooks go signed, under X-Wava-*, to the forward targets).');
+  }
   if (values['no-order-key-dedupe']) console.log('order_key dedupe is OFF: every POST /v1/orders makes a new order.');
   console.log(sandboxBanner(running.sandbox, running.baseUrl.replace(/\/v1$/, '')));
   closeOnSignals(running);

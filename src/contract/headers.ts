@@ -18,3 +18,8 @@ export const liveWebhookHeaders = {
 } as const;
 /** The live service's webhook sender. */
 export const liveWebhookUserAgent = 'Wava-Webhooks/1.0';
+/**
+ * On every answer of the pay-checkout sandbox, its dialect (`contract` or `live`): a client (`serve --check --pay`)
+ * knows it talks to a sandbox, where no money moves, by what the service says rather than by its URL's spelling.
+ */
+export const sandboxHeader = 'Pay-Checkout-Sandbox';

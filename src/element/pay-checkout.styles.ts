@@ -1,4 +1,25 @@
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
+
+/**
+ * The dark theme, its tokens written once for its two places: `theme="dark"`, and a dark system's setting where the page
+ * did not ask for `theme="light"`. A string, not a `css` template: one list placed in two rules is no CSS of its own.
+ */
+const dark = [
+  '--pay-color-primary:#93c5fd',
+  '--pay-color-on-primary:#0b1220',
+  '--pay-color-text:#f3f4f6',
+  '--pay-color-muted:#c4c9d2',
+  '--pay-color-background:#111827',
+  '--pay-color-surface:#1f2937',
+  '--pay-color-border:#374151',
+  '--pay-color-border-strong:#9ca3af',
+  '--pay-color-danger:#fca5a5',
+  '--pay-color-success:#86efac',
+  '--pay-color-notice-bg:#1f2937',
+  '--pay-color-icon-backdrop:#f9fafb',
+  '--pay-focus-ring:3px solid #93c5fd',
+].join(';');
+const darkTheme = unsafeCSS(`:host([theme='dark']){${dark}}@media (prefers-color-scheme:dark){:host(:not([theme='light'])){${dark}}}`);
 
 /** The host: theme tokens (light, dark, auto), the frame, the header and the live region. */
 export const payCheckoutStyles = css`
@@ -33,38 +54,7 @@ export const payCheckoutStyles = css`
   :host([hidden]) {
     display: none;
   }
-  :host([theme='dark']) {
-    --pay-color-primary: #93c5fd;
-    --pay-color-on-primary: #0b1220;
-    --pay-color-text: #f3f4f6;
-    --pay-color-muted: #c4c9d2;
-    --pay-color-background: #111827;
-    --pay-color-surface: #1f2937;
-    --pay-color-border: #374151;
-    --pay-color-border-strong: #9ca3af;
-    --pay-color-danger: #fca5a5;
-    --pay-color-success: #86efac;
-    --pay-color-notice-bg: #1f2937;
-    --pay-color-icon-backdrop: #f9fafb;
-    --pay-focus-ring: 3px solid #93c5fd;
-  }
-  @media (prefers-color-scheme: dark) {
-    :host(:not([theme='light'])) {
-      --pay-color-primary: #93c5fd;
-      --pay-color-on-primary: #0b1220;
-      --pay-color-text: #f3f4f6;
-      --pay-color-muted: #c4c9d2;
-      --pay-color-background: #111827;
-      --pay-color-surface: #1f2937;
-      --pay-color-border: #374151;
-      --pay-color-border-strong: #9ca3af;
-      --pay-color-danger: #fca5a5;
-      --pay-color-success: #86efac;
-      --pay-color-notice-bg: #1f2937;
-      --pay-color-icon-backdrop: #f9fafb;
-      --pay-focus-ring: 3px solid #93c5fd;
-      }
-  }
+  ${darkTheme}
   .base {
     background: var(--pay-color-background);
     border: 1px solid var(--pay-color-border);

@@ -3,7 +3,7 @@
  * and card pages, the hosted checkout. Runs in Node (server.ts) and inside Vite (vite-plugin.ts).
  */
 import { Hono } from 'hono';
-import { errorBody, maxBodyBytes } from '../contract/index.js';
+import { errorBody, maxBodyBytes, sandboxHeader } from '../contract/index.js';
 import { createClock, type SandboxClock } from './clock.js';
 import { defaultLinkPaidWaitMs, defaultPushAutoDeclineMs, type SandboxContext, type SandboxTimings } from './context.js';
 import { ConnectionDropped, faultMiddleware, isDroppedConnection } from './faults.js';
@@ -128,6 +128,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   if (context.publicUrl) context.guard.serve(context.publicUrl);
 
   const app = new Hono();
+  // Every answer, a refusal included, says it comes from a sandbox: no client has to guess it from the URL.
+  app.use('*', async (c, next) => {
+    await next();
+    try {
+      c.res.headers.set(sandboxHeader, context.dialect);
+    } catch {
+      c.res = new Response(c.res.body, { status: c.res.status, statusText: c.res.statusText, headers: new Headers([...c.res.headers, [sandboxHeader, context.dialect]]) });
+    }
+  });
   // Before anything else: a refused host or origin reaches no route and no fault.
   app.use('*', guardMiddleware(context.guard));
   // Then, so an error or a drop fault stops a request before anything else sees it.

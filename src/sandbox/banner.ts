@@ -22,6 +22,7 @@ export function sandboxBanner(sandbox: Sandbox, origin: string): string {
     ...f.gateways.map((g) => `    ${g.id_payment_gateway}  ${g.name} (${g.kind})  ${g.min_amount}..${g.max_amount} COP${g.direct_orders ? '' : '  links and hosted page only'}`),
     `  document types (CO): ${f.document_types.map((d) => `${d.id_national_document_type} ${d.type}`).join(', ')}`,
     '  test data: push phone ...0002 declines, ...0003 never answers; SMS codes 123456/000000/111111; cards 4242 4242 4242 4242 pays, 4000 0000 0000 0002 declines',
+    `  webhooks of the demo store to each forward target (POST /sandbox/forward): signed with ${f.partner.signing_secret}${sandbox.context.dialect === 'live' ? ', under X-Wava-* as the development environment sends them' : ''}`,
   ];
   return lines.join('\n');
 }

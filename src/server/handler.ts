@@ -31,7 +31,10 @@ import { answerHeaders, toResponse } from './http/text-response.js';
 import { defaultStatusPollMs, defaultWaiterCaps, statusWaits } from './buyer/status-wait.js';
 import { webhookIntake } from './buyer/webhook-intake.js';
 import { dialectEvents } from './telemetry/dialect-log.js';
-import { orderStatusNotices } from './buyer/order-status.js';
+import { merchantIdentityOf, orderScopeOf, orderStatusNotices } from './buyer/order-status.js';
+import { resolveBaseUrl } from '../client/send.js';
+import { memoryOpenOrders } from './sweep/open-orders.js';
+import { createSweep, defaultSweepTimings } from './sweep/sweep.js';
 
 /** The handler's parts, assembled: what a server adding routes of its own in front of the buyer API reuses. */
 export interface CheckoutAssembly {
@@ -98,6 +101,24 @@ export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssem
     ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     ...(options.clientAddress ? { clientAddress: options.clientAddress } : {}),
   });
+  // Outcomes wanted: each order is recorded open beside the claims, and the sweep reads it back until it is final.
+  const sweepTimings = options.sweep === false ? undefined : { ...defaultSweepTimings, ...options.sweep };
+  const serviceBase = resolveBaseUrl({ ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}), ...(options.environment !== undefined ? { environment: options.environment } : {}) });
+  const ownScope = orderScopeOf(serviceBase, merchantIdentityOf(merchantKey));
+  let openOrders = ownStore.openOrders;
+  if (options.onOrderStatus && !openOrders) {
+    emit({ level: 'warn', name: 'open_orders_in_memory', message: 'the claim store keeps no open orders: the orders to follow live in this process only and are lost on a restart' });
+    openOrders = memoryOpenOrders();
+  }
+  const orderStatus = orderStatusNotices({
+    onOrderStatus: options.onOrderStatus,
+    orders: openOrders ?? memoryOpenOrders(),
+    scopeOf: (ref) => (ref === '' ? ownScope : orderScopeOf(serviceBase, `shop:${ref}`)),
+    firstReadMs: (sweepTimings ?? defaultSweepTimings).firstReadMs,
+    postponeMs: sweepTimings ? sweepTimings.firstReadMs : 0,
+    retryMs: timings.leaseMs,
+    emit,
+  });
   const waits = statusWaits({ store, pollMs: options.statusPollMs ?? defaultStatusPollMs, caps: { ...defaultWaiterCaps, ...options.statusWaiters }, onWaiting: telemetry.waiting });
   const ops = checkoutOperations({
     merchant,
@@ -110,8 +131,21 @@ export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssem
     now,
     waits,
     guards,
-    orderStatus: orderStatusNotices({ onOrderStatus: options.onOrderStatus, store, leaseMs: timings.leaseMs, emit }),
+    orderStatus,
   });
+  const sweep =
+    orderStatus && sweepTimings
+      ? createSweep({
+          notices: orderStatus,
+          clientFor: (ref) => (ref === '' ? merchant : undefined),
+          busy: (idOrder) => waits.watching(idOrder),
+          timings: sweepTimings,
+          emit,
+          onRead: telemetry.sweepRead,
+          onOpenOrders: telemetry.openOrders,
+        })
+      : undefined;
+  sweep?.start();
   const intake = options.webhookSecret
     ? webhookIntake({ secret: options.webhookSecret, now, store, timings, merchant, ops, onDelivery: options.onWebhook, onSettled: telemetry.settled })
     : undefined;
@@ -194,6 +228,7 @@ export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssem
     if (!draining) emit({ level: 'info', name: 'shutdown_started', message: `draining: ${inFlight} request(s) under way, ${waits.waiting} waiting for a status change answered now`, in_flight: inFlight, waiting: waits.waiting });
     draining = true;
     waits.drain();
+    void sweep?.stop();
     if (acceptForMs > 0) await new Promise((resolve) => setTimeout(resolve, acceptForMs));
     if (inFlight > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;

@@ -10,6 +10,7 @@ import type { WaiterCaps } from './buyer/status-wait.js';
 import type { ResolveLink } from './buyer/links.js';
 import type { ClaimTimings } from './once/exactly-once.js';
 import type { OnOrderStatus } from './buyer/order-status.js';
+import type { SweepTimings } from './sweep/sweep.js';
 
 export interface CheckoutHandlerOptions {
   /** The store's secret key: it stays on this server and never appears in a response. */
@@ -57,6 +58,14 @@ export interface CheckoutHandlerOptions {
    * these to the shop (`createRelay`), whose outbox keeps one per order and status across instances.
    */
   onOrderStatus?: OnOrderStatus;
+  /**
+   * With `onOrderStatus`, every order created is followed until it is final: read back from the service
+   * (`GET /orders/{id}`) soon after its creation, then further apart, then once after its expiry, by one instance at a
+   * time (a lease in `store`), at most `maxReads` times over its life and `readsPerSecond` per instance; an outcome no
+   * webhook or buyer reported is reported then, once (servers/handler.md, "The sweep"). Change any timing here, or
+   * `false` to turn it off. Defaults: `defaultSweepTimings`.
+   */
+  sweep?: Partial<SweepTimings> | false;
   /**
    * While a status request waits (`?wait=25&since=STATUS`), how often the handler asks `GET /orders/{id}`; default
    * 2,000 ms. A webhook through `webhookSecret` wakes it sooner, on every instance sharing `store`.

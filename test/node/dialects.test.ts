@@ -7,15 +7,16 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { CheckoutClient, MerchantClient, ServiceError, type DialectReport } from '../../src/client/index.js';
-import type { CheckoutOrderInput } from '../../src/contract/index.js';
+import { liveWebhookHeaders, sandboxHeader, type CheckoutOrderInput } from '../../src/contract/index.js';
 import { memoryClaimStore, type CheckoutLinkInfo } from '../../src/server/index.js';
 import { orderKeyFor, serverSecrets } from '../../src/server/secrets.js';
 import type { SandboxDialect } from '../../src/sandbox/dialect.js';
 import type { WebhookDelivery } from '../../src/webhooks/index.js';
-import { sign } from '../../src/webhooks/index.js';
+import { sign, verify } from '../../src/webhooks/index.js';
 import { until } from './claim-store-contract.js';
 import { postOrder, serveHandler, type RunningHandler } from './handler-harness.js';
 import { startTestSandbox, type TestSandbox } from './sandbox-harness.js';
+import { startReceiver } from './sandbox-webhooks-receiver.js';
 
 const merchantKey = 'mk_test_demo';
 const webhookSecret = 'whsec_test_demo';
@@ -244,6 +245,54 @@ describe('the live dialect on the wire', () => {
     assert.equal(logged.filter((line) => line.includes('"result"')).length, 1, logged.join('\n'));
     assert.ok(logged.some((line) => line.includes('payment_gateways')));
     assert.equal(new Set(logged).size, logged.length, 'no line twice');
+  });
+
+  it("keeps the development environment's conventions: each test code confirms a Daviplata order, another is 6105, and its webhook goes signed under X-Wava-* to the forward target", async () => {
+    const receiver = await startReceiver();
+    try {
+      await sb.reset();
+      assert.equal((await sb.api('POST', '/sandbox/forward', { url: receiver.url })).status, 200);
+      const headers = { 'merchant-key': merchantKey };
+      const order = async () => {
+        const created = await sb.api('POST', '/v1/orders', { amount: 1000, description: 'x', currency: 'COP', payment_gateway: { id_payment_gateway: 2 }, shopper: { ...idOnly, ...contact, country: 'CO' } }, headers);
+        assert.equal(created.status, 200, JSON.stringify(created.body));
+        assert.equal(created.body.result.daviplata_token_required, true);
+        return created.body.result.id_order as number;
+      };
+      const wrong = await sb.api('POST', `/v1/orders/daviplata/${await order()}`, { daviplata_otp: '999999' }, headers);
+      assert.equal(wrong.body.code, 6105);
+      const confirmed: number[] = [];
+      for (const code of ['123456', '000000', '111111']) {
+        const id = await order();
+        const paid = await sb.api('POST', `/v1/orders/daviplata/${id}`, { daviplata_otp: code }, headers);
+        assert.equal(paid.body.result.status, 'confirmed', code);
+        confirmed.push(id);
+      }
+      const received = await receiver.waitFor(3);
+      for (const [i, delivery] of received.entries()) {
+        const signature = delivery.headers[liveWebhookHeaders.signature.toLowerCase()] as string;
+        assert.equal(delivery.headers[liveWebhookHeaders.event.toLowerCase()], 'order_payment');
+        assert.ok(await verify(delivery.body, signature, webhookSecret), 'signed with the demo account\'s secret');
+        assert.equal(JSON.parse(delivery.body).data.id_order, confirmed[i]);
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('says it is a sandbox, and in which dialect, on every answer: an API answer, a refusal, a control answer, a path it does not have', async () => {
+    const answers = await Promise.all([
+      fetch(`${sb.origin}/v1/orders/paymentGateways`, { headers: { 'merchant-key': merchantKey } }),
+      fetch(`${sb.origin}/v1/orders/paymentGateways`),
+      fetch(`${sb.origin}/sandbox/fixtures`),
+      fetch(`${sb.origin}/nowhere`),
+      fetch(`${sb.origin}/sandbox/faults`, { method: 'DELETE', headers: { origin: 'https://attacker.example' } }),
+    ]);
+    assert.deepEqual(answers.map((a) => a.status), [200, 401, 200, 404, 403]);
+    for (const answer of answers) {
+      assert.equal(answer.headers.get(sandboxHeader), 'live');
+      await answer.body?.cancel();
+    }
   });
 
   it('answers in result envelopes; the documented cancel route is a framework 404; a create missing shopper fields names each', async () => {

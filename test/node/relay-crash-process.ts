@@ -15,6 +15,6 @@ const relay = createRelay({
   pollMs: 50,
   emit: () => {},
 });
-const recorded = await relay.record({ link: 'camiseta', id_order: 9_001, id_external: 'pc_crash', status: 'confirmed', amount: 20_000, currency: 'COP', gateway: 'push', cancel_reason: null });
+const recorded = await relay.record({ link: 'camiseta', id_order: 9_001, id_external: 'pc_crash', status: 'confirmed', amount: 20_000, currency: 'COP', gateway: 'push', cancel_reason: null, order_uid: 'crash-scope.pc_crash', found_by: 'webhook' });
 relay.start();
 console.log(`recorded ${recorded?.id}`);

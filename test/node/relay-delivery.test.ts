@@ -65,6 +65,8 @@ let nextOrder = 100;
 const change = (over: Partial<OrderStatusChange> = {}): OrderStatusChange => ({
   link: 'lnk_abc',
   id_order: (nextOrder += 1),
+  order_uid: `svc.pc_${nextOrder}`,
+  found_by: 'webhook',
   id_external: 'pc_0123456789abcdef0123456789abcdef',
   status: 'confirmed',
   amount: 50_000,

@@ -79,9 +79,9 @@ for (const [kind, pair] of Object.entries(pairs)) {
 
     it('leases a due entry to one instance only, and counts the attempt', async () => {
       const [a, b] = pair();
-      await a.add(entry('e1', '1:confirmed', 1_000));
-      assert.deepEqual(await a.lease(999, 30_000, 8), [], 'not due before its time');
-      const leases = await Promise.all([a.lease(1_000, 30_000, 8), b.lease(1_000, 30_000, 8), a.lease(1_000, 30_000, 8), b.lease(1_000, 30_000, 8)]);
+      const now = Date.now();
+      await a.add(entry('e1', '1:confirmed', now));
+      const leases = await Promise.all([a.lease(now, 30_000, 8), b.lease(now, 30_000, 8), a.lease(now, 30_000, 8), b.lease(now, 30_000, 8)]);
       const taken = leases.flat();
       assert.equal(taken.length, 1);
       assert.equal(taken[0]!.entry.id, 'e1');
@@ -90,35 +90,50 @@ for (const [kind, pair] of Object.entries(pairs)) {
 
     it("makes an entry due again once a lease runs out (a crashed sender), and fences the late sender's settlement", async () => {
       const [a, b] = pair();
-      await a.add(entry('e1', '1:confirmed'));
-      const [first] = await a.lease(1_000, 5_000, 8);
-      assert.deepEqual(await b.lease(5_999, 5_000, 8), [], 'held until the lease runs out');
-      const [second] = await b.lease(6_000, 5_000, 8);
+      await a.add(entry('e1', '1:confirmed', Date.now()));
+      const [first] = await a.lease(Date.now(), 400, 8);
+      assert.deepEqual(await b.lease(Date.now(), 400, 8), [], 'held until the lease runs out');
+      await new Promise((r) => setTimeout(r, 450));
+      const [second] = await b.lease(Date.now(), 5_000, 8);
       assert.equal(second?.entry.id, 'e1');
       assert.equal(second?.entry.attempts, 2);
-      assert.equal(await a.settle('e1', first!.token, { state: 'delivered', at: 6_001, status: 200 }), false, 'the lapsed lease settles nothing');
-      assert.equal(await b.settle('e1', second!.token, { state: 'delivered', at: 6_002, status: 204 }), true);
+      assert.equal(await a.settle('e1', first!.token, { state: 'delivered', at: Date.now(), status: 200 }), false, 'the lapsed lease settles nothing');
+      assert.equal(await b.settle('e1', second!.token, { state: 'delivered', at: Date.now(), status: 204 }), true);
       assert.deepEqual(await a.list(['pending', 'given_up']), []);
-      assert.deepEqual(await a.lease(1_000_000, 5_000, 8), [], 'a delivered entry is never sent again by itself');
+      assert.deepEqual(await a.lease(Date.now() + 1_000_000, 5_000, 8), [], 'a delivered entry is never sent again by itself');
     });
 
     it('a failed attempt waits for its retry time; a given-up entry is listed as such and no longer sent', async () => {
       const [a, b] = pair();
-      await a.add(entry('e1', '1:confirmed'));
-      const [lease] = await a.lease(1_000, 30_000, 8);
-      assert.equal(await a.settle('e1', lease!.token, { state: 'pending', next_at: 2_000, error: 'answered 500', status: 500 }), true);
-      assert.deepEqual(await b.lease(1_999, 30_000, 8), []);
-      const [retry] = await b.lease(2_000, 30_000, 8);
+      await a.add(entry('e1', '1:confirmed', Date.now()));
+      const [lease] = await a.lease(Date.now(), 30_000, 8);
+      assert.equal(await a.settle('e1', lease!.token, { state: 'pending', next_at: Date.now() + 400, delay_ms: 400, error: 'answered 500', status: 500 }), true);
+      assert.deepEqual(await b.lease(Date.now(), 30_000, 8), []);
+      await new Promise((r) => setTimeout(r, 450));
+      const [retry] = await b.lease(Date.now(), 30_000, 8);
       assert.equal(retry?.entry.attempts, 2);
       assert.equal(retry?.entry.last_error, 'answered 500');
       assert.equal(retry?.entry.last_status, 500);
-      assert.equal(await b.settle('e1', retry!.token, { state: 'given_up', at: 3_000, error: 'no answer within the timeout', status: null }), true);
-      assert.deepEqual(await a.lease(10_000_000, 30_000, 8), []);
+      assert.equal(await b.settle('e1', retry!.token, { state: 'given_up', at: Date.now(), error: 'no answer within the timeout', status: null }), true);
+      assert.deepEqual(await a.lease(Date.now() + 10_000_000, 30_000, 8), []);
       const [gaveUp] = await a.list(['given_up']);
       assert.equal(gaveUp?.state, 'given_up');
       assert.equal(gaveUp?.last_error, 'no answer within the timeout');
       assert.deepEqual(await a.list(['pending']), []);
     });
+
+    if (kind !== 'memory') {
+      it("leases and retry times follow the store's clock: an instance whose clock runs ten minutes ahead takes no entry another holds or that is not due", async () => {
+        const [a, b] = pair();
+        const ahead = () => Date.now() + 10 * 60_000;
+        await a.add(entry('e1', '1:confirmed', Date.now()));
+        const [held] = await a.lease(Date.now(), 60_000, 8);
+        assert.ok(held);
+        assert.deepEqual(await b.lease(ahead(), 60_000, 8), [], 'the lease is the store\'s minute, not the fast clock\'s');
+        assert.equal(await a.settle('e1', held.token, { state: 'pending', next_at: Date.now() + 60_000, delay_ms: 60_000, error: 'answered 500', status: 500 }), true);
+        assert.deepEqual(await b.lease(ahead(), 60_000, 8), [], 'the retry is due in a minute of the store\'s');
+      });
+    }
 
     it('redelivers with the same id, at once and with a fresh retry window; an unknown id is no entry', async () => {
       const [a, b] = pair();

@@ -152,6 +152,15 @@ describe('pay-checkout serve: the element\'s script and the hosted page', () => 
     assert.match(String(none.headers['content-security-policy']), /frame-ancestors https:\/\/shop\.example https:\/\/www\.shop\.example(;|$)/);
   });
 
+  test('behind a public https URL every answer carries HSTS: the buyer API, health, the script, a 404; over plain http none does', async () => {
+    for (const route of ['/v1/checkout/links/camiseta', '/v1/health', '/pay-checkout.js', '/wp-login.php']) {
+      const answer = await get(`${proxied.url}${route}`);
+      assert.equal(answer.headers['strict-transport-security'], 'max-age=31536000', route);
+      const bare = await get(`${plain.url}${route}`);
+      assert.equal(bare.headers['strict-transport-security'], undefined, route);
+    }
+  });
+
   test('/checkout/{hash} behind a public http URL: og:url from it, no HSTS', async () => {
     const page = await get(`${plain.url}/checkout/camiseta`);
     assert.match(page.body.toString('utf8'), /<meta property="og:url" content="http:\/\/staging\.shop\.example:8080\/checkout\/camiseta" \/>/);

@@ -17,6 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { verifyPayCheckoutSignature } from '../../src/webhooks/index.js';
 import { roundRobinProxy } from '../harness/handler-cluster.js';
+import { runDoctor } from '../../src/doctor/doctor.js';
+import { serveCommand } from '../../src/server/serve/command.js';
 import { freePort, startRedis, stopChild, type TestRedis } from './redis-harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,6 +29,7 @@ let redis: TestRedis;
 let sandbox: RunningSandbox;
 let scratch: string;
 let proxy: { url: string; close(): Promise<void> };
+let trialEnv: Record<string, string>;
 const instances: { child: ChildProcess; url: string; tail: () => string; recorded: { id: string; added: boolean }[] }[] = [];
 
 /** What the shop's notify endpoint saw: every attempt, and the answer it gave. */
@@ -98,7 +101,9 @@ before(async () => {
     PAY_CHECKOUT_NOTIFY_RETRY_MS: '200',
     PAY_CHECKOUT_REDIS_URL: redis.url,
     PAY_CHECKOUT_SECRET: 'order-tokens-signing-secret-shared-by-both',
+    PAY_CHECKOUT_WEBHOOK_SECRET: 'whsec_test_demo',
   };
+  trialEnv = env;
   await Promise.all([startInstance(env), startInstance(env)]);
   proxy = await roundRobinProxy(instances.map((i) => i.url));
 });
@@ -165,5 +170,19 @@ describe('two serve instances sharing Redis behind a proxy', () => {
       assert.deepEqual(records.map((r) => r.length), [1, 1], `${id} recorded by each instance once`);
       assert.equal(records.flat().filter((r) => r.added).length, 1, `${id} added to the outbox once`);
     }
+  });
+
+  it("serve --check --pay asks one instance what the other saw: the webhook taken by the first, the trial's reads at the second", async (t) => {
+    const [first, second] = instances;
+    assert.ok(first && second);
+    const forward = await fetch(`${sandbox.url}/sandbox/forward`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${first.url}/v1/webhooks` }) });
+    assert.equal(forward.status, 200);
+    const lines: string[] = [];
+    t.mock.method(console, 'log', (line: string) => void lines.push(line));
+    const status = await serveCommand(['--check', '--pay', '--wait-seconds', '10'], { ...trialEnv, PAY_CHECKOUT_PUBLIC_URL: second.url }, { probe: runDoctor });
+    t.mock.restoreAll();
+    assert.equal(status, 0, `${lines.join('\n')}\n${second.tail()}`);
+    assert.match(lines.join('\n'), /^✓ webhook: the service's webhook for order \d+ reached this server and verified$/m);
+    assert.match(lines.join('\n'), /^✓ notice: /m);
   });
 });

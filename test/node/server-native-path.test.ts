@@ -1,4 +1,4 @@
-// toNodeListener's native path (node-native.ts) answers exactly as the web path it replaces: one handler served twice,
+// toNodeListener's native path (node/native.ts) answers exactly as the web path it replaces: one handler served twice,
 // natively and through a wrapper the adapter cannot see into (so through a Request and a Response), and the same raw
 // requests (good, hostile, over the limit, cut off) compared byte for byte, bar the Date header. Real sockets, the real
 // sandbox behind the handler.

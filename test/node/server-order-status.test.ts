@@ -71,8 +71,10 @@ describe('onOrderStatus', () => {
     assert.equal((await sb.api('POST', `/sandbox/orders/${paid.id_order}/approve`)).status, 200);
     await until('the paid order told', () => changes.length === 1);
     const [change] = changes;
-    assert.deepEqual({ ...change, id_external: undefined }, { link: 'camiseta-m', id_order: paid.id_order, id_external: undefined, status: 'confirmed', amount: 50_000, currency: 'COP', gateway: 'push', cancel_reason: null });
+    assert.deepEqual({ ...change, id_external: undefined, order_uid: undefined }, { link: 'camiseta-m', id_order: paid.id_order, id_external: undefined, status: 'confirmed', amount: 50_000, currency: 'COP', gateway: 'push', cancel_reason: null, order_uid: undefined, found_by: 'webhook' });
     assert.match(change!.id_external ?? '', /^pc_[0-9a-f]{32}$/);
+    // The order's uid: the service and merchant (a digest), then its order key; never the order id alone.
+    assert.equal(change!.order_uid, `${change!.order_uid.split('.')[0]}.${change!.id_external}`);
 
     // The buyer's page then sees it paid too: the same outcome is not told twice.
     assert.equal(await statusOf(handler.url, paid), 'confirmed');
@@ -111,23 +113,26 @@ describe('onOrderStatus', () => {
 
   it('a link the store could not take at the create is stored in the background, and the outcome still names it', async () => {
     const inner = memoryClaimStore();
+    const orders = inner.openOrders!;
     let refusals = 0;
     const store: ClaimStore = {
       ...inner,
-      claim: async (key, digest, leaseMs) => {
-        if (key.startsWith('pc:order-link:') && refusals < 2) {
-          refusals += 1;
-          throw new Error('the store is away for a moment');
-        }
-        return inner.claim(key, digest, leaseMs);
+      openOrders: {
+        ...orders,
+        open: async (order, firstReadInMs, keepMs) => {
+          if (refusals < 2) {
+            refusals += 1;
+            throw new Error('the store is away for a moment');
+          }
+          return orders.open(order, firstReadInMs, keepMs);
+        },
       },
     };
     const { handler, changes, events } = await handlerWith({ webhooks: false, store });
     const order = await created(handler.url);
     assert.ok(events.some((e) => e.name === 'order_link_delayed'));
     assert.equal((await sb.api('POST', `/sandbox/orders/${order.id_order}/approve`)).status, 200);
-    const stored = async () => (await inner.inspect(`pc:order-link:${order.id_order}`)).state === 'done';
-    for (let tries = 0; tries < 200 && !(await stored()); tries++) await new Promise((r) => setTimeout(r, 20));
+    for (let tries = 0; tries < 200 && (await orders.count()) === 0; tries++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(refusals, 2);
     assert.equal(await statusOf(handler.url, order), 'confirmed');
     assert.equal(changes.length, 1);

@@ -189,7 +189,11 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       throw CheckoutHttpError.of('IDEMPOTENCY_KEY_REUSED');
     }
     if (gateway.kind === 'otp') deps.guards.created(created.id_order, body);
-    if (deps.orderStatus) await deps.orderStatus.created(hash, created.id_order);
+    if (deps.orderStatus) {
+      // Its life as a length, measured on the clock the service's times are read against, so a skewed clock moves nothing.
+      const expires = details.expires_at ? Date.parse(details.expires_at) : NaN;
+      await deps.orderStatus.created({ hash, idOrder: created.id_order, orderKey, amount, expiresInMs: Number.isFinite(expires) ? expires - deps.now() : undefined });
+    }
     let order: CheckoutOrderCreated;
     try {
       order = await withToken(viewOf(details, [gateway], created, info.description));

@@ -51,6 +51,8 @@ export interface StatusWaits {
   wait(idOrder: number, read: () => Promise<CheckoutOrder>, wait: StatusWaitRequest, signal: AbortSignal | undefined, address: string | undefined): Promise<WaitAnswer>;
   /** Requests waiting now (for tests and the bench). */
   readonly waiting: number;
+  /** Whether requests wait on this order here now: its watch reads it, so the sweep need not. */
+  watching(idOrder: number): boolean;
   /**
    * Shutting down: every waiting request is answered now with the order as last read (the element then asks again,
    * through the load balancer, another instance), and a new one is answered at once without waiting.
@@ -104,6 +106,8 @@ export function statusWaits(deps: StatusWaitDeps): StatusWaits {
     get waiting() {
       return waiting;
     },
+
+    watching: (idOrder) => watches.has(idOrder),
 
     drain() {
       draining = true;

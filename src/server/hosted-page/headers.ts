@@ -17,7 +17,7 @@ export interface HostedPageHeaderOptions {
 }
 
 /** One year: the usual HSTS age; no `includeSubDomains`, which would bind every host of the merchant's domain. */
-const hostedPageHsts = 'max-age=31536000';
+export const hstsValue = 'max-age=31536000';
 
 /**
  * What a checkout never uses, turned off for the page and any frame in it. Not `clipboard-write`: the Bre-B screen's
@@ -48,7 +48,7 @@ export function hostedPageHeaders(html: string, options: HostedPageHeaderOptions
     // to another origin (the card page, the gateways' icon host).
     'Referrer-Policy': 'same-origin',
     'Permissions-Policy': hostedPagePermissions.map((feature) => `${feature}=()`).join(', '),
-    ...(options.https ? { 'Strict-Transport-Security': hostedPageHsts } : {}),
+    ...(options.https ? { 'Strict-Transport-Security': hstsValue } : {}),
   };
 }
 

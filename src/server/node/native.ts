@@ -222,13 +222,7 @@ async function answerNative(answer: AnswerIncoming, onError: (error: unknown) =>
   try {
     writeAnswer(await answer(incoming), res);
   } catch (error) {
-    // The buyer went away mid-request (an aborted upload, a closed tab): nobody to answer, nothing to report.
-    if (incoming.aborted || req.destroyed) return void res.destroy();
-    onError(error);
-    if (!res.headersSent) {
-      res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify(errorBody('INTERNAL_SERVER_ERROR')));
-    } else res.destroy();
+    answerFailure(error, incoming.aborted || req.destroyed, res, onError);
   }
 }
 
@@ -241,4 +235,17 @@ export function nativeListener(answer: AnswerIncoming, onError: (error: unknown)
     req.on('error', onRequestError);
     void answerNative(answer, onError, req, res, incoming);
   };
+}
+
+/**
+ * The last resort of both Node paths (this one and node/server.ts's web one) when answering threw: nothing for a client
+ * already `gone` (an aborted upload, a closed tab: nobody to answer, nothing to report); else the error reported and a
+ * 500 in the contract's words (its message never sent), or the connection cut when the head already went out.
+ */
+export function answerFailure(error: unknown, gone: boolean, res: ServerResponse, onError: (error: unknown) => void): void {
+  if (gone) return void res.destroy();
+  onError(error);
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(errorBody('INTERNAL_SERVER_ERROR')));
 }

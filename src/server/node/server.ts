@@ -5,10 +5,9 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { errorBody } from '../../contract/errors.js';
 import { rememberSocketAddress } from '../http/client-address.js';
 import { nativeEntryOf } from '../http/incoming.js';
-import { nativeListener, webRequest } from './native.js';
+import { answerFailure, nativeListener, webRequest } from './native.js';
 import { unreadText } from '../http/text-response.js';
 import { errorFields, safeSink, type EventSink } from '../events.js';
 import type { DrainableCheckoutHandler } from '../options.js';
@@ -109,13 +108,7 @@ export function toNodeListener(handler: Handler, options: NodeListenerOptions = 
         rememberSocketAddress(request, req.socket.remoteAddress);
         await writeResponse(await handler(request), res);
       } catch (error) {
-        // The buyer went away mid-request (an aborted upload, a closed tab): nobody to answer, nothing to report.
-        if (gone.signal.aborted || req.destroyed) return void res.destroy();
-        onError(error);
-        if (!res.headersSent) {
-          res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
-          res.end(JSON.stringify(errorBody('INTERNAL_SERVER_ERROR')));
-        } else res.destroy();
+        answerFailure(error, gone.signal.aborted || req.destroyed, res, onError);
       }
     })();
   };

@@ -7,6 +7,7 @@
 import type { LimitStore } from '../limits/limits.js';
 import { errorFields, storeEvents, type EventSink } from '../events.js';
 import { ClaimStoreError } from '../causes.js';
+import { memoryOpenOrders, type OpenOrderStore } from '../sweep/open-orders.js';
 
 /** What `claim()` found. `mismatch`: the key is held or done with another digest (another request body). */
 export type ClaimResult =
@@ -38,6 +39,8 @@ export interface ClaimStore {
   close?(): Promise<void>;
   /** The abuse limits' counters beside the claims (a shared store's); without it, the handler counts in memory. */
   limitStore?: LimitStore;
+  /** The orders the sweep follows, beside the claims (sweep/open-orders.ts); without it, the handler keeps them in memory. */
+  openOrders?: OpenOrderStore;
   /** The handler given this store passes its `onEvent`: the store's own events go there unless it has a sink of its own. */
   attachEvents?(sink: EventSink): void;
 }
@@ -202,5 +205,6 @@ export function memoryClaimStore(options: MemoryClaimStoreOptions = {}): ClaimSt
       return addListener(listeners, channel, listener);
     },
     attachEvents: events.attach,
+    openOrders: memoryOpenOrders({ now }),
   };
 }

@@ -5,22 +5,11 @@
  * the database's clock. `pg` (an optional peer dependency) is loaded only here, and only when given a connection string.
  */
 import { errorFields, storeEvents, type EventSink } from '../events.js';
+import { postgresOpenOrders } from './open-orders.js';
+import { lazyPool, sqlName, type PgClientLike, type PgPoolLike } from './pool.js';
 import { addListener, ClaimStoreError, newToken, undoLostClaim, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../once/claims.js';
 
-/** The part of a node-postgres `Pool` this store uses; pass your own with `{ pool }`. */
-export interface PgPoolLike {
-  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
-  connect(): Promise<PgClientLike>;
-  end?(): Promise<void>;
-  on?(event: 'error', listener: (error: Error) => void): unknown;
-}
-
-export interface PgClientLike {
-  query(text: string, values?: unknown[]): Promise<unknown>;
-  on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
-  on(event: 'error' | 'end', listener: (error?: Error) => void): unknown;
-  release(destroy?: boolean | Error): void;
-}
+export type { PgClientLike, PgPoolLike };
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database`; the store opens (and closes) its own pool. */
@@ -29,6 +18,8 @@ export interface PostgresStoreOptions {
   pool?: PgPoolLike;
   /** The claims table; default `pay_checkout_claims`, created when missing. */
   table?: string;
+  /** The open orders the sweep follows; default `pay_checkout_open_orders` (`<table>_open_orders` beside a claims table of another name). */
+  openOrdersTable?: string;
   /** The NOTIFY channel; default `pay_checkout`. */
   channel?: string;
   /** A query unanswered in this time fails (the handler answers 503); default 2,000 ms. */
@@ -52,15 +43,10 @@ export interface PostgresStore extends ClaimStore {
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-const identifier = (name: string) => {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new TypeError(`createPostgresStore: "${name}" must be a lower-case SQL name (letters, digits, _).`);
-  return name;
-};
-
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   if (!options.connectionString === !options.pool) throw new TypeError('createPostgresStore: give exactly one of `connectionString` or `pool`.');
-  const table = identifier(options.table ?? 'pay_checkout_claims');
-  const channel = identifier(options.channel ?? 'pay_checkout');
+  const table = sqlName('createPostgresStore', options.table ?? 'pay_checkout_claims');
+  const channel = sqlName('createPostgresStore', options.channel ?? 'pay_checkout');
   const timeoutMs = options.commandTimeoutMs ?? 2_000;
   let said = '';
   const events = storeEvents(options.onEvent);
@@ -71,23 +57,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     else events.emit({ level: 'error', name: 'store_error', message: `postgres store: ${said}`, store: 'postgres', error: errorFields(error, undefined, false) });
   };
 
-  const makePool = async (): Promise<PgPoolLike> => {
-    if (options.pool) return options.pool;
-    const pg = await import('pg');
-    const Pool = (pg.default ?? pg).Pool;
-    const pool = new Pool({
-      connectionString: options.connectionString,
-      connectionTimeoutMillis: timeoutMs,
-      query_timeout: timeoutMs,
-      keepAlive: true,
-      // A claim is acknowledged only once it is on disk (the server's default, made sure of per connection),
-      // and a statement is cancelled by the server once the store has given up on it, so it cannot commit much later.
-      options: `-c synchronous_commit=on -c statement_timeout=${timeoutMs}`,
-    }) as unknown as PgPoolLike;
-    pool.on?.('error', say);
-    return pool;
-  };
-  let pool: Promise<PgPoolLike> | undefined;
+  const pool = lazyPool({ connectionString: options.connectionString, pool: options.pool, timeoutMs, onError: say });
   let resolveDurability: (value: PostgresDurability) => void = () => {};
   const durability = new Promise<PostgresDurability>((resolve) => (resolveDurability = resolve));
   let prepared: Promise<void> | undefined;
@@ -120,10 +90,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     // After close(), background retries must not open a new pool.
     if (closed) throw new ClaimStoreError(`postgres ${what}: the store is closed`);
     try {
-      const p = await (pool ??= makePool().catch((error: unknown) => {
-        pool = undefined;
-        throw error;
-      }));
+      const p = await pool.get();
       const result = await within(prepare(p).then(() => p.query(text, values)), what);
       said = '';
       return result;
@@ -143,7 +110,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const listen = (): Promise<PgClientLike> => {
     if (listening) return listening;
     const current: Promise<PgClientLike> = (async () => {
-      const p = await (pool ??= makePool());
+      const p = await pool.get();
       const client = await within(p.connect(), 'listen');
       let gone = false;
       const lost = (error?: Error) => {
@@ -191,9 +158,11 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     if ((claimsSinceSweep += 1) % 500 === 0) void query('sweep', `DELETE FROM ${table} WHERE expires_at < clock_timestamp() - interval '1 minute'`, []).catch(() => {});
   };
 
+  const openOrdersTable = sqlName('createPostgresStore', options.openOrdersTable ?? (table === 'pay_checkout_claims' ? 'pay_checkout_open_orders' : `${table}_open_orders`.slice(0, 63)));
   return {
     durability,
     attachEvents: events.attach,
+    openOrders: postgresOpenOrders({ query, table: openOrdersTable }),
     async claim(key, digest, leaseMs): Promise<ClaimResult> {
       sweep();
       for (let attempt = 0; attempt < 3; attempt++) {
@@ -247,9 +216,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       listening = undefined;
       await client?.query('UNLISTEN *').catch(() => {});
       stopListening();
-      const p = await pool?.catch(() => undefined);
-      pool = undefined;
-      if (p && !options.pool) await p.end?.();
+      await pool.close();
     },
   };
 }

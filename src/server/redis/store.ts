@@ -13,6 +13,7 @@ import { checkConnectOptions, connectLink, type RedisConnectOptions } from './co
 import { storeConnections } from './connections.js';
 import { describeDurability, readDurability, type RedisDurability } from './durability.js';
 import { createJournal } from './journal.js';
+import { redisOpenOrders } from './open-orders.js';
 import type { Listener, RedisLink } from './link.js';
 import { allMarkerKeys, claimScript, completeScript, markerKey, releaseScript, restoreScript } from './scripts.js';
 
@@ -376,6 +377,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     },
   };
   // The abuse limits' counters beside the claims, on the same routed connection (Cluster slots, Sentinel's primary).
+  store.openOrders = redisOpenOrders({ command: store.command, prefix });
   store.limitStore = redisLimitStore({ command: store.command, ...(options.prefix !== undefined ? { prefix: `${options.prefix}limit:` } : {}) });
   // Connects now, so the start-up line says what this Redis can lose, and the first buyer does not wait for it.
   void connect().catch(() => {});

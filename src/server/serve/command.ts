@@ -1,18 +1,20 @@
 /**
  * `npx pay-checkout serve [--check] [--SETTING VALUE …]`: the command over startServeCommand(). A setting missing or malformed
  * stops it before it listens: one sentence on stderr, no stack trace, exit status 2. `--check` prints one line per item
- * and exits 0 or 1. Serving, SIGTERM or SIGINT drains it (waiting status requests answered at once, requests under way
- * given 10 s) and exits 0.
+ * and exits 0 or 1; `--check --pay` pays one test order through the running serve (trial.ts): 0, 1, or 2 when it
+ * refuses. Serving, SIGTERM or SIGINT drains it (waiting status requests answered at once, requests under way given
+ * 10 s) and exits 0.
  */
 import { parseArgs } from 'node:util';
 import { checkServeCommand, formatCheck, type ServiceProbe } from './check.js';
+import { defaultTrialWaitMs, payTrial } from './trial.js';
 import { jsonLines, startServeCommand } from './index.js';
 import { outboxOf, relayOf } from './outcome-relay.js';
 import { parseDeliverySettings, parseServeCommandSettings, rawSettings, serveCommandSettings, SettingError, type ServeCommandSettings } from './settings.js';
 import { createRelay, runDeliveries } from './relay/index.js';
 import { closeOnSignals } from '../node/server.js';
 
-export const serveUsage = `Usage: pay-checkout serve [--check] [options]
+export const serveUsage = `Usage: pay-checkout serve [--check [--pay]] [options]
 
 The checkout beside a shop of any stack: the buyer API (/v1/checkout/...), the webhook intake (/v1/webhooks),
 health (/v1/health, /v1/health/ready), the hosted page (/checkout/HASH) and the element's script (/pay-checkout.js).
@@ -25,6 +27,11 @@ ${Object.values(serveCommandSettings)
   --check              check the settings, the service (a read-only probe), the links URL (asks for the hash
                        pay-checkout-check; a 404 is a fine answer) and the notify URL (a signed test notice);
                        one line each, exit 0 when all pass, 1 otherwise
+  --check --pay        in the development environment or a sandbox only: pay one test order through the running
+                       server (at PAY_CHECKOUT_PUBLIC_URL, else HOST:PORT) and see the service's webhook reach it and
+                       verify, and the shop take the notice; one line per step, exit 0 when all pass, 1 naming the
+                       setting to fix, 2 (before any call) in production or against any other service
+  --wait-seconds N     with --pay: how long the webhook and the notice are each waited for (default ${defaultTrialWaitMs / 1000})
   -h, --help           this text`;
 
 /**
@@ -35,7 +42,7 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
   const options = Object.fromEntries(Object.values(serveCommandSettings).map((s) => [s.flag, { type: 'string' as const }]));
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: argv, options: { ...options, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: false }));
+    ({ values } = parseArgs({ args: argv, options: { ...options, check: { type: 'boolean' }, pay: { type: 'boolean' }, 'wait-seconds': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: false }));
   } catch (error) {
     console.error(`pay-checkout serve: ${(error as Error).message}`);
     return 2;
@@ -44,7 +51,16 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
     console.log(serveUsage);
     return 0;
   }
-  const flags = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  if ((values.pay || values['wait-seconds'] !== undefined) && !values.check) {
+    console.error('pay-checkout serve: --pay and --wait-seconds go with --check.');
+    return 2;
+  }
+  const waitSeconds = values['wait-seconds'];
+  if (typeof waitSeconds === 'string' && !/^\d{1,4}$/.test(waitSeconds)) {
+    console.error(`pay-checkout serve: --wait-seconds expects a whole number of seconds, got ${JSON.stringify(waitSeconds)}.`);
+    return 2;
+  }
+  const flags = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'wait-seconds'));
   let settings;
   try {
     settings = parseServeCommandSettings(rawSettings(env, flags));
@@ -54,6 +70,7 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
     console.error(`pay-checkout serve: ${error.message}`);
     return 2;
   }
+  if (values.pay) return payTrial(settings, { print: (line) => console.log(line), ...(typeof waitSeconds === 'string' ? { waitMs: Number(waitSeconds) * 1000 } : {}) });
   if (values.check) {
     const relay = relayOf(settings, () => {});
     const sendTestEvent = async () => {

@@ -15,8 +15,10 @@ import { serve, type RunningNodeServer } from '../node/server.js';
 import { appLinks, fileLinks } from './app-links.js';
 import { encoded, encodingFor, findDist, loadAssets, precompress, type Asset } from './assets.js';
 import { hostedRoute } from './hosted-route.js';
+import { hstsValue } from '../hosted-page/headers.js';
 import { relayOf } from './outcome-relay.js';
 import type { ServeCommandSettings } from './settings.js';
+import { trialDesk } from './trial-desk.js';
 
 /**
  * What `startServeCommand` takes beside its settings. Not `ServeOptions`: those are the public `serve()` Node adapter's
@@ -56,12 +58,17 @@ async function storeOf(settings: ServeCommandSettings, emit: EventSink): Promise
 
 /** Starts what the `pay-checkout serve` command runs, from its parsed settings (settings.ts), and listens. */
 export async function startServeCommand(settings: ServeCommandSettings, options: StartServeCommandOptions = {}): Promise<RunningServeCommand> {
-  const emit = safeSink(options.onEvent ?? jsonLines);
-  const resolveLink =
+  // What `serve --check --pay` may ask this server, signed with the operator's secrets (trial-desk.ts).
+  const trial = trialDesk({ secrets: [...settings.appSecrets, ...(settings.webhookSecret ?? [])], basePath: '/v1', serviceBaseUrl: resolveBaseUrl(settings.service) });
+  const emit = safeSink(trial.watch(options.onEvent ?? jsonLines));
+  const resolveLink = trial.links(
     settings.links.kind === 'url'
       ? appLinks({ url: settings.links.url, secrets: settings.links.secrets, emit, ...(options.fetch ? { fetch: options.fetch } : {}), ...options.linkTimings })
-      : fileLinks({ path: settings.links.path, emit });
+      : fileLinks({ path: settings.links.path, emit }),
+  );
   const store = await storeOf(settings, emit);
+  // Instances on one store tell each other what the trial asks about; a store that cannot subscribe leaves each alone.
+  const sharing = store ? trial.share(store).catch(() => undefined) : undefined;
   if (!store) {
     emit({ level: 'warn', name: 'memory_store', message: 'no PAY_CHECKOUT_REDIS_URL or PAY_CHECKOUT_DATABASE_URL: order claims live in this process and do not outlive it; run one instance only, and set one of them for production' });
   }
@@ -74,10 +81,12 @@ export async function startServeCommand(settings: ServeCommandSettings, options:
     resolveLink,
     ...(store ? { store } : {}),
     ...(settings.secret ? { secret: settings.secret } : {}),
-    ...(settings.webhookSecret ? { webhookSecret: settings.webhookSecret } : {}),
+    ...(settings.webhookSecret ? { webhookSecret: settings.webhookSecret, onWebhook: trial.onWebhook } : {}),
     allowedOrigins: settings.allowedOrigins,
     trustProxy: settings.trustProxy,
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    // A short first read (a trial, a test) is looked for as often as it comes due.
+    sweep: settings.sweep === false ? false : { ...settings.sweep, ...(settings.sweep.firstReadMs !== undefined ? { pollMs: Math.min(1_000, settings.sweep.firstReadMs) } : {}) },
     ...(relay
       ? {
           onOrderStatus: async (change) => {
@@ -134,10 +143,12 @@ export async function startServeCommand(settings: ServeCommandSettings, options:
 
   const notFound = (incoming: Incoming) => checkout.respond(incoming, 404, errorBody('NOT_FOUND', { description: `${incoming.method} ${incoming.path} is not served here.` }));
 
-  const answer = async (incoming: Incoming): Promise<Answer> => {
+  const route = async (incoming: Incoming): Promise<Answer> => {
     const { path } = incoming;
     // The handler's routes first, as its router says (the buyer API, the webhook intake, health).
     if (checkout.router.match(path)) return api(incoming);
+    const fromTrial = trial.answer(incoming);
+    if (fromTrial) return fromTrial;
     if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
       return files.has(path) || path.startsWith('/checkout/') ? checkout.respond(incoming, 405, errorBody('METHOD_NOT_ALLOWED'), { Allow: 'GET, HEAD' }) : notFound(incoming);
     }
@@ -154,6 +165,14 @@ export async function startServeCommand(settings: ServeCommandSettings, options:
       return hosted(incoming, decoded);
     }
     return notFound(incoming);
+  };
+
+  // Over https every answer says so, the API's and the script's too: a browser that has seen it never asks over http again.
+  const https = settings.publicUrl !== undefined && new URL(settings.publicUrl).protocol === 'https:';
+  const answer = async (incoming: Incoming): Promise<Answer> => {
+    const answered = await route(incoming);
+    if (!https || Object.keys(answered.headers).some((name) => name.toLowerCase() === 'strict-transport-security')) return answered;
+    return { ...answered, headers: { ...answered.headers, 'strict-transport-security': hstsValue } };
   };
 
   const running = await serve(asCheckoutHandler(answer, checkout.drain), {
@@ -173,6 +192,8 @@ export async function startServeCommand(settings: ServeCommandSettings, options:
     close: async (closeOptions) => {
       await close(closeOptions);
       await relay?.close();
+      const unshare = await Promise.race([sharing, new Promise<undefined>((resolve) => (setTimeout(resolve, 500) as { unref?: () => void }).unref?.())]);
+      await unshare?.().catch(() => {});
       await store?.close?.();
     },
   };

@@ -23,6 +23,9 @@ export const serveCommandSettings = {
   appSecret: { env: 'PAY_CHECKOUT_APP_SECRET', flag: 'app-secret', expects: 'a secret shared with your app, at least 16 characters (a comma list while rotating)' },
   notifyUrl: { env: 'PAY_CHECKOUT_NOTIFY_URL', flag: 'notify-url', expects: 'an http(s) URL of your app that takes the order notices' },
   notifyRetryMs: { env: 'PAY_CHECKOUT_NOTIFY_RETRY_MS', flag: 'notify-retry-ms', expects: 'the first retry delay in milliseconds, a whole number from 1' },
+  sweepFirstMs: { env: 'PAY_CHECKOUT_SWEEP_FIRST_MS', flag: 'sweep-first-ms', expects: "how long after an order's creation it is first read back, in milliseconds, a whole number from 1 (each next gap doubles)" },
+  sweepReads: { env: 'PAY_CHECKOUT_SWEEP_READS', flag: 'sweep-reads', expects: 'at most how many times one order is read back over its life, a whole number from 2; 0 turns the sweep off' },
+  sweepRate: { env: 'PAY_CHECKOUT_SWEEP_RATE', flag: 'sweep-rate', expects: 'at most how many orders each instance reads back per second, a whole number from 1' },
   webhookSecret: { env: 'PAY_CHECKOUT_WEBHOOK_SECRET', flag: 'webhook-secret', expects: "the service's webhook signing secret (a comma list while rotating)" },
   redisUrl: { env: 'PAY_CHECKOUT_REDIS_URL', flag: 'redis-url', expects: 'a redis:// or rediss:// URL' },
   databaseUrl: { env: 'PAY_CHECKOUT_DATABASE_URL', flag: 'database-url', expects: 'a postgres:// or postgresql:// URL' },
@@ -50,6 +53,8 @@ export interface ServeCommandSettings {
   appSecrets: readonly string[];
   notifyUrl: string | undefined;
   notifyRetryMs: number | undefined;
+  /** The sweep's timings (servers/serve.md, "Where outcomes come from"); false when `PAY_CHECKOUT_SWEEP_READS=0`. */
+  sweep: { firstReadMs?: number; maxReads?: number; readsPerSecond?: number } | false;
   webhookSecret: readonly string[] | undefined;
   store: { kind: 'memory' } | { kind: 'redis'; url: string } | { kind: 'postgres'; url: string };
   secret: readonly string[] | undefined;
@@ -176,6 +181,16 @@ export function parseServeCommandSettings(raw: RawSettings): ServeCommandSetting
   if (notifyUrl !== undefined && appSecrets.length === 0) throw new SettingError(`${serveCommandSettings.appSecret.env} is not set: ${serveCommandSettings.notifyUrl.env} needs it, as the notices are signed; it expects ${serveCommandSettings.appSecret.expects}.`);
   const notifyRetryMs = raw.notifyRetryMs === undefined ? undefined : wholeNumber('notifyRetryMs', raw.notifyRetryMs, 1);
   const store = storeSetting(raw);
+  const sweepReads = raw.sweepReads === undefined ? undefined : wholeNumber('sweepReads', raw.sweepReads, 0, 1_000);
+  if (sweepReads === 1) throw wrong('sweepReads', raw.sweepReads);
+  const sweep: ServeCommandSettings['sweep'] =
+    sweepReads === 0
+      ? false
+      : {
+          ...(raw.sweepFirstMs !== undefined ? { firstReadMs: wholeNumber('sweepFirstMs', raw.sweepFirstMs, 1) } : {}),
+          ...(sweepReads !== undefined ? { maxReads: sweepReads } : {}),
+          ...(raw.sweepRate !== undefined ? { readsPerSecond: wholeNumber('sweepRate', raw.sweepRate, 1, 10_000) } : {}),
+        };
   return {
     merchantKey,
     service,
@@ -183,6 +198,7 @@ export function parseServeCommandSettings(raw: RawSettings): ServeCommandSetting
     appSecrets,
     notifyUrl,
     notifyRetryMs,
+    sweep,
     webhookSecret: raw.webhookSecret === undefined ? undefined : list(raw.webhookSecret),
     store,
     secret: raw.secret === undefined ? undefined : secretList('secret', raw.secret),

@@ -80,6 +80,10 @@ export interface HandlerTelemetry {
   waiting(delta: number): void;
   /** An in-doubt claim a webhook completed. */
   settled(): void;
+  /** The sweep read an open order, and what it found (an outcome it found first counts as found too). */
+  sweepRead(result: string): void;
+  /** The open orders the sweep follows, as it last counted them. */
+  openOrders(count: number): void;
 }
 
 interface Instruments {
@@ -93,6 +97,8 @@ interface Instruments {
   claimsSettled: OpenTelemetry.Counter;
   statusWaits: OpenTelemetry.UpDownCounter;
   webhookDeliveries: OpenTelemetry.Counter;
+  sweepReads: OpenTelemetry.Counter;
+  sweepOutcomes: OpenTelemetry.Counter;
 }
 
 /** Whether the application registered an SDK: a tracer provider behind the API's proxy, or a meter provider. */
@@ -122,6 +128,8 @@ function instruments(api: Api): Instruments {
     claimsSettled: meter.createCounter('pay_checkout.claims.settled', { description: 'In-doubt claims a signed order_payment webhook completed.' }),
     statusWaits: meter.createUpDownCounter('pay_checkout.status_waits.active', { description: 'Status requests waiting for a change now.' }),
     webhookDeliveries: meter.createCounter('pay_checkout.webhook.deliveries', { description: 'Webhook deliveries by event and outcome (processed, duplicate, ignored, refused with its reason).' }),
+    sweepReads: meter.createCounter('pay_checkout.sweep.reads', { description: 'Open orders read back from the service by the sweep, by result (pending, found, known, other, expired, failed, left to a waiting buyer).' }),
+    sweepOutcomes: meter.createCounter('pay_checkout.sweep.outcomes', { description: 'Outcomes the sweep found before any webhook or buyer told this instance (found), and orders it reported failed after their expiry (expired).' }),
   };
 }
 
@@ -134,6 +142,8 @@ export function handlerTelemetry(options: HandlerTelemetryOptions): HandlerTelem
   // With no SDK registered nothing is made or done per request (a bundle's renamed classes only cost the no-op path).
   let registered = false;
   let checkedAt = -Infinity;
+  let lastOpenOrders = 0;
+  let gaugeMade = false;
   const use = (): Instruments | undefined => {
     if (!api) return undefined;
     const now = performance.now();
@@ -150,6 +160,21 @@ export function handlerTelemetry(options: HandlerTelemetryOptions): HandlerTelem
     store: (store) => store,
     waiting: (delta) => use()?.statusWaits.add(delta),
     settled: () => use()?.claimsSettled.add(1),
+    sweepRead: (result) => {
+      const on = use();
+      on?.sweepReads.add(1, { 'pay_checkout.sweep.result': result });
+      if (result === 'found' || result === 'expired') on?.sweepOutcomes.add(1, { 'pay_checkout.sweep.result': result });
+    },
+    openOrders: (count) => {
+      lastOpenOrders = count;
+      if (!gaugeMade && api && use()) {
+        gaugeMade = true;
+        api.metrics
+          .getMeter(scope)
+          .createObservableGauge('pay_checkout.sweep.open_orders', { description: 'Orders the sweep follows until they are final, as this instance last counted them in the shared store.' })
+          .addCallback((observe) => observe.observe(lastOpenOrders));
+      }
+    },
   };
   if (options.api === false) return telemetry;
   if (options.api) api = options.api as Api;

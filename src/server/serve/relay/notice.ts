@@ -1,7 +1,8 @@
 /**
  * The notice the shop's notify URL receives for an order's outcome: `{ id, type, created_at, data }`, its `id` the
- * same on every attempt and derived from the order and status alone, so even two outboxes that never met (two
- * instances on memory outboxes) give one change one id, and a shop that keeps event ids marks it once.
+ * same on every attempt and derived from the order (the service, the merchant, the order key) and status alone, so
+ * even two outboxes that never met (two instances on memory outboxes) give one change one id, whoever learnt it
+ * (a webhook, a buyer, the sweep), and a shop that keeps event ids marks it once.
  */
 import { hmacSha256Hex } from '../../../webhooks/pay-checkout-signature.js';
 import type { OrderStatusChange } from '../../buyer/order-status.js';
@@ -40,11 +41,14 @@ export function noticeTypeOf(status: string, cancelReason: string | null | undef
   return undefined;
 }
 
-/** `evt_` + 32 hex of a hash of order and status: stable across retries, instances and restarts. */
-export const noticeIdOf = (idOrder: number, status: string) => `evt_${hmacSha256Hex('pay-checkout/notice-id', `${idOrder}\n${status}`).slice(0, 32)}`;
+/**
+ * `evt_` + 32 hex of a hash of the order's uid (the service, the merchant, the order key) and the status: stable across
+ * retries, instances and restarts, and another order's when the service hands the same order id out again.
+ */
+export const noticeIdOf = (orderUid: string, status: string) => `evt_${hmacSha256Hex('pay-checkout/notice-id', `${orderUid}\n${status}`).slice(0, 32)}`;
 
-/** The outbox's dedupe key: one notice per order and status. */
-export const noticeKeyOf = (idOrder: number, status: string) => `${idOrder}:${status}`;
+/** The outbox's dedupe key: one notice per order (its uid) and status. */
+export const noticeKeyOf = (orderUid: string, status: string) => `${orderUid}:${status}`;
 
 export function noticeOf(change: OrderStatusChange, createdAt: number): { notice: Notice; type: NoticeType } | undefined {
   const type = noticeTypeOf(change.status, change.cancel_reason);
@@ -58,5 +62,5 @@ export function noticeOf(change: OrderStatusChange, createdAt: number): { notice
     currency: change.currency,
     gateway: change.gateway,
   };
-  return { type, notice: { id: noticeIdOf(change.id_order, change.status), type, created_at: new Date(createdAt).toISOString(), data } };
+  return { type, notice: { id: noticeIdOf(change.order_uid, change.status), type, created_at: new Date(createdAt).toISOString(), data } };
 }

@@ -43,7 +43,8 @@ export interface LeasedEntry {
 
 export type Settlement =
   | { state: 'delivered'; at: number; status: number }
-  | { state: 'pending'; next_at: number; error: string; status: number | null }
+  /** `delay_ms`: the same time as a delay, which a shared outbox adds to its own clock (`next_at` is the sender's). */
+  | { state: 'pending'; next_at: number; delay_ms?: number; error: string; status: number | null }
   | { state: 'given_up'; at: number; error: string; status: number | null };
 
 export interface Outbox {
@@ -52,7 +53,11 @@ export interface Outbox {
   readonly durable: boolean;
   /** Adds the entry unless one with its key (order and status) is there already: true when added. */
   add(entry: NewOutboxEntry): Promise<boolean>;
-  /** Takes up to `limit` due entries (or just `onlyId`, if due) for `leaseMs`, counting an attempt on each. */
+  /**
+   * Takes up to `limit` due entries (or just `onlyId`, if due) for `leaseMs`, counting an attempt on each. A shared
+   * outbox measures due times and leases on its own clock (Redis `TIME`, PostgreSQL's), never `now`: instances whose
+   * clocks differ then never take one entry at once.
+   */
   lease(now: number, leaseMs: number, limit: number, onlyId?: string): Promise<LeasedEntry[]>;
   settle(id: string, token: string, settlement: Settlement): Promise<boolean>;
   list(states: readonly DeliveryState[], limit?: number): Promise<OutboxEntry[]>;

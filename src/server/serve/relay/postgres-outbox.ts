@@ -5,7 +5,7 @@
  * dependency) is loaded only here.
  */
 import { ClaimStoreError, withinBound } from '../../once/claims.js';
-import type { PgPoolLike } from '../../postgres/store.js';
+import { lazyPool, sqlName, type PgPoolLike } from '../../postgres/pool.js';
 import { deliveredKeepMs, listLimit, type DeliveryState, type Outbox, type OutboxEntry } from './outbox.js';
 
 export interface PostgresOutboxOptions {
@@ -18,6 +18,9 @@ export interface PostgresOutboxOptions {
   /** A query unanswered in this time fails (the notice stays in the outbox); default 2,000 ms. */
   commandTimeoutMs?: number;
 }
+
+/** Due times and leases on the database's clock, in ms, never an instance's: instances whose clocks differ never take one row at once. */
+const dbNow = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
@@ -38,29 +41,12 @@ const entryOf = (row: Record<string, unknown>): OutboxEntry => ({
 
 export function postgresOutbox(options: PostgresOutboxOptions): Outbox {
   if (!options.url === !options.pool) throw new TypeError('postgresOutbox: give exactly one of `url` or `pool`.');
-  const table = options.table ?? 'pay_checkout_outbox';
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(table)) throw new TypeError(`postgresOutbox: "${table}" must be a lower-case SQL name (letters, digits, _).`);
+  const table = sqlName('postgresOutbox', options.table ?? 'pay_checkout_outbox');
   const timeoutMs = options.commandTimeoutMs ?? 2_000;
-  let pool: Promise<PgPoolLike> | undefined;
+  // A few connections: the relay sends a handful of notices at a time. An idle connection's failure shows in the next query.
+  const pool = lazyPool({ connectionString: options.url, pool: options.pool, timeoutMs, max: 4, onError: () => {} });
   let prepared: Promise<unknown> | undefined;
   let closed = false;
-
-  const makePool = async (): Promise<PgPoolLike> => {
-    if (options.pool) return options.pool;
-    const pg = await import('pg');
-    const Pool = (pg.default ?? pg).Pool;
-    const made = new Pool({
-      connectionString: options.url,
-      connectionTimeoutMillis: timeoutMs,
-      query_timeout: timeoutMs,
-      keepAlive: true,
-      max: 4,
-      // A notice is recorded only once it is on disk: the webhook it came from is acknowledged after.
-      options: `-c synchronous_commit=on -c statement_timeout=${timeoutMs}`,
-    }) as unknown as PgPoolLike;
-    made.on?.('error', () => {});
-    return made;
-  };
 
   const prepare = (p: PgPoolLike) =>
     (prepared ??= (async () => {
@@ -84,10 +70,7 @@ export function postgresOutbox(options: PostgresOutboxOptions): Outbox {
   const query = async (what: string, text: string, values: unknown[]) => {
     if (closed) throw new ClaimStoreError(`postgres outbox ${what}: the outbox is closed`);
     try {
-      const p = await (pool ??= makePool().catch((error: unknown) => {
-        pool = undefined;
-        throw error;
-      }));
+      const p = await pool.get();
       return await withinBound(
         prepare(p).then(() => p.query(text, values)),
         timeoutMs,
@@ -110,19 +93,19 @@ export function postgresOutbox(options: PostgresOutboxOptions): Outbox {
     async add(entry) {
       const result = await query(
         'add',
-        `INSERT INTO ${table} (id, key, body, created_at, state, attempts, next_at, window_from) VALUES ($1, $2, $3, $4, 'pending', 0, $4, $4) ON CONFLICT DO NOTHING`,
+        `INSERT INTO ${table} (id, key, body, created_at, state, attempts, next_at, window_from) VALUES ($1, $2, $3, $4, 'pending', 0, ${dbNow}, $4) ON CONFLICT DO NOTHING`,
         [entry.id, entry.key, entry.body, entry.created_at],
       );
       return result.rowCount === 1;
     },
-    async lease(now, leaseMs, limit, onlyId) {
+    async lease(_now, leaseMs, limit, onlyId) {
       const token = crypto.randomUUID();
       const result = await query(
         'lease',
-        `UPDATE ${table} SET attempts = attempts + 1, token = $3, next_at = $1 + $2 WHERE id IN (
-           SELECT id FROM ${table} WHERE state = 'pending' AND next_at <= $1 AND ($5::text IS NULL OR id = $5)
-           ORDER BY next_at LIMIT $4 FOR UPDATE SKIP LOCKED) RETURNING *`,
-        [now, Math.ceil(leaseMs), token, limit, onlyId ?? null],
+        `UPDATE ${table} SET attempts = attempts + 1, token = $2, next_at = ${dbNow} + $1 WHERE id IN (
+           SELECT id FROM ${table} WHERE state = 'pending' AND next_at <= ${dbNow} AND ($4::text IS NULL OR id = $4)
+           ORDER BY next_at LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING *`,
+        [Math.ceil(leaseMs), token, limit, onlyId ?? null],
       );
       return result.rows.map((row) => ({ entry: entryOf(row), token }));
     },
@@ -130,8 +113,8 @@ export function postgresOutbox(options: PostgresOutboxOptions): Outbox {
       sweep(s.state === 'pending' ? s.next_at : s.at);
       const result = await query(
         'settle',
-        `UPDATE ${table} SET token = NULL, state = $3, next_at = COALESCE($4, next_at), last_error = $5, last_status = $6, delivered_at = $7 WHERE id = $1 AND token = $2`,
-        [id, token, s.state, s.state === 'pending' ? s.next_at : null, s.state === 'delivered' ? null : s.error, s.status, s.state === 'delivered' ? s.at : null],
+        `UPDATE ${table} SET token = NULL, state = $3, next_at = COALESCE(${dbNow} + $4, next_at), last_error = $5, last_status = $6, delivered_at = $7 WHERE id = $1 AND token = $2`,
+        [id, token, s.state, s.state === 'pending' ? Math.max(0, Math.round(s.delay_ms ?? s.next_at - Date.now())) : null, s.state === 'delivered' ? null : s.error, s.status, s.state === 'delivered' ? s.at : null],
       );
       return result.rowCount === 1;
     },
@@ -142,16 +125,14 @@ export function postgresOutbox(options: PostgresOutboxOptions): Outbox {
     async redeliver(id, now) {
       const result = await query(
         'redeliver',
-        `UPDATE ${table} SET state = 'pending', next_at = $2, window_from = $2, attempts = 0, token = NULL, delivered_at = NULL WHERE id = $1`,
+        `UPDATE ${table} SET state = 'pending', next_at = ${dbNow}, window_from = $2, attempts = 0, token = NULL, delivered_at = NULL WHERE id = $1`,
         [id, now],
       );
       return result.rowCount === 1;
     },
     async close() {
       closed = true;
-      const p = await pool?.catch(() => undefined);
-      pool = undefined;
-      if (p && !options.pool) await p.end?.();
+      await pool.close();
     },
   };
 }

@@ -17,15 +17,21 @@ export interface RedisOutboxOptions extends RedisConnectOptions {
   commandTimeoutMs?: number;
 }
 
+// Due times and leases are Redis' own clock (TIME), never an instance's: two instances whose clocks differ never
+// take one entry at once. created_at and window_from stay the sender's (the give-up window is its business).
+const clock = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
 // KEYS: dedupe key, entry, due set. ARGV: id, key, body, created_at.
 const addScript = `if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 0 end
+${clock}
 redis.call('HSET', KEYS[2], 'id', ARGV[1], 'key', ARGV[2], 'body', ARGV[3], 'created_at', ARGV[4], 'state', 'pending',
-  'attempts', 0, 'next_at', ARGV[4], 'window_from', ARGV[4])
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+  'attempts', 0, 'next_at', now, 'window_from', ARGV[4])
+redis.call('ZADD', KEYS[3], now, ARGV[1])
 return 1`;
 
-// KEYS: due set. ARGV: now, leaseMs, limit, entry key prefix, token, only id ('' for any).
-const leaseScript = `local now = tonumber(ARGV[1])
+// KEYS: due set. ARGV: (unused: the sender's now), leaseMs, limit, entry key prefix, token, only id ('' for any).
+const leaseScript = `${clock}
 local ids
 if ARGV[6] ~= '' then
   local score = redis.call('ZSCORE', KEYS[1], ARGV[6])
@@ -49,13 +55,14 @@ for _, id in ipairs(ids) do
 end
 return out`;
 
-// KEYS: entry, due set, given-up set. ARGV: token, state, next_at, error, status, at, keepMs, id, dedupe key prefix.
+// KEYS: entry, due set, given-up set. ARGV: token, state, delay ms (pending), error, status, at, keepMs, id, dedupe key prefix.
 const settleScript = `if redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] then return 0 end
 redis.call('HDEL', KEYS[1], 'token')
 redis.call('HSET', KEYS[1], 'state', ARGV[2], 'last_error', ARGV[4], 'last_status', ARGV[5])
 if ARGV[2] == 'pending' then
-  redis.call('HSET', KEYS[1], 'next_at', ARGV[3])
-  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[8])
+  ${clock}
+  redis.call('HSET', KEYS[1], 'next_at', now + tonumber(ARGV[3]))
+  redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), ARGV[8])
   return 1
 end
 redis.call('ZREM', KEYS[2], ARGV[8])
@@ -68,14 +75,15 @@ else
 end
 return 1`;
 
-// KEYS: entry, due set, given-up set. ARGV: now, id, dedupe key prefix.
+// KEYS: entry, due set, given-up set. ARGV: the sender's now (the new window's start), id, dedupe key prefix.
 const redeliverScript = `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+${clock}
 redis.call('HDEL', KEYS[1], 'token', 'delivered_at')
-redis.call('HSET', KEYS[1], 'state', 'pending', 'next_at', ARGV[1], 'window_from', ARGV[1], 'attempts', 0)
+redis.call('HSET', KEYS[1], 'state', 'pending', 'next_at', now, 'window_from', ARGV[1], 'attempts', 0)
 redis.call('PERSIST', KEYS[1])
 redis.call('PERSIST', ARGV[3] .. redis.call('HGET', KEYS[1], 'key'))
 redis.call('ZREM', KEYS[3], ARGV[2])
-redis.call('ZADD', KEYS[2], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[2], now, ARGV[2])
 return 1`;
 
 // KEYS: due set, given-up set. ARGV: entry key prefix, limit, which ('pending' / 'given_up' / 'both').
@@ -124,8 +132,17 @@ export function redisOutbox(options: RedisOutboxOptions): Outbox {
   /** The connection attempt's first error: later calls fail at once with it while node-redis goes on reconnecting. */
   let trouble: unknown;
   let failConnect: ((error: unknown) => void) | undefined;
+  /** Drops a connection that is closed, demoted (READONLY) or whose Sentinel master is gone: the next call connects anew. */
+  const dropLink = () => {
+    if (options.client || !link) return;
+    const old = link;
+    link = undefined;
+    ready = false;
+    void old.then((l) => l.close()).catch(() => {});
+  };
   const connectionError = (error: unknown) => {
-    if (ready) return;
+    // The master a sentinel named is gone: ask the sentinels again rather than retry its address for ever.
+    if (ready) return void (options.sentinel && dropLink());
     trouble = error;
     failConnect?.(error);
   };
@@ -156,6 +173,7 @@ export function redisOutbox(options: RedisOutboxOptions): Outbox {
       const current = await withinBound(Promise.race([pending, failed]), Math.max(timeoutMs, 5_000), `redis outbox ${what} (connecting)`);
       return await withinBound(current.send(base, ['EVAL', script, String(scriptKeys.length), ...scriptKeys, ...args]), timeoutMs, `redis outbox ${what}`);
     } catch (error) {
+      if (ready && /client is closed|READONLY|ECONNREFUSED|offline|Socket closed/i.test(messageOf(error))) dropLink();
       throw error instanceof ClaimStoreError ? error : new ClaimStoreError(`redis outbox ${what}: ${messageOf(error)}`, { cause: error });
     }
   };
@@ -173,7 +191,7 @@ export function redisOutbox(options: RedisOutboxOptions): Outbox {
       return rows.map((row) => ({ entry: entryOf(row), token }));
     },
     async settle(id, token, s) {
-      const nextAt = s.state === 'pending' ? String(s.next_at) : '';
+      const nextAt = s.state === 'pending' ? String(Math.max(0, Math.round(s.delay_ms ?? s.next_at - Date.now()))) : '';
       const at = s.state === 'pending' ? '' : String(s.at);
       const error = s.state === 'delivered' ? '' : s.error;
       const status = s.status === null ? '' : String(s.status);

@@ -96,7 +96,8 @@ export function retryDelayMs(attempt: number, firstRetryMs: number, maxDelayMs: 
 export function afterFailure(entry: OutboxEntry, now: number, timings: { firstRetryMs: number; maxDelayMs: number; giveUpAfterMs: number }, failure: { error: string; status: number | null }): Settlement {
   const end = entry.window_from + timings.giveUpAfterMs;
   if (now >= end) return { state: 'given_up', at: now, ...failure };
-  return { state: 'pending', next_at: Math.min(now + retryDelayMs(entry.attempts, timings.firstRetryMs, timings.maxDelayMs), end), ...failure };
+  const nextAt = Math.min(now + retryDelayMs(entry.attempts, timings.firstRetryMs, timings.maxDelayMs), end);
+  return { state: 'pending', next_at: nextAt, delay_ms: nextAt - now, ...failure };
 }
 
 /** A failed attempt in a few words: the socket error's code where there is one (`fetch failed` says nothing). */
@@ -262,15 +263,18 @@ export function createRelay(options: RelayOptions): Relay {
       const made = noticeOf(change, now());
       if (!made) return undefined;
       const { notice } = made;
-      const added = await outbox.add({ id: notice.id, key: noticeKeyOf(change.id_order, change.status), body: JSON.stringify(notice), created_at: now() });
+      const added = await outbox.add({ id: notice.id, key: noticeKeyOf(change.order_uid, change.status), body: JSON.stringify(notice), created_at: now() });
+      // Added by the sweep: no webhook and no buyer had told any instance; without the sweep the shop would never know.
+      const swept = added && change.found_by === 'sweep';
       emit({
-        level: 'info',
+        level: swept ? 'warn' : 'info',
         name: 'notice_recorded',
-        message: `notice ${notice.id} (${notice.type}, order ${change.id_order}) ${added ? 'recorded' : 'was in the outbox already'}`,
+        message: `notice ${notice.id} (${notice.type}, order ${change.id_order}) ${added ? 'recorded' : 'was in the outbox already'}${swept ? ': found only by the sweep re-reading the order (no webhook or buyer told of it)' : ''}`,
         id: notice.id,
         type: notice.type,
         id_order: change.id_order,
         added,
+        found_by: change.found_by,
       });
       if (added && started) void tick();
       return { id: notice.id, added };
