@@ -46,6 +46,12 @@ export interface CheckoutAssembly {
   answer: AnswerIncoming;
   /** A JSON answer as the handler writes one: no-store, nosniff, CORS, and the merchant key never in it. */
   respond(request: Incoming, status: number, body: unknown, extra?: Record<string, string>): Answer;
+  /**
+   * The buyer API's link answer for `hash`, asked by a page this server draws for the same request (the hosted page):
+   * the same operation, limits and refusal events as `GET {basePath}/checkout/links/{hash}`, without a request of its
+   * own. `data`: the link, when the status is 200.
+   */
+  link(request: Incoming, hash: string): Promise<{ status: number; data?: unknown }>;
   /** The handler's event sink (`onEvent`, else the console). */
   emit: EventSink;
   drain: DrainableCheckoutHandler['drain'];
@@ -239,5 +245,14 @@ export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssem
     return { unfinished: inFlight };
   };
 
-  return { router, cors, answer, respond, emit, drain };
+  const link = async (request: Incoming, hash: string): Promise<{ status: number; data?: unknown }> => {
+    try {
+      const reply = await ops.getLink(request, hash);
+      return { status: reply.status, data: reply.data };
+    } catch (error) {
+      return { status: failure(request, error, undefined).status };
+    }
+  };
+
+  return { router, cors, answer, respond, link, emit, drain };
 }

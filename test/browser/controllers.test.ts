@@ -2,6 +2,7 @@ import { expect } from '@open-wc/testing';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { statusDelay, defaultStatusTimings } from '../../src/element/internal/status-timings.js';
 import { Countdown } from '../../src/element/order/countdown.js';
+import { StatusChecks } from '../../src/element/order/status-checks.js';
 
 /** The least a controller needs from its host. */
 class FakeHost implements ReactiveControllerHost {
@@ -75,5 +76,31 @@ describe('Countdown', () => {
     countdown.set(new Date(skew + 5 * 60 * 1000).toISOString(), skew);
     expect(countdown.remainingMs).to.equal(5 * 60 * 1000);
     countdown.hostDisconnected();
+  });
+});
+
+describe('StatusChecks', () => {
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('ends its own checks on disconnect: not running, nothing checked after, and a reconnect does not resume them', async () => {
+    let checks = 0;
+    const status = new StatusChecks(new FakeHost(), {
+      check: () => {
+        checks += 1;
+        return Promise.resolve({ ok: true, waited: false });
+      },
+      timings: () => ({ firstDelayMs: 5, growth: 1, maxDelayMs: 5, jitter: 0 }),
+    });
+    status.hostConnected();
+    status.start();
+    await pause(60);
+    expect(checks).to.be.above(0);
+    status.hostDisconnected();
+    expect(status.running).to.equal(false);
+    const before = checks;
+    status.hostConnected();
+    await pause(60);
+    expect(checks).to.equal(before);
+    status.hostDisconnected();
   });
 });

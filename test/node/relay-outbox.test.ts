@@ -91,9 +91,9 @@ for (const [kind, pair] of Object.entries(pairs)) {
     it("makes an entry due again once a lease runs out (a crashed sender), and fences the late sender's settlement", async () => {
       const [a, b] = pair();
       await a.add(entry('e1', '1:confirmed', Date.now()));
-      const [first] = await a.lease(Date.now(), 400, 8);
+      const [first] = await a.lease(Date.now(), 1_500, 8);
       assert.deepEqual(await b.lease(Date.now(), 400, 8), [], 'held until the lease runs out');
-      await new Promise((r) => setTimeout(r, 450));
+      await new Promise((r) => setTimeout(r, 1_600));
       const [second] = await b.lease(Date.now(), 5_000, 8);
       assert.equal(second?.entry.id, 'e1');
       assert.equal(second?.entry.attempts, 2);
@@ -107,9 +107,9 @@ for (const [kind, pair] of Object.entries(pairs)) {
       const [a, b] = pair();
       await a.add(entry('e1', '1:confirmed', Date.now()));
       const [lease] = await a.lease(Date.now(), 30_000, 8);
-      assert.equal(await a.settle('e1', lease!.token, { state: 'pending', next_at: Date.now() + 400, delay_ms: 400, error: 'answered 500', status: 500 }), true);
+      assert.equal(await a.settle('e1', lease!.token, { state: 'pending', next_at: Date.now() + 1_500, delay_ms: 1_500, error: 'answered 500', status: 500 }), true);
       assert.deepEqual(await b.lease(Date.now(), 30_000, 8), []);
-      await new Promise((r) => setTimeout(r, 450));
+      await new Promise((r) => setTimeout(r, 1_600));
       const [retry] = await b.lease(Date.now(), 30_000, 8);
       assert.equal(retry?.entry.attempts, 2);
       assert.equal(retry?.entry.last_error, 'answered 500');

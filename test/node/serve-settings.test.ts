@@ -65,6 +65,7 @@ const cases: [string, Record<string, string | undefined>, string, RegExp][] = [
   ['a Redis URL of another scheme', { ...valid, PAY_CHECKOUT_REDIS_URL: 'http://:hunter2@cache:6379' }, 'PAY_CHECKOUT_REDIS_URL', /redis:\/\/ or rediss:\/\//],
   ['a database URL of another scheme', { ...valid, PAY_CHECKOUT_DATABASE_URL: 'mysql://db/shop' }, 'PAY_CHECKOUT_DATABASE_URL', /postgres:\/\/ or postgresql:\/\//],
   ['both a Redis and a database URL', { ...valid, PAY_CHECKOUT_REDIS_URL: 'redis://cache:6379', PAY_CHECKOUT_DATABASE_URL: 'postgres://db/shop' }, 'PAY_CHECKOUT_REDIS_URL', /and PAY_CHECKOUT_DATABASE_URL are both set/],
+  ['a webhook secret list with no secret in it', { ...valid, PAY_CHECKOUT_WEBHOOK_SECRET: ' , ' }, 'PAY_CHECKOUT_WEBHOOK_SECRET', /webhook signing secret .*lists none/],
   ['a token secret too short', { ...valid, PAY_CHECKOUT_SECRET: 'short' }, 'PAY_CHECKOUT_SECRET', /at least 16 characters/],
   ['an allowed origin with a path', { ...valid, PAY_CHECKOUT_ALLOWED_ORIGINS: 'https://shop.example, https://shop.example/tienda' }, 'PAY_CHECKOUT_ALLOWED_ORIGINS', /origins, like https:\/\/shop.example/],
   ['a public URL with a path', { ...valid, PAY_CHECKOUT_PUBLIC_URL: 'https://pay.shop.example/checkout' }, 'PAY_CHECKOUT_PUBLIC_URL', /http\(s\) origin buyers reach this server at.*no path or query/],
@@ -103,6 +104,22 @@ describe('pay-checkout serve: a missing or malformed setting', () => {
     assert.equal(notify.status, 2);
     assert.match(notify.stderr, /PAY_CHECKOUT_NOTIFY_URL is malformed/);
     assert.doesNotMatch(notify.stderr, /s3cretpass|t0ken/);
+  });
+
+  test('no value is echoed with its user info, query or password, with or without //', async () => {
+    const echoed: [string, Record<string, string>, RegExp][] = [
+      ['a links URL without {hash}', { PAY_CHECKOUT_LINKS_URL: 'https://shop:L1nkPass@shop.example/pay-links?token=L1nkT0ken' }, /"https:\/\/…@shop\.example\/pay-links\?…"/],
+      ['a base URL without /v1', { PAY_CHECKOUT_BASE_URL: 'https://api:BaseP4ss@api.wava.co/v2?key=BaseT0ken' }, /"https:\/\/…@api\.wava\.co\/v2\?…"/],
+      ['a notify URL without //', { PAY_CHECKOUT_NOTIFY_URL: 'u:N0tifyPass@shop/notify' }, /"…@shop\/notify"/],
+      ['a Redis URL without //', { PAY_CHECKOUT_REDIS_URL: 'default:R3disPass@127.0.0.1:6379' }, /"…@127\.0\.0\.1:6379"/],
+      ['a libpq string', { PAY_CHECKOUT_DATABASE_URL: 'host=db user=shop password=Pg5ecret dbname=shop' }, /"host=db user=shop password=… dbname=shop"/],
+    ];
+    for (const [what, change, stays] of echoed) {
+      const { status, stderr } = await run({ ...valid, ...change });
+      assert.equal(status, 2, what);
+      assert.match(stderr, stays, what);
+      assert.doesNotMatch(stderr, /L1nkPass|L1nkT0ken|BaseP4ss|BaseT0ken|N0tifyPass|R3disPass|Pg5ecret/, what);
+    }
   });
 
   test('an unknown flag is one line and exit 2', async () => {

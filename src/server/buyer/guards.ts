@@ -30,6 +30,8 @@ export interface Guards {
   created(idOrder: number, body: CheckoutOrderInput): void;
   beforeCode(request: Incoming, idOrder: number): Promise<void>;
   beforeLookup(request: Incoming): Promise<void>;
+  /** Before a link is looked up (`resolveLink`, which may ask the shop's app): links per address. */
+  beforeLink(request: Incoming): Promise<void>;
   beforeCancel(request: Incoming): Promise<void>;
 }
 
@@ -93,6 +95,10 @@ export function checkoutGuards(deps: GuardDeps): Guards {
 
     async beforeLookup(request) {
       await enforce(plan, { lookupsPerAddress: address(request) }, count);
+    },
+
+    async beforeLink(request) {
+      await enforce(plan, { linksPerAddress: address(request) }, count);
     },
 
     async beforeCancel(request) {

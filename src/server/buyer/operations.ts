@@ -207,6 +207,8 @@ export function checkoutOperations(deps: OperationDeps): Operations {
 
   return {
     async getLink(request, hash) {
+      // Counted before the link is resolved: every unknown hash may be a request to the shop's own app.
+      await deps.guards.beforeLink(request);
       const info = await resolve(request, hash);
       const { gateways, documentTypes } = await offeredGateways(linkCurrency(info), true);
       const link = toCheckoutLink(hash, info, gateways, documentTypes, deps.now());

@@ -29,6 +29,8 @@ export interface Limits {
   codesPerOrder: Limit;
   codesPerDocument: Limit;
   codesPerAddress: Limit;
+  /** Link lookups (the buyer API's and the hosted page's) from one client address, before `resolveLink` is asked. */
+  linksPerAddress: Limit;
   /** Status requests (waiting ones included) and cancels from one client address. */
   lookupsPerAddress: Limit;
   cancelsPerAddress: Limit;
@@ -51,6 +53,7 @@ export const defaultLimits: Limits = {
   codesPerOrder: { max: 5, windowMs: minutes(10) },
   codesPerDocument: { max: 10, windowMs: minutes(10) },
   codesPerAddress: { max: 30, windowMs: minutes(10) },
+  linksPerAddress: { max: 300, windowMs: minutes(10) },
   lookupsPerAddress: { max: 1_200, windowMs: minutes(10) },
   cancelsPerAddress: { max: 30, windowMs: minutes(10) },
 };

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { errorBody } from '../../contract/errors.js';
 import { rememberSocketAddress } from '../http/client-address.js';
 import { nativeEntryOf } from '../http/incoming.js';
 import { answerFailure, nativeListener, webRequest } from './native.js';
@@ -189,6 +190,8 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
       connectionsCheckingInterval: Math.max(250, Math.min(1_000, o.headersTimeoutMs / 4)),
     },
     (req: IncomingMessage, res: ServerResponse) => {
+      // A connection just past its address's cap: told to come back, not reset (capPerAddress).
+      if (overCap.has(req.socket)) return void tooManyConnections(res);
       // Every answer under way is tracked, so close() can wait for them; during a shutdown each closes its connection.
       open.add(res);
       if (closing) res.setHeader('connection', 'close');
@@ -201,7 +204,7 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
   );
   server.maxConnections = o.maxConnections;
   server.setTimeout(o.idleTimeoutMs, (socket: Socket) => socket.destroy());
-  capPerAddress(server, o.maxConnectionsPerAddress);
+  const overCap = capPerAddress(server, o.maxConnectionsPerAddress, Math.min(o.headersTimeoutMs, overCapWaitMs));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => {
@@ -240,14 +243,39 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
   };
 }
 
-/** Closes a new connection at once when its address already holds `cap` of them. */
-function capPerAddress(server: Server, cap: number): void {
-  if (!Number.isFinite(cap)) return;
+/**
+ * Connections past an address's cap that are answered rather than reset: a client at the cap (a pool a little
+ * larger than 32, or one whose idle keep-alive connections still count) learns to wait. Past these, reset at once.
+ */
+const overCapAnswered = 8;
+/** How long such a connection has to send its request, before it is closed. */
+const overCapWaitMs = 2_000;
+
+/** `503` with `Retry-After: 1`, and the connection closed: this address holds all the connections it may. */
+function tooManyConnections(res: ServerResponse): void {
+  const body = JSON.stringify(errorBody('SERVICE_UNAVAILABLE', { description: 'Too many connections from this address; try again in a second.' }));
+  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), 'retry-after': '1', connection: 'close', 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+/**
+ * Counts open connections per client address; each counts from its accept to its close, an idle keep-alive one too.
+ * A connection past `cap` is answered 503 with `Retry-After` (the returned set marks it) for the first
+ * `overCapAnswered` past it, each given `waitMs` to send its request; further ones are closed at once.
+ */
+function capPerAddress(server: Server, cap: number, waitMs: number): WeakSet<Socket> {
+  const overCap = new WeakSet<Socket>();
+  if (!Number.isFinite(cap)) return overCap;
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
     const count = open.get(address) ?? 0;
-    if (count >= cap) return void socket.destroy();
+    if (count >= cap + overCapAnswered) return void socket.destroy();
+    if (count >= cap) {
+      overCap.add(socket);
+      const timer = setTimeout(() => socket.destroy(), waitMs);
+      socket.once('close', () => clearTimeout(timer));
+    }
     open.set(address, count + 1);
     socket.once('close', () => {
       const left = (open.get(address) ?? 1) - 1;
@@ -255,6 +283,7 @@ function capPerAddress(server: Server, cap: number): void {
       else open.delete(address);
     });
   });
+  return overCap;
 }
 
 /**

@@ -7,11 +7,14 @@
  * such answer is the buyer API's ErrorResponse (LINK_SOURCE_UNAVAILABLE 503, LINK_SOURCE_INVALID 502) within the
  * time bound, and an event that says what was wrong; other links go on being served, from the cache or their own
  * request. Records are cached (fresh 30 s, a 404 for 5 s, a failure for 1 s, at most 10,000 hashes) so a busy
- * checkout asks the app once per link and half-minute, and concurrent asks for one hash share one request.
+ * checkout asks the app once per link and half-minute, and concurrent asks for one hash share one request. At most
+ * `maxAsking` asks are under way at once, all hashes together (the handler's `linksPerAddress` limit bounds each
+ * address before this is reached). A links URL's user info goes as `Authorization: Basic`, never in a message.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { payCheckoutSignatureHeader, signPayCheckout } from '../../webhooks/pay-checkout-signature.js';
 import { readStreamWithin } from '../http/body.js';
+import { shown, withoutCredentials } from '../http/shown-values.js';
 import { CheckoutHttpError } from '../http/errors.js';
 import type { EventSink } from '../events.js';
 import type { CheckoutLinkInfo, ResolveLink } from '../buyer/links.js';
@@ -30,6 +33,13 @@ export const appLinkDefaults = {
   maxEntries: 10_000,
   /** A record's JSON larger than this is not a record. */
   maxBytes: 64 * 1024,
+  /**
+   * Asks under way at once, all hashes together: a flood of made-up hashes from many addresses reaches the app at
+   * this pace at most. One more waits for a free one within `timeoutMs`, else answers as an app that is down.
+   */
+  maxAsking: 16,
+  /** Asks waiting for a free one at most; past that, answered at once as an app that is down. */
+  maxWaiting: 256,
 } as const;
 
 /** A hash the app is asked about: what a URL path segment and a shop's id can be, within reason. */
@@ -48,6 +58,8 @@ export interface AppLinksOptions {
   notFoundMs?: number;
   failureMs?: number;
   maxEntries?: number;
+  maxAsking?: number;
+  maxWaiting?: number;
   now?: () => number;
 }
 
@@ -58,7 +70,7 @@ type Remembered = Found | AppFailure;
 /** Why the app's answer was no link record: the event's `reason`, and whether the app was down or wrong. */
 class AppFailure extends Error {
   constructor(
-    readonly reason: 'timeout' | 'unreachable' | 'server_error' | 'unexpected_status' | 'not_json' | 'not_a_record',
+    readonly reason: 'timeout' | 'unreachable' | 'server_error' | 'unexpected_status' | 'not_json' | 'not_a_record' | 'busy',
     message: string,
     readonly status?: number,
   ) {
@@ -66,7 +78,7 @@ class AppFailure extends Error {
   }
 
   get unavailable(): boolean {
-    return this.reason === 'timeout' || this.reason === 'unreachable' || this.reason === 'server_error';
+    return this.reason === 'timeout' || this.reason === 'unreachable' || this.reason === 'server_error' || this.reason === 'busy';
   }
 }
 
@@ -109,14 +121,26 @@ export function appLinks(options: AppLinksOptions): CachedLinks {
   const fetch = options.fetch ?? globalThis.fetch;
   const cache = boundedCache(o.maxEntries, now);
   const asking = new Map<string, Promise<Found>>();
+  const slots = askSlots(o.maxAsking, o.maxWaiting);
 
   const ask = async (hash: string): Promise<Found> => {
-    const url = new URL(o.url.replace('{hash}', encodeURIComponent(hash)));
+    // fetch() refuses a URL with credentials in it: an app behind HTTP basic auth gets them as the header.
+    const { url, authorization } = withoutCredentials(o.url.replace('{hash}', encodeURIComponent(hash)));
     const signature = signPayCheckout(o.secrets, `GET ${url.pathname}${url.search}`);
     const signal = AbortSignal.timeout(o.timeoutMs);
+    if (!(await slots.take(signal))) throw new AppFailure('busy', `was not asked: ${o.maxAsking} asks were under way for ${o.timeoutMs} ms`);
+    try {
+      return await askWith(url, authorization, signature, signal);
+    } finally {
+      slots.give();
+    }
+  };
+
+  const askWith = async (url: URL, authorization: string | undefined, signature: string, signal: AbortSignal): Promise<Found> => {
     let response: Response;
     try {
-      response = await fetch(url, { headers: { accept: 'application/json', [payCheckoutSignatureHeader]: signature }, redirect: 'manual', signal });
+      const headers = { accept: 'application/json', [payCheckoutSignatureHeader]: signature, ...(authorization ? { authorization } : {}) };
+      response = await fetch(url, { headers, redirect: 'manual', signal });
     } catch (error) {
       if (signal.aborted) throw new AppFailure('timeout', `no answer within ${o.timeoutMs} ms`);
       throw new AppFailure('unreachable', `could not be reached (${causeOf(error)})`);
@@ -201,10 +225,47 @@ async function readWithin(response: Response, limit: number): Promise<string> {
   return new TextDecoder().decode(bytes);
 }
 
+/** Why fetch failed, as an event may say it: a URL it quotes without its user info or query. */
 const causeOf = (error: unknown): string => {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return shown(cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)));
 };
+
+/**
+ * At most `max` asks under way; up to `waiting` more wait for a free one until their signal ends. `take` resolves
+ * true with a slot held (give it back), false with none.
+ */
+function askSlots(max: number, waiting: number) {
+  let free = max;
+  const queue: ((taken: boolean) => void)[] = [];
+  return {
+    take(signal: AbortSignal): Promise<boolean> {
+      if (free > 0) {
+        free -= 1;
+        return Promise.resolve(true);
+      }
+      if (queue.length >= waiting || signal.aborted) return Promise.resolve(false);
+      return new Promise<boolean>((resolve) => {
+        const done = (taken: boolean) => {
+          signal.removeEventListener('abort', gaveUp);
+          resolve(taken);
+        };
+        const gaveUp = () => {
+          const at = queue.indexOf(done);
+          if (at >= 0) queue.splice(at, 1);
+          done(false);
+        };
+        signal.addEventListener('abort', gaveUp, { once: true });
+        queue.push(done);
+      });
+    },
+    give(): void {
+      const next = queue.shift();
+      if (next) next(true);
+      else free += 1;
+    },
+  };
+}
 
 export interface FileLinksOptions {
   path: string;

@@ -9,7 +9,8 @@ import { errorBody } from '../../contract/errors.js';
 import type { ClaimStore } from '../once/claims.js';
 import { corsPolicy } from '../http/cors.js';
 import { asCheckoutHandler, assembleCheckout } from '../handler.js';
-import { fromRequest, type Answer, type Incoming } from '../http/incoming.js';
+import type { CheckoutHandlerOptions } from '../options.js';
+import type { Answer, Incoming } from '../http/incoming.js';
 import { safeSink, type EventSink } from '../events.js';
 import { serve, type RunningNodeServer } from '../node/server.js';
 import { appLinks, fileLinks } from './app-links.js';
@@ -19,6 +20,7 @@ import { hstsValue } from '../hosted-page/headers.js';
 import { relayOf } from './outcome-relay.js';
 import type { ServeCommandSettings } from './settings.js';
 import { trialDesk } from './trial-desk.js';
+import { forwardedMark, untrustedProxy } from './untrusted-proxy.js';
 
 /**
  * What `startServeCommand` takes beside its settings. Not `ServeOptions`: those are the public `serve()` Node adapter's
@@ -33,6 +35,8 @@ export interface StartServeCommandOptions {
   fetch?: typeof globalThis.fetch;
   /** The links app's timeout and cache times (app-links.ts); tests shorten them. */
   linkTimings?: { timeoutMs?: number; freshMs?: number; notFoundMs?: number };
+  /** The handler's abuse limits, changed (limits.md); default theirs. Tests make them small. */
+  limits?: Exclude<CheckoutHandlerOptions['limits'], false>;
 }
 
 /** The `pay-checkout serve` command's server, listening. */
@@ -84,6 +88,7 @@ export async function startServeCommand(settings: ServeCommandSettings, options:
     ...(settings.webhookSecret ? { webhookSecret: settings.webhookSecret, onWebhook: trial.onWebhook } : {}),
     allowedOrigins: settings.allowedOrigins,
     trustProxy: settings.trustProxy,
+    ...(options.limits ? { limits: options.limits } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     // A short first read (a trial, a test) is looked for as often as it comes due.
     sweep: settings.sweep === false ? false : { ...settings.sweep, ...(settings.sweep.firstReadMs !== undefined ? { pollMs: Math.min(1_000, settings.sweep.firstReadMs) } : {}) },
@@ -112,20 +117,8 @@ export async function startServeCommand(settings: ServeCommandSettings, options:
         serviceOrigin,
         ...(settings.publicUrl !== undefined ? { publicUrl: settings.publicUrl } : {}),
         frameAncestors: settings.frameAncestors,
-        linkAnswer: async (hash, incoming) => {
-          const url = `http://serve.internal/v1/checkout/links/${encodeURIComponent(hash)}`;
-          const headers = new Headers({ accept: 'application/json' });
-          const forwarded = incoming.headers.get('x-forwarded-for');
-          if (forwarded) headers.set('x-forwarded-for', forwarded);
-          const answer = await api(fromRequest(new Request(url, { headers })));
-          let json: unknown = null;
-          try {
-            json = answer.text === null ? null : JSON.parse(answer.text);
-          } catch {
-            json = null;
-          }
-          return { status: answer.status, json };
-        },
+        // The buyer API's own answer, asked by a call for the page's request: its address counts against the same limits.
+        linkAnswer: (hash, incoming) => checkout.link(incoming, hash),
       })
     : undefined;
 
@@ -143,10 +136,18 @@ export async function startServeCommand(settings: ServeCommandSettings, options:
 
   const notFound = (incoming: Incoming) => checkout.respond(incoming, 404, errorBody('NOT_FOUND', { description: `${incoming.method} ${incoming.path} is not served here.` }));
 
+  const throughUntrustedProxy = untrustedProxy(settings.trustProxy, emit);
+
   const route = async (incoming: Incoming): Promise<Answer> => {
     const { path } = incoming;
+    const untrusted = throughUntrustedProxy(incoming);
     // The handler's routes first, as its router says (the buyer API, the webhook intake, health).
-    if (checkout.router.match(path)) return api(incoming);
+    const match = checkout.router.match(path);
+    if (match) {
+      const answered = await api(incoming);
+      // For `--check`, asking through the public URL (untrusted-proxy.ts).
+      return match.kind === 'health' && untrusted ? { ...answered, headers: { ...answered.headers, [forwardedMark]: 'untrusted' } } : answered;
+    }
     const fromTrial = trial.answer(incoming);
     if (fromTrial) return fromTrial;
     if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {

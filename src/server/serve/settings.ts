@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { Environment } from '../../client/index.js';
+import { shown } from '../http/shown-values.js';
 
 /** A setting that is missing or malformed: its message is the one line the command prints. */
 export class SettingError extends Error {
@@ -81,14 +82,12 @@ export function rawSettings(env: Record<string, string | undefined>, flags: Part
 
 const wrong = (name: SettingName, got?: string) => {
   const { env, expects } = serveCommandSettings[name];
-  return new SettingError(got === undefined ? `${env} is not set: it expects ${expects}.` : `${env} is malformed: it expects ${expects}, got ${JSON.stringify(got)}.`);
+  // Shown as an operator may paste it in a ticket: no user info, query or password (shown-values.ts).
+  return new SettingError(got === undefined ? `${env} is not set: it expects ${expects}.` : `${env} is malformed: it expects ${expects}, got ${JSON.stringify(shown(got))}.`);
 };
 
-/** A URL as an error sentence may show it: credentials and query (a token may ride in either) left out. */
-const shownUrl = (value: string) => value.replace(/(\/\/)[^/?#]*@/, '$1…@').replace(/\?.*$/, '?…');
-
 const httpUrl = (name: SettingName, value: string): string => {
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw wrong(name, shownUrl(value));
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw wrong(name, value);
   return value;
 };
 
@@ -99,6 +98,12 @@ const secretList = (name: SettingName, value: string): readonly string[] => {
   // The value itself is never printed: a short secret is still a secret.
   if (secrets.length === 0 || secrets.some((s) => s.length < 16)) throw new SettingError(`${serveCommandSettings[name].env} is malformed: it expects ${serveCommandSettings[name].expects}.`);
   return secrets;
+};
+
+/** A list given but empty (`' , '`): a mistake, not "none" (leave the variable unset for none). */
+const nonEmpty = (name: SettingName, items: readonly string[]): readonly string[] => {
+  if (items.length === 0) throw new SettingError(`${serveCommandSettings[name].env} is malformed: it expects ${serveCommandSettings[name].expects}, and lists none.`);
+  return items;
 };
 
 const wholeNumber = (name: SettingName, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number => {
@@ -140,7 +145,7 @@ function linksFile(path: string): string {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new SettingError(`${serveCommandSettings.linksFile.env} cannot be read: it expects ${serveCommandSettings.linksFile.expects}, got ${JSON.stringify(path)} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}).`);
+    throw new SettingError(`${serveCommandSettings.linksFile.env} cannot be read: it expects ${serveCommandSettings.linksFile.expects}, got ${JSON.stringify(shown(path))} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}).`);
   }
   let parsed: unknown;
   try {
@@ -149,7 +154,7 @@ function linksFile(path: string): string {
     parsed = undefined;
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new SettingError(`${serveCommandSettings.linksFile.env} is malformed: ${JSON.stringify(path)} is not a JSON object of link records keyed by hash.`);
+    throw new SettingError(`${serveCommandSettings.linksFile.env} is malformed: ${JSON.stringify(shown(path))} is not a JSON object of link records keyed by hash.`);
   }
   return path;
 }
@@ -199,7 +204,7 @@ export function parseServeCommandSettings(raw: RawSettings): ServeCommandSetting
     notifyUrl,
     notifyRetryMs,
     sweep,
-    webhookSecret: raw.webhookSecret === undefined ? undefined : list(raw.webhookSecret),
+    webhookSecret: raw.webhookSecret === undefined ? undefined : nonEmpty('webhookSecret', list(raw.webhookSecret)),
     store,
     secret: raw.secret === undefined ? undefined : secretList('secret', raw.secret),
     allowedOrigins: raw.allowedOrigins === undefined ? [] : origins(raw.allowedOrigins),
@@ -222,11 +227,11 @@ function hostSetting(value: string): string {
 function storeSetting(raw: RawSettings): ServeCommandSettings['store'] {
   if (raw.redisUrl !== undefined && raw.databaseUrl !== undefined) throw both('redisUrl', 'databaseUrl');
   if (raw.redisUrl !== undefined) {
-    if (!URL.canParse(raw.redisUrl) || !/^rediss?:$/.test(new URL(raw.redisUrl).protocol)) throw wrong('redisUrl', redactUrl(raw.redisUrl));
+    if (!URL.canParse(raw.redisUrl) || !/^rediss?:$/.test(new URL(raw.redisUrl).protocol)) throw wrong('redisUrl', raw.redisUrl);
     return { kind: 'redis', url: raw.redisUrl };
   }
   if (raw.databaseUrl !== undefined) {
-    if (!URL.canParse(raw.databaseUrl) || !/^postgres(ql)?:$/.test(new URL(raw.databaseUrl).protocol)) throw wrong('databaseUrl', redactUrl(raw.databaseUrl));
+    if (!URL.canParse(raw.databaseUrl) || !/^postgres(ql)?:$/.test(new URL(raw.databaseUrl).protocol)) throw wrong('databaseUrl', raw.databaseUrl);
     return { kind: 'postgres', url: raw.databaseUrl };
   }
   return { kind: 'memory' };
@@ -242,9 +247,4 @@ export function parseDeliverySettings(raw: RawSettings): Pick<ServeCommandSettin
   const notifyUrl = raw.notifyUrl === undefined ? (() => { throw wrong('notifyUrl'); })() : httpUrl('notifyUrl', raw.notifyUrl);
   const appSecrets = raw.appSecret === undefined ? (() => { throw wrong('appSecret'); })() : secretList('appSecret', raw.appSecret);
   return { notifyUrl, appSecrets, store };
-}
-
-/** A store URL as it may be printed: its password out. */
-function redactUrl(value: string): string {
-  return value.replace(/\/\/([^@/]*):[^@/]*@/, '//$1:***@');
 }

@@ -7,6 +7,7 @@
  */
 import { payCheckoutSignatureHeader, signPayCheckout } from '../../../webhooks/pay-checkout-signature.js';
 import { errorFields, type EventSink } from '../../events.js';
+import { withoutCredentials } from '../../http/shown-values.js';
 import type { OrderStatusChange } from '../../buyer/order-status.js';
 import { noticeKeyOf, noticeOf, type Notice } from './notice.js';
 import type { DeliveryState, LeasedEntry, Outbox, OutboxEntry, Settlement } from './outbox.js';
@@ -138,21 +139,12 @@ function toRelayed(entry: OutboxEntry): RelayedNotice {
 
 export function createRelay(options: RelayOptions): Relay {
   const { outbox, emit } = options;
-  let target: URL;
-  try {
-    target = new URL(options.notifyUrl);
-  } catch {
-    throw new TypeError('createRelay: `notifyUrl` must be an absolute http(s) URL.');
-  }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new TypeError('createRelay: `notifyUrl` must be an absolute http(s) URL.');
+  if (!URL.canParse(options.notifyUrl) || !/^https?:$/.test(new URL(options.notifyUrl).protocol)) throw new TypeError('createRelay: `notifyUrl` must be an absolute http(s) URL.');
   if (!Array.isArray(options.secrets) || options.secrets.length === 0 || options.secrets.some((s) => typeof s !== 'string' || s.length === 0)) {
     throw new TypeError('createRelay: `secrets` must list at least one app secret.');
   }
   // fetch() refuses a URL with credentials in it; a shop behind HTTP basic auth gets them as the header instead.
-  const utf8Base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
-  const basicAuth = target.username || target.password ? `Basic ${utf8Base64(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`)}` : undefined;
-  target.username = '';
-  target.password = '';
+  const { url: target, authorization: basicAuth } = withoutCredentials(options.notifyUrl);
   const secrets = [...options.secrets];
   const fetch = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
