@@ -24,3 +24,13 @@ export function childrenCpuMs(match: string): number | null {
   }
   return total;
 }
+
+/** Milliseconds of user + system CPU spent so far by one process; null when it cannot be read. */
+export function processCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return (field(stat, 11) + field(stat, 12)) * 10;
+  } catch {
+    return null;
+  }
+}

@@ -3,6 +3,9 @@
  * repository's test/harness/handler-instance.ts, e.g. an exported older commit) in front of one sandbox, loaded in turn.
  * `node --import tsx bench/handler-ab.ts [--rounds 3] [--seconds 5] [--prof DIR] [--redis] DIR_A DIR_B ...`
  * `--prof DIR` runs the instances under `node --cpu-prof` (profiles written on exit; `bench/cpu-profile.mjs` reads them).
+ * `--pairs N [--phase-ms 2000]`: on a loaded machine, N pairs of short phases instead of the rounds, the order within a
+ * pair alternating, and each checkout's CPU per create divided by the first's within the pair (median and quartiles):
+ * a load that drifts over the run meets both sides of a pair alike.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -17,7 +20,7 @@ import { runLoad, type LoadRequest } from './load.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '5' }, prof: { type: 'string' }, redis: { type: 'boolean', default: false }, clients: { type: 'string', default: '32' } },
+  options: { rounds: { type: 'string', default: '3' }, pairs: { type: 'string' }, 'phase-ms': { type: 'string', default: '2000' }, seconds: { type: 'string', default: '5' }, prof: { type: 'string' }, redis: { type: 'boolean', default: false }, clients: { type: 'string', default: '32' } },
 });
 
 const create = (n: number): LoadRequest => ({
@@ -59,14 +62,46 @@ const redis = values.redis ? await startRedis() : undefined;
 const reset = () => fetch(`${sandbox.origin}/sandbox/reset`, { method: 'POST' }).then((r) => r.body?.cancel());
 const seconds = Number(values.seconds) * 1000;
 const concurrency = Number(values.clients);
-const instances = [];
+const instances: { dir: string; url: string; pid: number; stop: () => Promise<void> }[] = [];
 for (const dir of positionals) instances.push({ dir, ...(await startInstance(dir, { baseUrl: sandbox.baseUrl, webhookSecret: 'whsec_test_demo', ...(redis ? { redisUrl: redis.url } : {}) })) });
+/** `pairs` pairs of short phases, alternating which checkout goes first; CPU per create relative to the first checkout. */
+async function alternate(pairs: number, phaseMs: number) {
+  const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * q)] ?? NaN;
+  const figures = instances.map(() => ({ cpu: [] as number[], rate: [] as number[], ratio: [] as number[] }));
+  const loads: number[] = [];
+  for (let pair = 0; pair < pairs; pair++) {
+    loads.push(loadavg()[0] ?? 0);
+    const order = pair % 2 ? [...instances.keys()].reverse() : [...instances.keys()];
+    const cpu: number[] = [];
+    for (const i of order) {
+      const instance = instances[i]!;
+      const before = cpuMs(instance.pid);
+      const load = await runLoad({ origin: instance.url, request: create, concurrency, durationMs: phaseMs, warmupMs: 100 });
+      cpu[i] = (cpuMs(instance.pid) - before) / Math.max(1, load.requests);
+      figures[i]!.rate.push(load.perSecond);
+    }
+    for (const [i, figure] of figures.entries()) {
+      figure.cpu.push(cpu[i]!);
+      figure.ratio.push(cpu[i]! / cpu[0]!);
+    }
+    if (pair % 4 === 3) await reset();
+  }
+  console.log(`${pairs} pairs of ${phaseMs} ms phases, ${concurrency} client(s), load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`);
+  for (const [i, { cpu, rate, ratio }] of figures.entries()) {
+    console.log(
+      `${instances[i]!.dir.padEnd(24)} handler CPU per create median ${quantile(cpu, 0.5).toFixed(3)} ms (best ${Math.min(...cpu).toFixed(3)}), ` +
+        `${quantile(rate, 0.5).toFixed(0)}/s; × the first per pair: median ${quantile(ratio, 0.5).toFixed(2)}, quartiles ${quantile(ratio, 0.25).toFixed(2)}–${quantile(ratio, 0.75).toFixed(2)}`,
+    );
+  }
+}
+
 try {
   for (const instance of instances) {
     await runLoad({ origin: instance.url, request: create, concurrency, durationMs: seconds, warmupMs: 500 });
     await reset();
   }
-  for (let round = 1; round <= Number(values.rounds); round++) {
+  if (values.pairs) await alternate(Number(values.pairs), Number(values['phase-ms']));
+  for (let round = 1; round <= (values.pairs ? 0 : Number(values.rounds)); round++) {
     for (const instance of instances) {
       const [busy = 0] = loadavg();
       const before = cpuMs(instance.pid);

@@ -9,7 +9,7 @@
  */
 import { AbortedError, MerchantClient, NetworkError, ServiceError, TimeoutError } from '../client/index.js';
 import { errorBody } from '../contract/index.js';
-import { CheckoutHttpError } from './http/errors.js';
+import { CheckoutHttpError, replyEnvelope, type Reply } from './http/errors.js';
 import { memoryClaimStore } from './once/claims.js';
 import { buyerCors, type Cors } from './http/cors.js';
 import { defaultClaimTimings } from './once/exactly-once.js';
@@ -163,10 +163,13 @@ export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssem
   const health = healthAnswers({ store: ownStore, readyTimeoutMs: options.readyTimeoutMs ?? 1_000, draining: () => draining, emit });
   const cors = buyerCors(options.allowedOrigins ?? []);
 
-  const respond = (request: Incoming, status: number, body: unknown, extra?: Record<string, string>): Answer => {
+  const respondText = (request: Incoming, status: number, text: string, extra?: Record<string, string>): Answer => {
     const headers = cors.addTo({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }, request);
-    return { status, headers: extra ? answerHeaders(headers, extra) : headers, text: redact(JSON.stringify(body)) };
+    return { status, headers: extra ? answerHeaders(headers, extra) : headers, text: redact(text) };
   };
+  const respond = (request: Incoming, status: number, body: unknown, extra?: Record<string, string>): Answer => respondText(request, status, JSON.stringify(body), extra);
+  /** An operation's reply as `{ "data": … }`, its data written once (a create's claim stored the same text). */
+  const respondReply = (request: Incoming, reply: Reply): Answer => respondText(request, reply.status, replyEnvelope(reply), reply.headers);
 
   const notFound = (request: Incoming) => respond(request, 404, errorBody('NOT_FOUND', { description: `${request.method} ${request.path} is not an endpoint of the buyer API.` }));
 
@@ -210,8 +213,7 @@ export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssem
       if (request.method === 'OPTIONS') return cors.preflight(request, allow);
       const operation = match.route.methods[request.method];
       if (!operation) return respond(request, 405, errorBody('METHOD_NOT_ALLOWED'), { Allow: allow });
-      const reply = await operation(ops, request, match.param);
-      return respond(request, reply.status, { data: reply.data }, reply.headers);
+      return respondReply(request, await operation(ops, request, match.param));
     } catch (error) {
       return failure(request, error, match);
     }

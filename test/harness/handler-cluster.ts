@@ -17,6 +17,8 @@ export interface Cluster {
   /** The proxy's origin: buyers and webhooks go here. */
   url: string;
   instances: string[];
+  /** The instances' process ids, in the order of `instances` (the bench reads each one's CPU). */
+  pids: number[];
   close(): Promise<void>;
 }
 
@@ -112,6 +114,7 @@ export async function startCluster(count: number, settings: InstanceSettings, op
   return {
     url: proxy.url,
     instances,
+    pids: children.map(({ child }) => child.pid ?? 0),
     async close() {
       await proxy.close();
       await stopAll();

@@ -38,8 +38,11 @@ export interface InstanceSettings {
   acceptForMs?: number;
   /** Every hash is a link with the storm link's record (a load spread over many links, as the per-link limit wants). */
   anyLink?: boolean;
-  /** Outcomes wanted (an `onOrderStatus` that keeps nothing): each create records its order open and the sweep follows it. */
-  sweep?: boolean;
+  /**
+   * Outcomes wanted (an `onOrderStatus` that keeps nothing), every order then followed by the sweep (`'sweep'`), or
+   * with `sweep: false` (`'no sweep'`): the bench's rows that put the sweep's cost beside none.
+   */
+  outcomes?: 'sweep' | 'no sweep';
 }
 
 const settings = JSON.parse(process.env.PAY_HANDLER_INSTANCE ?? '{}') as InstanceSettings;
@@ -61,8 +64,11 @@ const handler = createCheckoutHandler({
   ...(settings.secret ? { secret: settings.secret } : {}),
   ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
   ...(settings.waitMs ? { claimTimings: { waitMs: settings.waitMs } } : {}),
-  ...(settings.sweep ? { onOrderStatus: () => {} } : {}),
   ...(settings.graceful ? { onEvent: (event) => console.log(`event ${JSON.stringify(event)}`) } : { onError: (error) => console.error('[instance]', error) }),
+  // The bench resets the sandbox between phases, so the sweep meets orders the service forgot: only errors are printed.
+  ...(settings.outcomes
+    ? { onOrderStatus: () => {}, onEvent: (event) => event.level === 'error' && console.error('[instance]', event), ...(settings.outcomes === 'no sweep' ? { sweep: false as const } : {}) }
+    : {}),
   // Traced: the service calls too, over the handler's own default fetch (the source's: the built one is left as built).
   ...(settings.traceDir && !settings.built ? { fetch: traceOrderCalls(nodeFetch() ?? globalThis.fetch, `${settings.traceDir}/${process.pid}-service.jsonl`) } : {}),
 });

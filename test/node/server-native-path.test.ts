@@ -261,6 +261,23 @@ describe('toNodeListener: the native path answers as the web path', () => {
     assert.equal((await send(nativeUrl, cases['the link'] as Send)).status, 200);
   });
 
+  it('a body that comes in pieces reads as the same body sent at once', async () => {
+    const whole = cases['a body against the contract'] as Send;
+    const text = String(whole.body);
+    const socket = connect({ host: '127.0.0.1', port: Number(nativeUrl.port) });
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    let raw = '';
+    socket.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+    socket.write(`POST ${whole.path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nIdempotency-Key: pieces\r\nContent-Length: ${text.length}\r\nConnection: close\r\n\r\n${text.slice(0, 5)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.end(text.slice(5));
+    await new Promise((resolve) => socket.once('close', resolve));
+    const sent = await send(nativeUrl, whole);
+    assert.equal(Number(/^HTTP\/1\.1 (\d+)/.exec(raw)?.[1]), sent.status);
+    assert.equal(raw.slice(raw.indexOf('\r\n\r\n') + 4), sent.text);
+    assert.match(sent.text, /VALIDATION_FAILED/);
+  });
+
   it('a body cut off mid-way is no error, and the server goes on answering', async () => {
     errors.length = 0;
     const socket = connect({ host: '127.0.0.1', port: Number(nativeUrl.port) });

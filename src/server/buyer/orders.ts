@@ -56,7 +56,8 @@ export interface OrderView {
 
 /** The buyer's view of a merchant order. */
 export function toCheckoutOrder({ details, gateway, created, description }: OrderView): CheckoutOrder {
-  const cancel = CancelReasonSchema.safeParse(details.cancel_reason);
+  // No reason is the common case: it is null without a parse (a failed one, building its issues) to say so.
+  const cancel = details.cancel_reason == null ? undefined : CancelReasonSchema.safeParse(details.cancel_reason);
   return {
     id_order: details.id_order,
     status: details.status,
@@ -66,7 +67,7 @@ export function toCheckoutOrder({ details, gateway, created, description }: Orde
     gateway,
     created_at: details.purchase_date,
     confirmed_at: details.confirmed_at ?? null,
-    cancel_reason: cancel.success ? cancel.data : null,
+    cancel_reason: cancel?.success ? cancel.data : null,
     next_action: nextActionOf({ details, gateway, created }),
   };
 }

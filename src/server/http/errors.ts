@@ -11,6 +11,22 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
+/** Replies whose `data` was already written as JSON (a create's: the claim stores it, the answer carries it). */
+const written = new WeakMap<Reply, string>();
+
+/** `data` as JSON text, made once per reply however often it is asked for. */
+export function replyDataText(reply: Reply): string | undefined {
+  let text = written.get(reply);
+  if (text === undefined && reply.data !== undefined) written.set(reply, (text = JSON.stringify(reply.data)));
+  return text;
+}
+
+/** `{ "data": … }` of a reply, as `JSON.stringify({ data })` writes it. */
+export function replyEnvelope(reply: Reply): string {
+  const data = replyDataText(reply);
+  return data === undefined ? '{}' : `{"data":${data}}`;
+}
+
 type ErrorExtra = Partial<Omit<ErrorResponse, 'code' | 'api_code' | 'error'>>;
 
 export type { RefusalCause } from '../causes.js';
@@ -48,11 +64,9 @@ export class CheckoutHttpError extends Error {
 
 /** Reads a JSON body within the contract's limits (see body.ts), refusing with the contract's codes. */
 export function readJsonBody(request: Request | OwnBody, options: { optional?: boolean } = {}): Promise<unknown> {
-  return readJsonRequest(
-    request,
-    (apiCode, extra) => {
-      throw CheckoutHttpError.of(apiCode, extra);
-    },
-    options,
-  );
+  return readJsonRequest(request, refuseWith, options);
+}
+
+function refuseWith(apiCode: ApiCode, extra?: ErrorExtra): never {
+  throw CheckoutHttpError.of(apiCode, extra);
 }

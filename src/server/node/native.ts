@@ -43,25 +43,37 @@ export function webRequest(req: IncomingMessage, signal: AbortSignal | undefined
  * create's CPU (measured A/B).
  */
 export function lazyRequest(build: () => Request): Request {
-  let real: Request | undefined;
-  const made = () => (real ??= build());
-  return new Proxy(Object.create(Request.prototype) as Request, {
-    get(_, key) {
-      const request = made();
-      const value: unknown = Reflect.get(request, key, request);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(request) : value;
-    },
-    has: (_, key) => Reflect.has(made(), key),
-    set: (_, key, value) => Reflect.set(made(), key, value),
-    ownKeys: () => Reflect.ownKeys(made()),
-    getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(made(), key),
-  });
+  const target = Object.create(Request.prototype) as Request & Lazy;
+  target[lazyOf] = { build, real: undefined };
+  return new Proxy(target, lazyTraps);
 }
+
+/** Where a lazy Request keeps its builder and, once built, the real one (on the proxy's target, never seen through it). */
+const lazyOf = Symbol('lazy request');
+type Lazy = { [lazyOf]: { build: () => Request; real: Request | undefined } };
+const made = (target: Lazy): Request => {
+  const lazy = target[lazyOf];
+  return (lazy.real ??= lazy.build());
+};
+/** One set of traps for every lazy Request: nothing but the target and its record is made per request. */
+const lazyTraps: ProxyHandler<Request & Lazy> = {
+  get(target, key) {
+    const request = made(target);
+    const value: unknown = Reflect.get(request, key, request);
+    return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(request) : value;
+  },
+  has: (target, key) => Reflect.has(made(target), key),
+  set: (target, key, value) => Reflect.set(made(target), key, value),
+  ownKeys: (target) => Reflect.ownKeys(made(target)),
+  getOwnPropertyDescriptor: (target, key) => Reflect.getOwnPropertyDescriptor(made(target), key),
+};
 
 /** The whole body, or undefined once it passes `limit` (then no more is read: the socket carries the 413 and closes). */
 function readWithin(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
   const method = req.method ?? 'GET';
   if (method === 'GET' || method === 'HEAD') return Promise.resolve(new Uint8Array());
+  // Parsed to its end already (a small body comes in the same read as the headers): taken from the buffer in one piece.
+  if (req.complete) return Promise.resolve(req.readableLength > limit ? undefined : ((req.read() as Buffer | null) ?? new Uint8Array()));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -192,18 +204,36 @@ export function writeAnswer({ status, headers, text, bytes }: Answer, res: Serve
   res.end(text);
 }
 
+/** The request's Incoming, for the listeners below (made once, not per request). */
+const incomingOf = Symbol('incoming');
+type Carrying = { [incomingOf]?: NodeIncoming };
+
+/** Gone when the client leaves before the answer is written, so a waiting status request stops waiting. */
+function onResponseClose(this: ServerResponse & Carrying): void {
+  if (!this.writableFinished) this[incomingOf]?.gone();
+}
+
+/** A body cut off mid-way errors the request first: marked gone before the handler sees the read fail. */
+function onRequestError(this: IncomingMessage & Carrying): void {
+  this[incomingOf]?.gone();
+}
+
+async function answerNative(answer: AnswerIncoming, onError: (error: unknown) => void, req: IncomingMessage, res: ServerResponse, incoming: NodeIncoming): Promise<void> {
+  try {
+    writeAnswer(await answer(incoming), res);
+  } catch (error) {
+    answerFailure(error, incoming.aborted || req.destroyed, res, onError);
+  }
+}
+
 export function nativeListener(answer: AnswerIncoming, onError: (error: unknown) => void) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const incoming = new NodeIncoming(req, res);
-    // Gone when the client leaves before the answer is written, so a waiting status request stops waiting.
-    res.once('close', () => {
-      if (!res.writableFinished) incoming.gone();
-    });
-    // A body cut off mid-way errors the request first: mark it gone before the handler sees the read fail.
-    req.on('error', () => incoming.gone());
-    answer(incoming)
-      .then((answered) => writeAnswer(answered, res))
-      .catch((error: unknown) => answerFailure(error, incoming.aborted || req.destroyed, res, onError));
+    (req as Carrying)[incomingOf] = incoming;
+    (res as Carrying)[incomingOf] = incoming;
+    res.on('close', onResponseClose);
+    req.on('error', onRequestError);
+    void answerNative(answer, onError, req, res, incoming);
   };
 }
 

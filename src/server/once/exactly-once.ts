@@ -7,7 +7,7 @@ import { InvalidRequestError, InvalidResponseError, NetworkError, ServiceError }
 import { ClaimStoreError, InDoubtError } from '../causes.js';
 import { keepTrying, neverSent, type ClaimResult, type ClaimStore } from './claims.js';
 import { CheckoutHttpError } from '../http/errors.js';
-import type { Reply } from '../http/errors.js';
+import { replyDataText, type Reply } from '../http/errors.js';
 import { replayedHeader } from './replay.js';
 
 export interface ClaimTimings {
@@ -150,7 +150,9 @@ async function releaseClaim(store: ClaimStore, timings: ClaimTimings, key: strin
  * where the write-back puts the reply back) ends it: trying again could not change that.
  */
 export async function completeClaim(store: ClaimStore, timings: ClaimTimings, key: string, token: string, reply: Reply): Promise<boolean> {
-  const response = JSON.stringify({ status: reply.status, data: reply.data });
+  // The data's text is the answer's too (handler.ts): written once.
+  const data = replyDataText(reply);
+  const response = data === undefined ? JSON.stringify({ status: reply.status }) : `{"status":${JSON.stringify(reply.status)},"data":${data}}`;
   const attempt = async () => {
     const stored = await store.complete(key, token, response, timings.keepMs);
     await store.publish(claimChannel(key), 'done').catch(() => {});
