@@ -85,7 +85,7 @@ export interface Route {
 const merchant = (r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Merchant', caller: 'merchant' });
 const partner = (r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Partner', caller: 'partner' });
 const buyer = (caller: 'order-token' | 'public', r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Buyer', caller });
-/** The shop API of `pay-checkout serve` in partner mode (src/server/partner/shop-api.ts), not of the service. */
+/** The shop API of `pay-checkout serve` in partner mode (src/server/serve/partner/shop-api.ts), not of the service. */
 const shop = (caller: 'store-key' | 'public', r: Omit<Route, 'tag' | 'caller'>): Route => ({ ...r, tag: 'Shop', caller });
 
 const ok = [200] as const;

@@ -33,7 +33,7 @@ import { webhookIntake } from './buyer/webhook-intake.js';
 import { dialectEvents } from './telemetry/dialect-log.js';
 import { merchantIdentityOf, orderScopeOf, orderStatusNotices } from './buyer/order-status.js';
 import { resolveBaseUrl } from '../client/send.js';
-import { memoryOpenOrders } from './sweep/open-orders.js';
+import { memoryOpenOrders } from './once/open-orders.js';
 import { createSweep, defaultSweepTimings } from './sweep/sweep.js';
 
 /** The handler's parts, assembled: what a server adding routes of its own in front of the buyer API reuses. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { metrics } from '@opentelemetry/api';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { shopMetrics } from '../../src/server/partner/metrics.js';
+import { shopMetrics } from '../../src/server/serve/partner/metrics.js';
 
 const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
 const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });

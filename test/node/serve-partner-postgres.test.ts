@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { parsePartnerServeSettings } from '../../src/server/partner/settings.js';
+import { parsePartnerServeSettings } from '../../src/server/serve/partner/settings.js';
 import { startServeCommand, type RunningServeCommand } from '../../src/server/serve/index.js';
 import { rawSettings } from '../../src/server/serve/settings.js';
 import { startPostgres, type TestPostgres } from './postgres-harness.js';

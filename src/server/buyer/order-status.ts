@@ -14,7 +14,7 @@ import { hmacSha256Hex } from '../../webhooks/pay-checkout-signature.js';
 import { keepTrying } from '../once/claims.js';
 import { errorFields, type EventSink } from '../events.js';
 import { gatewayOfOrder } from './orders.js';
-import { openOrderKeepMs, type OpenOrderRecord, type OpenOrderStore } from '../sweep/open-orders.js';
+import { openOrderKeepMs, type OpenOrderRecord, type OpenOrderStore } from '../once/open-orders.js';
 
 /** Who learnt an outcome first on this instance: a verified webhook, a buyer's status check, or the sweep. */
 export type OutcomeSource = 'webhook' | 'buyer' | 'sweep';

@@ -7,7 +7,7 @@
 import type { LimitStore } from '../limits/limits.js';
 import { errorFields, storeEvents, type EventSink } from '../events.js';
 import { ClaimStoreError } from '../causes.js';
-import { memoryOpenOrders, type OpenOrderStore } from '../sweep/open-orders.js';
+import { memoryOpenOrders, type OpenOrderStore } from './open-orders.js';
 
 /** What `claim()` found. `mismatch`: the key is held or done with another digest (another request body). */
 export type ClaimResult =
@@ -39,7 +39,7 @@ export interface ClaimStore {
   close?(): Promise<void>;
   /** The abuse limits' counters beside the claims (a shared store's); without it, the handler counts in memory. */
   limitStore?: LimitStore;
-  /** The orders the sweep follows, beside the claims (sweep/open-orders.ts); without it, the handler keeps them in memory. */
+  /** The orders the sweep follows, beside the claims (once/open-orders.ts); without it, the handler keeps them in memory. */
   openOrders?: OpenOrderStore;
   /** The handler given this store passes its `onEvent`: the store's own events go there unless it has a sink of its own. */
   attachEvents?(sink: EventSink): void;

@@ -1,9 +1,9 @@
 /**
- * The open orders (sweep/open-orders.ts) in a PostgreSQL table beside the claims, on the claim store's pool. A lease is
+ * The open orders (once/open-orders.ts) in a PostgreSQL table beside the claims, on the claim store's pool. A lease is
  * one UPDATE over rows picked `FOR UPDATE SKIP LOCKED`, so two instances never take one order; due times and leases
  * are the database's `clock_timestamp()`, never an instance's clock.
  */
-import type { LeasedOrder, OpenOrder, OpenOrderRecord, OpenOrderStore } from '../sweep/open-orders.js';
+import type { LeasedOrder, OpenOrder, OpenOrderRecord, OpenOrderStore } from '../once/open-orders.js';
 
 export type PgQuery = (what: string, text: string, values: unknown[]) => Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
 

@@ -1,10 +1,10 @@
 /**
- * The open orders (sweep/open-orders.ts) in Redis, on the claim store's connection: a hash per order (`o` the record,
+ * The open orders (once/open-orders.ts) in Redis, on the claim store's connection: a hash per order (`o` the record,
  * `r` reads, `open`, `t` the lease's token) and one sorted set of the open ones by due time. Every key carries the
  * `{sweep}` hash tag, so on a Cluster they live on one slot and each change is one Lua script, atomic. Due times and
  * leases are Redis' own `TIME`, so instances whose clocks differ still never read one order at once.
  */
-import type { LeasedOrder, OpenOrder, OpenOrderRecord, OpenOrderStore } from '../sweep/open-orders.js';
+import type { LeasedOrder, OpenOrder, OpenOrderRecord, OpenOrderStore } from '../once/open-orders.js';
 
 export interface RedisOpenOrdersOptions {
   /** One command routed by `key` (the store's `command`). */

@@ -13,9 +13,9 @@ import { outboxOf, relayOf } from './outcome-relay.js';
 import { parseDeliverySettings, parseServeCommandSettings, rawSettings, serveCommandSettings, SettingError, type ServeCommandSettings } from './settings.js';
 import { createRelay, runDeliveries } from './relay/index.js';
 import { closeOnSignals } from '../node/server.js';
-import { isPartnerMode, parsePartnerServeSettings, type PartnerServeSettings } from '../partner/settings.js';
-import { checkPartner } from '../partner/check.js';
-import { runPartnerDeliveries, runStores } from '../partner/stores-command.js';
+import { isPartnerMode, parsePartnerServeSettings, type PartnerServeSettings } from './partner/settings.js';
+import { checkPartner } from './partner/check.js';
+import { runPartnerDeliveries, runStores } from './partner/stores-command.js';
 
 export const serveUsage = `Usage: pay-checkout serve [--check [--pay]] [options]
 

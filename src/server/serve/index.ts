@@ -21,8 +21,8 @@ import { relayOf } from './outcome-relay.js';
 import type { ServeCommandSettings } from './settings.js';
 import { trialDesk } from './trial-desk.js';
 import { forwardedMark, untrustedProxy } from './untrusted-proxy.js';
-import { startPartnerCheckout, type PartnerCheckoutOptions } from '../partner/index.js';
-import type { PartnerServeSettings } from '../partner/settings.js';
+import { startPartnerCheckout, type PartnerCheckoutOptions } from './partner/index.js';
+import type { PartnerServeSettings } from './partner/settings.js';
 
 /**
  * What `startServeCommand` takes beside its settings. Not `ServeOptions`: those are the public `serve()` Node adapter's

@@ -12,7 +12,7 @@ import { ServiceError, type MerchantClient } from '../../client/index.js';
 import type { OrderDetails } from '../../contract/index.js';
 import type { OrderStatusNotices } from '../buyer/order-status.js';
 import { errorFields, type EventSink } from '../events.js';
-import type { LeasedOrder, OpenOrderRecord } from './open-orders.js';
+import type { LeasedOrder, OpenOrderRecord } from '../once/open-orders.js';
 
 export interface SweepTimings {
   /** The first read after the order's creation; default 15,000 ms (a buyer approves a push in about that). */

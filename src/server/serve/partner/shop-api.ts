@@ -5,12 +5,12 @@
  * contract's ErrorResponse; the merchant key and the notify secret never appear in one.
  */
 import { createHash } from 'node:crypto';
-import { PartnerClient, ServiceError, type MerchantClient } from '../../client/index.js';
-import { CreateStoreLinkBodySchema, parseWith, RegisterStoreBodySchema, type CreateStoreLinkBody } from '../../contract/index.js';
-import type { EventSink } from '../events.js';
-import { CheckoutHttpError, readJsonBody, type Reply } from '../http/errors.js';
-import type { Incoming } from '../http/incoming.js';
-import type { LimitName, LimitStore } from '../limits/limits.js';
+import { PartnerClient, ServiceError, type MerchantClient } from '../../../client/index.js';
+import { CreateStoreLinkBodySchema, parseWith, RegisterStoreBodySchema, type CreateStoreLinkBody } from '../../../contract/index.js';
+import type { EventSink } from '../../events.js';
+import { CheckoutHttpError, readJsonBody, type Reply } from '../../http/errors.js';
+import type { Incoming } from '../../http/incoming.js';
+import type { LimitName, LimitStore } from '../../limits/limits.js';
 import { notifyUrlRefusal, type AddressPolicy } from './public-address.js';
 import type { Registry, ShopRecord } from './registry.js';
 import type { ShopNotices } from './shop-notices.js';

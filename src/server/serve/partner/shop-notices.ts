@@ -7,12 +7,12 @@
  * schedule and give-up window are the relay's (`afterFailure`).
  */
 import { createHmac } from 'node:crypto';
-import { payCheckoutSignatureHeader, signPayCheckout } from '../../webhooks/pay-checkout-signature.js';
-import { errorFields, type EventSink } from '../events.js';
-import type { OrderStatusChange } from '../buyer/order-status.js';
-import { noticeTypeOf } from '../serve/relay/notice.js';
-import type { DeliveryState, LeasedEntry, Outbox, OutboxEntry, Settlement } from '../serve/relay/outbox.js';
-import { afterFailure, defaultRelayTimings, type AttemptResult, type RelayedNotice } from '../serve/relay/relay.js';
+import { payCheckoutSignatureHeader, signPayCheckout } from '../../../webhooks/pay-checkout-signature.js';
+import { errorFields, type EventSink } from '../../events.js';
+import type { OrderStatusChange } from '../../buyer/order-status.js';
+import { noticeTypeOf } from '../relay/notice.js';
+import type { DeliveryState, LeasedEntry, Outbox, OutboxEntry, Settlement } from '../relay/outbox.js';
+import { afterFailure, defaultRelayTimings, type AttemptResult, type RelayedNotice } from '../relay/relay.js';
 import { postChecked, type AddressPolicy } from './public-address.js';
 import type { DisconnectReason, Registry } from './registry.js';
 

@@ -5,17 +5,17 @@
  * (`/v1/webhooks`, partner-webhooks.ts), the buyer API routed to the checkout of the shop whose link or order it is
  * (shop-checkouts.ts), and health. Outcomes go to each shop's notify URL (shop-notices.ts).
  */
-import { PartnerClient, ServiceError } from '../../client/index.js';
-import { errorBody } from '../../contract/index.js';
-import { safeSink, type EventSink } from '../events.js';
-import { assembleCheckout, type CheckoutAssembly } from '../handler.js';
-import { clientAddressOf } from '../http/client-address.js';
-import { CheckoutHttpError } from '../http/errors.js';
-import type { Answer, Incoming } from '../http/incoming.js';
-import { memoryLimitStore } from '../limits/limit-store.js';
-import type { ClaimStore } from '../once/claims.js';
-import { SettingError, serveCommandSettings } from '../serve/settings.js';
-import { postgresOutbox, redisOutbox } from '../serve/relay/index.js';
+import { PartnerClient, ServiceError } from '../../../client/index.js';
+import { errorBody } from '../../../contract/index.js';
+import { safeSink, type EventSink } from '../../events.js';
+import { assembleCheckout, type CheckoutAssembly } from '../../handler.js';
+import { clientAddressOf } from '../../http/client-address.js';
+import { CheckoutHttpError } from '../../http/errors.js';
+import type { Answer, Incoming } from '../../http/incoming.js';
+import { memoryLimitStore } from '../../limits/limit-store.js';
+import type { ClaimStore } from '../../once/claims.js';
+import { SettingError, serveCommandSettings } from '../settings.js';
+import { postgresOutbox, redisOutbox } from '../relay/index.js';
 import { createKeyring, KeyringError } from './keyring.js';
 import type { Kv } from './kv.js';
 import { partnerWebhooks } from './partner-webhooks.js';

@@ -3,7 +3,7 @@
  * `serve` runs for many shops. Checked like serve's own (serve/settings.ts): a missing or malformed one is one
  * sentence naming it, and the command exits 2. No secret's value is ever in the sentence.
  */
-import { parseCommonSettings, serveCommandSettings, SettingError, wrong, type CommonSettings, type RawSettings } from '../serve/settings.js';
+import { parseCommonSettings, serveCommandSettings, SettingError, wrong, type CommonSettings, type RawSettings } from '../settings.js';
 import { parseMasterKeys, type MasterKey } from './keyring.js';
 
 export interface PartnerSettings {

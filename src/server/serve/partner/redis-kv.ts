@@ -1,8 +1,8 @@
 /** The partner registry's keys in Redis (kv.ts), over the claim store's own connection helpers; one `{partner}` hash tag, so a Cluster keeps them on one slot. */
-import { ClaimStoreError, withinBound } from '../once/claims.js';
-import { connectLink } from '../redis/connect.js';
-import { storeConnections } from '../redis/connections.js';
-import type { RedisLink } from '../redis/link.js';
+import { ClaimStoreError, withinBound } from '../../once/claims.js';
+import { connectLink } from '../../redis/connect.js';
+import { storeConnections } from '../../redis/connections.js';
+import type { RedisLink } from '../../redis/link.js';
 import { checkKey, type Kv } from './kv.js';
 
 export interface RedisKvOptions {

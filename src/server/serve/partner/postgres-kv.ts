@@ -1,6 +1,6 @@
 /** The partner registry's keys in one PostgreSQL table (kv.ts): `key` primary, `value`, `expires_at` (ms, null for never). */
-import { ClaimStoreError, withinBound } from '../once/claims.js';
-import type { PgPoolLike } from '../postgres/store.js';
+import { ClaimStoreError, withinBound } from '../../once/claims.js';
+import type { PgPoolLike } from '../../postgres/store.js';
 import { checkKey, type Kv } from './kv.js';
 
 export interface PostgresKvOptions {

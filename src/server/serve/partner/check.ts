@@ -1,7 +1,7 @@
 /** `pay-checkout serve --check` in partner mode: the settings, the keys against the shops' store, the partner pair at the service. */
-import { PartnerClient } from '../../client/index.js';
-import type { CheckItem } from '../serve/check.js';
-import { SettingError } from '../serve/settings.js';
+import { PartnerClient } from '../../../client/index.js';
+import type { CheckItem } from '../check.js';
+import { SettingError } from '../settings.js';
 import { openRegistry } from './index.js';
 import type { PartnerServeSettings } from './settings.js';
 

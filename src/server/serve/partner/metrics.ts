@@ -4,7 +4,7 @@
  * shop's id as `pay_checkout.store_id`, and nothing personal (no address, phone, name or link).
  */
 import type * as OpenTelemetry from '@opentelemetry/api';
-import { importApi } from '../telemetry/telemetry.js';
+import { importApi } from '../../telemetry/telemetry.js';
 
 export interface ShopMetrics {
   /** A buyer's order was created for the shop. */

@@ -6,13 +6,13 @@
  * shop's link or order: the front (index.ts) routes by the registry before it answers.
  */
 import { createHmac } from 'node:crypto';
-import type { EventSink } from '../events.js';
-import { assembleCheckout, type CheckoutAssembly } from '../handler.js';
-import type { ClaimStore } from '../once/claims.js';
-import type { LimitStore } from '../limits/limits.js';
-import { memoryLimitStore } from '../limits/limit-store.js';
-import type { CheckoutLinkInfo } from '../buyer/links.js';
-import type { OrderStatusChange } from '../buyer/order-status.js';
+import type { EventSink } from '../../events.js';
+import { assembleCheckout, type CheckoutAssembly } from '../../handler.js';
+import type { ClaimStore } from '../../once/claims.js';
+import type { LimitStore } from '../../limits/limits.js';
+import { memoryLimitStore } from '../../limits/limit-store.js';
+import type { CheckoutLinkInfo } from '../../buyer/links.js';
+import type { OrderStatusChange } from '../../buyer/order-status.js';
 import type { Registry, ShopLink, ShopRecord } from './registry.js';
 
 export interface ShopCheckoutOptions {

@@ -4,7 +4,7 @@
  * key under the first of `PAY_CHECKOUT_KEYS`. `deliveries --store ID` and `deliveries redeliver --store ID --failed`
  * read the shops' notices.
  */
-import { runDeliveries } from '../serve/relay/index.js';
+import { runDeliveries } from '../relay/index.js';
 import { noticesOutbox, openRegistry } from './index.js';
 import type { PartnerServeSettings } from './settings.js';
 import { shopNotices } from './shop-notices.js';

@@ -6,13 +6,13 @@
  * shop whose link the order was made through, as the registry recorded at creation (never by what the payload
  * says of the store), and that checkout reads the order back with that shop's key before it counts.
  */
-import { parseDelivery, type WebhookDelivery } from '../../webhooks/delivery.js';
-import { WebhookDeliveryError } from '../../webhooks/errors.js';
-import type { EventSink } from '../events.js';
-import { readTextRequest } from '../http/body.js';
-import { CheckoutHttpError, type Reply } from '../http/errors.js';
-import { fromRequest, type Answer, type Incoming } from '../http/incoming.js';
-import type { CheckoutAssembly } from '../handler.js';
+import { parseDelivery, type WebhookDelivery } from '../../../webhooks/delivery.js';
+import { WebhookDeliveryError } from '../../../webhooks/errors.js';
+import type { EventSink } from '../../events.js';
+import { readTextRequest } from '../../http/body.js';
+import { CheckoutHttpError, type Reply } from '../../http/errors.js';
+import { fromRequest, type Answer, type Incoming } from '../../http/incoming.js';
+import type { CheckoutAssembly } from '../../handler.js';
 import type { DisconnectReason, Registry, ShopRecord } from './registry.js';
 import type { ShopNotices } from './shop-notices.js';
 
