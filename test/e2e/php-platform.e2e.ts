@@ -312,16 +312,16 @@ describe('two PHP shops on one pay-checkout serve in partner mode', () => {
     const page = readFileSync(path.join(repoRoot, 'docs/site/plugin-authors/platforms.md'), 'utf8');
     const block = [...page.matchAll(/^```php\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '').find((text) => text.includes('function pay_checkout_link'));
     assert.ok(block, 'the page gives the two calls in PHP');
-    const run = (call: string, args: string[]) => runPhp(`${block.replace(/^<\?php/, '')}\n${call}`, args);
+    const docsCall = (call: string, args: string[]) => runPhp(`${block.replace(/^<\?php/, '')}\n${call}`, args);
     const registered = JSON.parse(
-      await run('echo json_encode(pay_checkout_register($argv[1], "Tienda del ejemplo", $argv[2]));', [serveUrl, shops[0]!.url]),
+      await docsCall('echo json_encode(pay_checkout_register($argv[1], "Tienda del ejemplo", $argv[2]));', [serveUrl, shops[0]!.url]),
     ) as { store_id: string; api_key: string; notify_secret: string; connect_url: string; status: string };
     assert.equal(registered.status, 'pending');
     assert.ok(registered.api_key && registered.notify_secret && registered.connect_url, JSON.stringify(Object.keys(registered)));
     const apiKey = (await shops[0]!.setting('api_key'))!;
-    const hash = await run('echo pay_checkout_link($argv[1], $argv[2], "ord_docs_1", "1 × Café de Huila, 500 g", 38000);', [serveUrl, apiKey]);
+    const hash = await docsCall('echo pay_checkout_link($argv[1], $argv[2], "ord_docs_1", "1 × Café de Huila, 500 g", 38000);', [serveUrl, apiKey]);
     assert.match(hash, /^\w+$/, 'a link hash');
     // The same order again is the same link (its Idempotency-Key), never a second one.
-    assert.equal(await run('echo pay_checkout_link($argv[1], $argv[2], "ord_docs_1", "1 × Café de Huila, 500 g", 38000);', [serveUrl, apiKey]), hash);
+    assert.equal(await docsCall('echo pay_checkout_link($argv[1], $argv[2], "ord_docs_1", "1 × Café de Huila, 500 g", 38000);', [serveUrl, apiKey]), hash);
   });
 });
