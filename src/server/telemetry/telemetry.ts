@@ -30,6 +30,7 @@ let imported: Promise<Api | undefined> | undefined;
 /**
  * `@opentelemetry/api` as the application installed it, imported by a name no bundler follows: an edge bundle without
  * it still builds and loads (the import fails there, and nothing is recorded).
+ * @internal: not part of the published types, which must not name the optional peer.
  */
 export function importApi(): Promise<Api | undefined> {
   return (imported ??= import(/* webpackIgnore: true */ /* @vite-ignore */ apiName).then(
