@@ -127,6 +127,27 @@ describe('relay delivery', () => {
     assert.match(String(failures[1]!.message), /no answer within the timeout/);
   });
 
+  it('a notice the shop took, whose settlement the outbox failed to write, is written again rather than sent again', async () => {
+    received = [];
+    answers = [200];
+    // The outbox fails the first settlement (a store away for a moment); its lease (1.5 s) would then hand the
+    // notice out again, and a shop that already took it would get it twice as a success.
+    const outbox = memoryOutbox();
+    let failSettle = 1;
+    const flaky: typeof outbox = {
+      ...outbox,
+      settle: (id, token, s) => (failSettle-- > 0 ? Promise.reject(new Error('the store is away for a moment')) : outbox.settle(id, token, s)),
+    };
+    const { relay, events } = relayWith({ outbox: flaky, leaseMs: 1_500, timeoutMs: 500 });
+    relay.start();
+    await relay.record(change());
+    await until(() => received.length === 1, 'the first delivery');
+    await new Promise((r) => setTimeout(r, 2_000));
+    assert.equal(received.length, 1, 'sent once');
+    assert.ok(events.some((e) => e.name === 'notice_outbox_error'), 'the failed write is told');
+    assert.deepEqual(await relay.list(), [], 'settled delivered in the end');
+  });
+
   it('sends one notice per order and status however often a change is recorded, and nothing for a status that is no outcome', async () => {
     received = [];
     answers = [200];

@@ -7,6 +7,7 @@
  */
 import { payCheckoutSignatureHeader, signPayCheckout } from '../../../webhooks/pay-checkout-signature.js';
 import { errorFields, type EventSink } from '../../events.js';
+import { keepTrying } from '../../once/claims.js';
 import { withoutCredentials } from '../../http/shown-values.js';
 import type { OrderStatusChange } from '../../buyer/order-status.js';
 import { noticeKeyOf, noticeOf, type Notice } from './notice.js';
@@ -206,7 +207,12 @@ export function createRelay(options: RelayOptions): Relay {
     const settlement: Settlement = result.ok
       ? { state: 'delivered', at, status: result.status ?? 200 }
       : afterFailure(entry, at, timings, { error: result.error ?? 'failed', status: result.status ?? null });
-    await outbox.settle(entry.id, token, settlement).catch(outboxTrouble);
+    await outbox.settle(entry.id, token, settlement).catch((error: unknown) => {
+      outboxTrouble(error);
+      // The shop took it, and the outbox did not hear so: written again in the background while the lease holds, so
+      // the notice is not handed out again and sent a second time as a success (a failure's retry may simply wait).
+      if (settlement.state === 'delivered') keepTrying(async () => (await outbox.settle(entry.id, token, settlement), true), Date.now() + Math.max(0, leaseMs - timeoutMs));
+    });
     const fields = { id: entry.id, attempt: entry.attempts, notify: where, ...(result.status !== undefined ? { status: result.status } : {}) };
     if (settlement.state === 'delivered') emit({ level: 'info', name: 'notice_delivered', message: `notice ${entry.id} delivered to ${where} (attempt ${entry.attempts})`, ...fields });
     else if (settlement.state === 'pending') {
