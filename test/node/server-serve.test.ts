@@ -89,14 +89,27 @@ describe('serve(): a Node server that holds', () => {
     assert.doesNotMatch(text, /^HTTP\/1\.1 20/, 'no order made from a body that never arrived');
   });
 
-  it('closes sockets from one address beyond its cap at once; a buyer from another address is answered', async () => {
+  it('closes sockets from one address beyond its cap at once; a buyer from another address is answered', async (t) => {
+    // The server's accepts, counted: it cannot close a connection it has not taken yet. On a busy machine this process
+    // (client and server both) may take a second or more to accept 200 connections the kernel completed at once.
+    let accepted = 0;
+    const count = () => void (accepted += 1);
+    running.server.prependListener('connection', count);
     const greedy = await Promise.all(Array.from({ length: 200 }, () => open('127.0.0.2').catch(() => null)));
     const sockets = greedy.filter((s): s is NonNullable<typeof s> => s !== null);
-    // Held without a byte; those past the cap and its few answered ones (8) are closed by the server, the rest stay
-    // until the header timeout (1 s here): looked at before it.
-    const quickly = await Promise.all(sockets.map((s) => Promise.race([s.closedAt.then(() => true), new Promise((r) => setTimeout(() => r(false), 950))])));
-    const closed = quickly.filter(Boolean).length;
-    assert.ok(closed >= 160, `${closed} of ${sockets.length} closed at once`);
+    // A socket the server reset before this process saw it connect failed to open: it was closed at once too.
+    const resetBeforeOpen = greedy.length - sockets.length;
+    while (accepted < greedy.length) await new Promise((r) => setTimeout(r, 10));
+    running.server.off('connection', count);
+    // Held without a byte; those past the cap and its few answered ones (8) are closed by the server as it accepts
+    // them, the answered ones after 1 s, the rest later still: looked at within 950 ms of the last accept. The look
+    // waits for the closes already pending when its timer fires (a close is seen in the loop's last phase, after I/O
+    // and setImmediate), so a stalled process does not run the timer before resets that came in time.
+    const deadline = new Promise((r) => setTimeout(() => setImmediate(() => setImmediate(() => r(false))), 950));
+    const quickly = await Promise.all(sockets.map((s) => Promise.race([s.closedAt.then(() => true), deadline])));
+    const closed = quickly.filter(Boolean).length + resetBeforeOpen;
+    t.diagnostic(`${closed} of ${greedy.length} closed at once (${resetBeforeOpen} reset before they opened)`);
+    assert.ok(closed >= 160, `${closed} of ${greedy.length} closed at once (${resetBeforeOpen} reset before they opened)`);
     const answered = await buyer('127.0.0.3');
     assert.equal(answered.status, 200);
     assert.ok(answered.ms < 2_000, `answered in ${answered.ms.toFixed(0)} ms`);
