@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { createClient } from 'redis';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { isPublicAddress } from '../../src/server/serve/partner/public-address.js';
 import { parsePartnerServeSettings } from '../../src/server/serve/partner/settings.js';
@@ -65,8 +66,16 @@ async function onboard(storeName: string, external?: string): Promise<{ merchant
 }
 
 /** Until serve said what it did with a store_onboarded naming the shop (at most 3 s: a silent takeover says nothing). */
+const status = async (apiKey: string) => (await api('GET', '/v1/stores/me', { key: apiKey })).json.data as { status: string; id_store: number | null; connect_url: string };
+/** The `external_store_id` a connect_url sends the merchant on with (what the onboarding carries through). */
+async function externalOf(connectUrl: string): Promise<string> {
+  const redirect = await fetch(connectUrl, { redirect: 'manual' });
+  assert.equal(redirect.status, 302, await redirect.text());
+  return new URL(redirect.headers.get('location') ?? '').searchParams.get('external_store_id') ?? '';
+}
+
 const handled = (since: number, storeId: string) =>
-  until('the store_onboarded to be handled', () => events.slice(since).some((e) => /"store_(onboarded_refused|connected)"/.test(e) && e.includes(storeId)), 3_000).catch(() => false);
+  until('the store_onboarded to be handled', () => events.slice(since).some((e) => /"store_(onboarded_refused|onboarded_unbound|connected)"/.test(e) && e.includes(storeId)), 3_000).catch(() => false);
 
 const secrets: string[] = [];
 async function register(name: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
@@ -93,6 +102,7 @@ before(async () => {
       PAY_CHECKOUT_BASE_URL: sandbox.baseUrl,
       PAY_CHECKOUT_ALLOW_LOCAL_SHOPS: '1',
       PAY_CHECKOUT_TRUST_PROXY: '1',
+      PAY_CHECKOUT_PENDING_SHOPS: '40',
       PORT: '0',
       HOST: '127.0.0.1',
     }),
@@ -121,6 +131,38 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     await handled(before, shop.store_id);
     const me = await api('GET', '/v1/stores/me', { key: shop.api_key });
     assert.equal(me.json.data.id_store, null, 'the shop was handed to the other merchant\'s service store');
+  });
+
+  it("connects no shop for a stranger who finishes onboarding naming its store_id or a used connect value; only a fresh connect_url does", async () => {
+    const shop = await register('victim', {}, fromNewAddress());
+    let before = events.length;
+    // A stranger who learnt the pending shop's store_id onboards their own merchant account naming it.
+    await onboard('Tienda del atacante', shop.store_id);
+    await handled(before, shop.store_id);
+    assert.equal((await status(shop.api_key)).status, 'pending', "a stranger's merchant account was connected to the shop");
+    // The shop's own connect_url carries more than its id, and that connects it.
+    const external = await externalOf((await status(shop.api_key)).connect_url);
+    assert.ok(external.startsWith(`${shop.store_id}.`) && external.length > shop.store_id.length + 40, external);
+    const own = await onboard('Tienda de la víctima', external);
+    await until('the shop connected', async () => (await status(shop.api_key)).status === 'connected');
+    assert.equal((await status(shop.api_key)).id_store, own.idStore);
+    // Disconnected by the service: neither its bare id nor the used value connects it to another account.
+    const payload = JSON.stringify({ event: 'integration_uninstalled', timestamp: new Date().toISOString(), id_store: own.idStore, store_name: 'Tienda de la víctima' });
+    const uninstalled = await fetch(`${serve.url}/v1/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': await sign(payload, 'whsec_test_demo') }, body: payload });
+    assert.equal(uninstalled.status, 200);
+    await until('the shop disconnected', async () => (await status(shop.api_key)).status === 'disconnected');
+    for (const value of [shop.store_id, external]) {
+      before = events.length;
+      await onboard('Tienda del atacante', value);
+      await handled(before, shop.store_id);
+      assert.equal((await status(shop.api_key)).status, 'disconnected', `onboarding naming ${value === external ? 'the used value' : 'the bare id'} connected the shop`);
+    }
+    // A connect_url opened after it is used answers a 4xx ErrorResponse; a fresh one from GET /v1/stores/me connects.
+    const stale = await api('GET', `/v1/stores/${shop.store_id}/connect?token=${external.slice(shop.store_id.length + 1)}`);
+    assert.equal(stale.status, 410, JSON.stringify(stale.json));
+    assert.equal(stale.json.api_code, 'CONNECT_URL_EXPIRED');
+    const again = await onboard('Tienda de la víctima', await externalOf((await status(shop.api_key)).connect_url));
+    await until('the shop connected again', async () => (await status(shop.api_key)).id_store === again.idStore);
   });
 
   it('never connects again a shop that deleted itself, whoever finishes onboarding for it', async () => {
@@ -182,6 +224,55 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     for (const [index, answer] of bad.entries()) {
       assert.ok(answer.status >= 400 && answer.status < 500, `bad body ${index}: ${answer.status} ${JSON.stringify(answer.json)}`);
       assert.equal(answer.json.error, true);
+    }
+  });
+
+  it('counts registrations from one IPv6 /64 as from one address', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 10; i++) statuses.push((await api('POST', '/v1/stores', { body: { name: `v6 ${i}`, notify_url: notifyUrl('v6') }, headers: { 'x-forwarded-for': `2001:db8:77:1::${i.toString(16)}` } })).status);
+    assert.deepEqual(statuses, Array(10).fill(201));
+    const sameNetwork = await api('POST', '/v1/stores', { body: { name: 'v6 again', notify_url: notifyUrl('v6') }, headers: { 'x-forwarded-for': '2001:db8:77:1:ffff:1234:5678:9abc' } });
+    assert.equal(sameNetwork.status, 429, 'another address of the same /64 registered past the limit');
+    assert.equal(sameNetwork.json.api_code, 'LIMIT_REACHED');
+    const otherNetwork = await api('POST', '/v1/stores', { body: { name: 'v6 other', notify_url: notifyUrl('v6') }, headers: { 'x-forwarded-for': '2001:db8:77:2::1' } });
+    assert.equal(otherNetwork.status, 201, JSON.stringify(otherNetwork.json));
+  });
+
+  it('registers no more pending shops past PAY_CHECKOUT_PENDING_SHOPS, with an ErrorResponse, and one more once one connects', async () => {
+    const made: { store_id: string; api_key: string }[] = [];
+    let refused: Awaited<ReturnType<typeof api>> | undefined;
+    for (let i = 0; i < 60 && !refused; i++) {
+      const answer = await api('POST', '/v1/stores', { body: { name: `cap ${i}`, notify_url: notifyUrl('cap') }, headers: fromNewAddress() });
+      if (answer.status === 201) made.push(answer.json.data);
+      else refused = answer;
+    }
+    assert.ok(refused && made.length > 0, `40 pending shops at most, yet ${made.length} more registered`);
+    assert.equal(refused.status, 429, JSON.stringify(refused.json));
+    assert.equal(refused.json.api_code, 'LIMIT_REACHED');
+    assert.equal(refused.json.error, true);
+    // A shop that brings its own merchant key is connected at once: not refused.
+    const own = await onboard('Tienda con su llave');
+    assert.equal((await register('cap-byok', { merchant_key: own.merchantKey }, fromNewAddress())).status, 'connected');
+    // One pending shop connects: its place is free again.
+    const first = made[0]!;
+    await onboard('Tienda que conecta', await externalOf((await status(first.api_key)).connect_url));
+    await until('the shop connected', async () => (await status(first.api_key)).status === 'connected');
+    assert.equal((await api('POST', '/v1/stores', { body: { name: 'cap after', notify_url: notifyUrl('cap') }, headers: fromNewAddress() })).status, 201);
+    assert.equal((await api('POST', '/v1/stores', { body: { name: 'cap full', notify_url: notifyUrl('cap') }, headers: fromNewAddress() })).status, 429);
+    // Pending shops, and one that deleted itself before it connected, are still forgotten within 24 hours.
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    try {
+      const gone = await register('gone-pending', {}, {}).catch(() => undefined);
+      assert.equal(gone, undefined, 'the cap let one more in');
+      const deleting = made[1]!;
+      assert.equal((await api('DELETE', '/v1/stores/me', { key: deleting.api_key })).status, 200);
+      for (const shop of [made[2]!, deleting]) {
+        const ttl = await client.pTTL(`pay-checkout:{partner}:shop:${shop.store_id}`);
+        assert.ok(ttl > 0 && ttl <= 24 * 60 * 60 * 1000, `shop ${shop.store_id} kept for ${ttl} ms`);
+      }
+    } finally {
+      await client.quit();
     }
   });
 

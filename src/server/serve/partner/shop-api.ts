@@ -13,6 +13,7 @@ import type { Incoming } from '../../http/incoming.js';
 import type { LimitName, LimitStore } from '../../limits/limits.js';
 import { notifyUrlRefusal, type AddressPolicy } from './public-address.js';
 import type { Registry, ShopRecord } from './registry.js';
+import { defaultPendingShops } from './settings.js';
 import type { ShopNotices } from './shop-notices.js';
 
 export interface ShopApiOptions {
@@ -31,11 +32,13 @@ export interface ShopApiOptions {
   now?: () => number;
   /** Registrations per address per hour; default 10. */
   registrationsPerHour?: number;
+  /** Shops registered and never connected, at most (`PAY_CHECKOUT_PENDING_SHOPS`); default 10,000. */
+  pendingShops?: number;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function profileOf(record: ShopRecord, origin: string) {
+export function profileOf(record: ShopRecord, connectUrl: string) {
   return {
     store_id: record.store_id,
     name: record.name,
@@ -45,11 +48,28 @@ export function profileOf(record: ShopRecord, origin: string) {
     id_store: record.id_store,
     created_at: iso(record.created_at),
     status_since: iso(record.status_since),
-    connect_url: connectUrlOf(origin, record.store_id),
+    connect_url: connectUrl,
   };
 }
 
-export const connectUrlOf = (origin: string, storeId: string) => `${origin}/v1/stores/${encodeURIComponent(storeId)}/connect`;
+/**
+ * The shop's connect_url: with a fresh token while the shop is not connected (each call makes a new one; each is
+ * good until the shop connects, or for 24 hours), bare once it is (opening it then answers STORE_ALREADY_CONNECTED).
+ */
+export const connectUrlOf = (origin: string, registry: Registry, record: ShopRecord) => {
+  const url = `${origin}/v1/stores/${encodeURIComponent(record.store_id)}/connect`;
+  return record.status === 'connected' ? url : `${url}?token=${registry.connectToken(record)}`;
+};
+
+/**
+ * What connect_url sends as `external_store_id`, and the service hands back in `store_onboarded`: the shop's id and
+ * its token. A bare store_id is not one (anyone may know a store_id).
+ */
+export const externalStoreIdOf = (storeId: string, token: string) => `${storeId}.${token}`;
+export function parseExternalStoreId(value: string): { storeId: string; token: string } | undefined {
+  const match = /^(st_[A-Za-z0-9_-]{8,64})\.([0-9a-z]{1,12}\.[A-Za-z0-9_-]{43})$/.exec(value);
+  return match ? { storeId: match[1] as string, token: match[2] as string } : undefined;
+}
 
 /** The routes under `/v1/stores`; undefined for a path that is none of them. */
 export function shopApi(options: ShopApiOptions): (request: Incoming, rest: string) => Promise<Reply & { headers?: Record<string, string> }> | undefined {
@@ -96,7 +116,12 @@ export function shopApi(options: ShopApiOptions): (request: Incoming, rest: stri
     if (body.merchant_key !== undefined && !(await checkMerchantKey(body.merchant_key))) {
       throw refuse('MERCHANT_KEY_NOT_ACCEPTED', { validation_errors: [{ field: 'merchant_key', message: 'was not accepted by the service for this partner' }] });
     }
-    const made = await registry.register({ name: body.name, notify_url: body.notify_url, allowed_origins: body.allowed_origins ?? [] });
+    // A shop that brings its key connects at once; every other one waits, pending, and at most `pendingShops` wait.
+    const made = await registry.register({ name: body.name, notify_url: body.notify_url, allowed_origins: body.allowed_origins ?? [] }, body.merchant_key === undefined ? { pendingMax: options.pendingShops ?? defaultPendingShops } : {});
+    if (!made) {
+      emit({ level: 'warn', name: 'store_registrations_full', message: `a shop's registration refused: ${options.pendingShops ?? defaultPendingShops} shops are registered and not connected (PAY_CHECKOUT_PENDING_SHOPS); each is forgotten 24 hours after it registered` });
+      throw refuse('LIMIT_REACHED', { description: 'Too many shops are waiting to connect here; try again later.' }, { 'Retry-After': '3600' });
+    }
     let record = made.record;
     if (body.merchant_key !== undefined) {
       record = (await registry.connect(record.store_id, body.merchant_key, null)) ?? record;
@@ -105,7 +130,7 @@ export function shopApi(options: ShopApiOptions): (request: Incoming, rest: stri
     emit({ level: 'info', name: 'store_registered', message: `shop ${record.store_id} registered (${record.status})`, store_id: record.store_id, status: record.status });
     return {
       status: 201,
-      data: { store_id: record.store_id, api_key: made.apiKey, notify_secret: made.notifySecret, status: record.status, connect_url: connectUrlOf(options.originOf(request), record.store_id) },
+      data: { store_id: record.store_id, api_key: made.apiKey, notify_secret: made.notifySecret, status: record.status, connect_url: connectUrlOf(options.originOf(request), registry, record) },
     };
   };
 
@@ -113,9 +138,13 @@ export function shopApi(options: ShopApiOptions): (request: Incoming, rest: stri
     const record = await registry.get(storeId);
     if (!record) throw refuse('STORE_NOT_FOUND', { description: 'No shop with this id is registered here (a shop that never connects is forgotten after 24 hours).' });
     if (record.status === 'connected') throw refuse('STORE_ALREADY_CONNECTED');
+    const token = request.searchParams.get('token') ?? '';
+    if (!registry.connectTokenGood(record, token)) {
+      throw refuse('CONNECT_URL_EXPIRED', { description: 'This connect_url is not (or no longer) good: GET /v1/stores/me, with the shop\'s api_key, gives a fresh one.' });
+    }
     const { url } = await partner.onboardingLink();
     const target = new URL(url);
-    target.searchParams.set('external_store_id', record.store_id);
+    target.searchParams.set('external_store_id', externalStoreIdOf(record.store_id, token));
     return { status: 302, data: { location: target.href }, headers: { Location: target.href } };
   };
 
@@ -190,7 +219,7 @@ export function shopApi(options: ShopApiOptions): (request: Incoming, rest: stri
       return (async () => {
         method(request, 'GET', 'DELETE');
         const record = await authenticated(request);
-        if (request.method === 'GET') return { status: 200, data: profileOf(record, options.originOf(request)) };
+        if (request.method === 'GET') return { status: 200, data: profileOf(record, connectUrlOf(options.originOf(request), registry, record)) };
         const changed = await registry.disconnect(record.store_id, 'shop_request', { revoke: true });
         if (changed) {
           options.onChange(changed.after);
