@@ -84,6 +84,22 @@ async function openCluster(cluster: RedisClusterLike, owned: boolean, connection
  * Connects as the options say; `onError` hears every connection error (node-redis reconnects by itself). Every client
  * it makes is in `connections`, so the store's close() ends it even while it is still connecting.
  */
+let driver: Promise<typeof import('redis')> | undefined;
+
+/**
+ * The `redis` package, loaded once per process. Loading it is no wait on Redis (a cold process on a busy machine may
+ * take seconds over it), so a store awaits it before its connect bound starts; a failure to load is tried again.
+ */
+export function redisDriver(): Promise<typeof import('redis')> {
+  return (driver ??= import('redis').catch((error: unknown) => {
+    driver = undefined;
+    throw error;
+  }));
+}
+
+/** Loads the driver a connection of these options needs (none for a client passed in); never throws (connecting says why). */
+export const driverLoaded = (options: RedisConnectOptions): Promise<unknown> => (options.client ? Promise.resolve() : redisDriver().catch(() => {}));
+
 export async function connectLink(options: RedisConnectOptions, onError: (error: unknown) => void, connections: Connections): Promise<RedisLink> {
   const listen = <T extends AnyRedisClient>(client: T) => (client.on('error', onError), connections.add(client));
   if (options.client) {
@@ -99,7 +115,7 @@ export async function connectLink(options: RedisConnectOptions, onError: (error:
         return singleLink(client as RedisClientLike, false, onError, connections);
     }
   }
-  const redis = await import('redis');
+  const redis = await redisDriver();
   const defaults = clientDefaults(options.clientOptions);
   if (options.sentinel) {
     // Asked of the sentinels at each connection, and no reconnecting to a fixed address: when the master goes, the

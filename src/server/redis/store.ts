@@ -9,7 +9,7 @@ import { redisLimitStore } from './limits.js';
 import { errorFields, storeEvents, type EventSink } from '../events.js';
 import { ClaimStoreError, newToken, undoLostClaim, withinBound, type ClaimResult, type ClaimStore, type ClaimView } from '../once/claims.js';
 import { defaultClaimTimings } from '../once/exactly-once.js';
-import { checkConnectOptions, connectLink, type RedisConnectOptions } from './connect.js';
+import { checkConnectOptions, connectLink, driverLoaded, type RedisConnectOptions } from './connect.js';
 import { storeConnections } from './connections.js';
 import { describeDurability, readDurability, type RedisDurability } from './durability.js';
 import { createJournal } from './journal.js';
@@ -162,6 +162,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     let current = ready;
     try {
       if (!current) {
+        // The driver first: its loading is no wait on Redis, and not counted against the connect bound.
+        if (!link) await driverLoaded(options);
         // Connecting fails at once on its first error (Redis down at start: 503 now, not after a long wait).
         const pending = connect();
         if (connectTrouble !== undefined) throw new ClaimStoreError(`redis ${what}: not connected (${messageOf(connectTrouble)})`, { cause: connectTrouble });

@@ -5,7 +5,7 @@
  * lease moves an entry's time to the lease's end, so an entry whose sender died is simply due again then.
  */
 import { ClaimStoreError, withinBound } from '../../once/claims.js';
-import { checkConnectOptions, connectLink, type RedisConnectOptions } from '../../redis/connect.js';
+import { checkConnectOptions, connectLink, driverLoaded, type RedisConnectOptions } from '../../redis/connect.js';
 import { storeConnections } from '../../redis/connections.js';
 import type { RedisLink } from '../../redis/link.js';
 import { deliveredKeepMs, listLimit, type DeliveryState, type Outbox, type OutboxEntry } from './outbox.js';
@@ -166,6 +166,8 @@ export function redisOutbox(options: RedisOutboxOptions): Outbox {
   const run = async (what: string, script: string, scriptKeys: string[], args: string[]): Promise<unknown> => {
     if (closed) throw new ClaimStoreError(`redis outbox ${what}: the outbox is closed`);
     try {
+      // The driver first: its loading is no wait on Redis, and not counted against the connect bound.
+      if (!link) await driverLoaded(options);
       const pending = connect();
       if (trouble !== undefined) throw new ClaimStoreError(`redis outbox ${what}: not connected (${messageOf(trouble)})`, { cause: trouble });
       const failed = new Promise<never>((_, reject) => (failConnect = reject));
