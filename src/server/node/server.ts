@@ -179,6 +179,8 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
   const { createServer } = await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:http');
   const listener = toNodeListener(handler, options);
   const open = new Set<ServerResponse>();
+  /** Connections taken whose first request has not come yet: at a shutdown they are answered, not reset. */
+  const fresh = new Set<Socket>();
   let closing = false;
   let allAnswered: (() => void) | undefined;
   const server = createServer(
@@ -190,6 +192,7 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
       connectionsCheckingInterval: Math.max(250, Math.min(1_000, o.headersTimeoutMs / 4)),
     },
     (req: IncomingMessage, res: ServerResponse) => {
+      fresh.delete(req.socket);
       // A connection just past its address's cap: told to come back, not reset (capPerAddress).
       if (overCap.has(req.socket)) return void tooManyConnections(res);
       // Every answer under way is tracked, so close() can wait for them; during a shutdown each closes its connection.
@@ -203,6 +206,11 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
     },
   );
   server.maxConnections = o.maxConnections;
+  server.on('connection', (socket: Socket) => {
+    if (socket.destroyed) return;
+    fresh.add(socket);
+    socket.once('close', () => fresh.delete(socket));
+  });
   server.setTimeout(o.idleTimeoutMs, (socket: Socket) => socket.destroy());
   const overCap = capPerAddress(server, o.maxConnectionsPerAddress, Math.min(o.headersTimeoutMs, overCapWaitMs));
   await new Promise<void>((resolve, reject) => {
@@ -223,7 +231,11 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
     // Stops listening without http.Server#close()'s closing of idle connections at once: a connection just accepted,
     // its request not read yet, counts as idle there, and would be reset; each is answered and closed instead.
     const stopListening = (Object.getPrototypeOf(Object.getPrototypeOf(server)) as { close(this: Server, done: () => void): void }).close;
+    // Connections the kernel completed and this process has not taken yet would be reset by closing the listener: a
+    // busy process takes them a loop turn late. Those waiting now are taken first (setImmediate runs after the I/O).
+    await new Promise((resolve) => setImmediate(resolve));
     const stopped = new Promise<void>((resolve) => stopListening.call(server, () => resolve()));
+    const graceEnd = Date.now() + graceMs;
     // Answers not yet started say `Connection: close`, so a client (or proxy) sends nothing more on them.
     for (const res of open) if (!res.headersSent) res.setHeader('connection', 'close');
     const answered = open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (allAnswered = resolve));
@@ -231,6 +243,11 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
     await Promise.race([Promise.all([drained, answered]), grace]);
     clearTimeout(timer);
+    // A connection taken whose request has not been read yet (a busy process reads it a turn or more later) is given
+    // a moment for it, which is answered with `Connection: close`; closing every connection now would reset it.
+    for (const until = Math.min(graceEnd, Date.now() + freshWaitMs); (fresh.size > 0 || open.size > 0) && Date.now() < until; ) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     server.closeAllConnections();
     // http.Server#close() now: it also stops the timeouts' checking interval (the listener is closed already).
     server.close(() => {});
@@ -248,6 +265,8 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
  * larger than 32, or one whose idle keep-alive connections still count) learns to wait. Past these, reset at once.
  */
 const overCapAnswered = 8;
+/** At a shutdown, how long a connection taken with no request yet still has to send one, before it is closed. */
+const freshWaitMs = 1_000;
 /** How long such a connection has to send its request, before it is closed. */
 const overCapWaitMs = 2_000;
 
