@@ -39,6 +39,8 @@ export interface PlatformBenchOptions {
 interface Shop {
   storeId: string;
   apiKey: string;
+  /** What its connect_url carries through onboarding as `external_store_id`: its id and its connect token. */
+  external: string;
   hashes: string[];
 }
 
@@ -193,11 +195,12 @@ export async function benchPlatform(options: PlatformBenchOptions): Promise<bool
         body: JSON.stringify({ name: `Tienda ${i + 1}`, notify_url: `${sink.url}/shop-${i + 1}/notify`, allowed_origins: [`http://127.0.0.1:${10_000 + i}`] }),
       });
       const { data } = await json(response, 'POST /v1/stores');
-      return { storeId: String(data.store_id), apiKey: String(data.api_key), hashes: [] } as Shop;
+      const external = `${String(data.store_id)}.${new URL(String(data.connect_url)).searchParams.get('token') ?? ''}`;
+      return { storeId: String(data.store_id), apiKey: String(data.api_key), external, hashes: [] } as Shop;
     });
     const registeredMs = performance.now() - startedAt;
     await inParallel(registered, 8, async (shop, i) =>
-      json(() => control('/onboarding', { platform: 'demo-partner', store_name: `Tienda ${i + 1}`, external_store_id: shop.storeId }), 'POST /sandbox/onboarding'),
+      json(() => control('/onboarding', { platform: 'demo-partner', store_name: `Tienda ${i + 1}`, external_store_id: shop.external }), 'POST /sandbox/onboarding'),
     );
     const me = (shop: Shop) => fetch(`${partner.url}/v1/stores/me`, { headers: { authorization: `Bearer ${shop.apiKey}` } });
     const deadline = Date.now() + 120_000;
