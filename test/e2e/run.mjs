@@ -19,7 +19,7 @@ const EVERY_ENGINE = ['flows.e2e.ts', 'live-dialect.e2e.ts', 'not-framable.e2e.t
 const here = path.join(root, 'test', 'e2e');
 
 /** What the hosted page and dist/pay-checkout.js are built from; the sandbox and the server handler run from source. */
-const browserSources = ['hosted', 'vite.hosted.config.ts', 'build', 'src/server/hosted-page/deploy.ts', 'src/element', 'src/flow', 'src/i18n', 'src/client', 'src/contract', 'src/define.ts', 'src/index.ts'];
+const browserSources = ['hosted', 'vite.hosted.config.ts', 'build', 'src/server/hosted-page/deploy.ts', 'src/element', 'src/flow', 'src/i18n', 'src/client', 'src/contract', 'src/define.ts', 'src/script-tag.ts', 'src/index.ts'];
 const builtFiles = ['dist/hosted/index.html', 'dist/pay-checkout.js'];
 
 function newestMtime(entry) {

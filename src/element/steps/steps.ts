@@ -20,12 +20,19 @@ export function defineSteps(steps: Record<string, CustomElementConstructor> = fi
   }
 }
 
+/**
+ * What a lazy chunk that failed to load does besides its network error. The script-tag entry (define.ts) sets it:
+ * its chunks may be gone with an upgrade while its 5-minute copy lives on (internal/new-build.ts). Unset in the
+ * hosted page (served uncached) and in bundles, whose chunks are the app's.
+ */
+export const chunkHooks: { failed?: () => void } = {};
+
 export type LaterSteps = typeof import('./later-steps.js');
 export type DetailsSteps = typeof import('./details-steps.js');
 
 /**
  * A lazy chunk of steps, fetched once and its elements registered. A failed fetch (offline) is not remembered: the
- * next need tries again. Its outcome is a network error's.
+ * next need tries again. Its outcome is a network error's; past that, `chunkHooks.failed`.
  */
 function lazySteps<M>(load: () => Promise<M>, steps: (m: M) => Record<string, CustomElementConstructor>): () => Promise<M> {
   let chunk: Promise<M> | undefined;
@@ -37,6 +44,7 @@ function lazySteps<M>(load: () => Promise<M>, steps: (m: M) => Record<string, Cu
       },
       (error: unknown) => {
         chunk = undefined;
+        chunkHooks.failed?.();
         throw new NetworkError({ cause: error });
       },
     ));
