@@ -4,8 +4,7 @@
  * (element/internal/new-build.ts): this script is cached 5 minutes by its URL, its chunks have names of their own.
  * The hosted page and bundles import `define.ts` instead: the hosted page is never cached, a bundle's chunks are the app's.
  */
-import { chunkFailed } from './element/internal/new-build.js';
-import { chunkHooks } from './element/steps/steps.js';
+import { chunkFailed, chunkHooks } from './element/internal/new-build.js';
 
 chunkHooks.failed = chunkFailed;
 

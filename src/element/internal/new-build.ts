@@ -1,8 +1,12 @@
 // A lazy chunk that does not come although the script's own server answers: this script's build was replaced.
 import { storage } from './saved-keys.js';
 
-/** Does nothing: one function for every ignored outcome of the first script (each written out costs it bytes). */
-export const noop = (): undefined => undefined;
+/**
+ * What a lazy chunk that failed to load does besides its network error. The script-tag entry (script-tag.ts) sets it:
+ * its chunks may be gone with an upgrade while its 5-minute copy lives on (`chunkFailed` below). Unset in the
+ * hosted page (served uncached) and in bundles, whose chunks are the app's.
+ */
+export const chunkHooks: { failed?: () => void } = {};
 
 /** When this tab last loaded the page again for a new build (ms since the epoch, as a string). */
 const reloadedKey = 'pay-checkout:reload';
@@ -26,6 +30,6 @@ export function chunkFailed(): void {
         tab[reloadedKey] = Date.now();
         location.reload();
       },
-      noop,
+      () => undefined,
     );
 }

@@ -1,4 +1,5 @@
 import { NetworkError } from '../../client/errors.js';
+import { chunkHooks } from '../internal/new-build.js';
 import { PayStepAmount } from './pay-step-amount.js';
 import { PayStepMethod } from './pay-step-method.js';
 import { PayStepStatus } from './pay-step-status.js';
@@ -19,13 +20,6 @@ export function defineSteps(steps: Record<string, CustomElementConstructor> = fi
     if (!customElements.get(tag)) customElements.define(tag, element);
   }
 }
-
-/**
- * What a lazy chunk that failed to load does besides its network error. The script-tag entry (define.ts) sets it:
- * its chunks may be gone with an upgrade while its 5-minute copy lives on (internal/new-build.ts). Unset in the
- * hosted page (served uncached) and in bundles, whose chunks are the app's.
- */
-export const chunkHooks: { failed?: () => void } = {};
 
 export type LaterSteps = typeof import('./later-steps.js');
 export type DetailsSteps = typeof import('./details-steps.js');
