@@ -15,7 +15,7 @@ import { currentEngine, engineLabel } from '../harness/engines.mjs';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const engine = currentEngine();
 /** The files that run in every engine; the rest are Chromium-only. */
-const EVERY_ENGINE = ['flows.e2e.ts', 'live-dialect.e2e.ts', 'not-framable.e2e.ts'];
+const EVERY_ENGINE = ['flows.e2e.ts', 'live-dialect.e2e.ts', 'not-framable.e2e.ts', 'upgrade.e2e.ts'];
 const here = path.join(root, 'test', 'e2e');
 
 /** What the hosted page and dist/pay-checkout.js are built from; the sandbox and the server handler run from source. */
