@@ -26,7 +26,7 @@ import { noteOf } from './telemetry/request-notes.js';
 import { refusalEvent, refusalKindOf } from './telemetry/refusal-kinds.js';
 import { allowedMethods, checkoutRouter, type CheckoutRouter, type RouteMatch } from './routes.js';
 import { handlerTelemetry } from './telemetry/telemetry.js';
-import { checkSecrets, serverSecrets, type ServerSecrets } from './secrets.js';
+import { checkSecrets, orderRefOf, serverSecrets, type ServerSecrets } from './secrets.js';
 import { answerHeaders, toResponse } from './http/text-response.js';
 import { defaultStatusPollMs, defaultWaiterCaps, statusWaits } from './buyer/status-wait.js';
 import { webhookIntake } from './buyer/webhook-intake.js';
@@ -146,7 +146,7 @@ export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssem
       ? createSweep({
           notices: orderStatus,
           clientFor: (ref) => (ref === '' ? merchant : undefined),
-          busy: (idOrder) => waits.watching(idOrder),
+          busy: async (order) => waits.watching(order.id_order, await orderRefOf(order.order_key)),
           timings: sweepTimings,
           emit,
           onRead: telemetry.sweepRead,
