@@ -250,7 +250,9 @@ function store_status(): ?string
     [$status, $answer] = store_call('GET', '/v1/stores/me');
     $value = $answer['data']['status'] ?? null;
     if ($status !== 200 || !is_string($value)) return null;
-    save(['status' => $value]);
+    // A fresh connect_url each time: the one registration gave is used up once the shop connects.
+    $connect = $answer['data']['connect_url'] ?? null;
+    save(['status' => $value] + (is_string($connect) ? ['connect_url' => $connect] : []));
     return $value;
 }
 

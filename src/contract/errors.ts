@@ -71,6 +71,7 @@ export const errorCatalog = {
   STORE_NOT_CONNECTED: { code: 3020, httpStatus: 409, message: 'The shop is not connected to the service; connect it first.', source: 'pay-checkout' },
   STORE_DISCONNECTED: { code: 3021, httpStatus: 410, message: 'The shop of this link has disconnected; its links take no payments.', source: 'pay-checkout' },
   STORE_ALREADY_CONNECTED: { code: 3022, httpStatus: 409, message: 'The shop is connected already.', source: 'pay-checkout' },
+  CONNECT_URL_EXPIRED: { code: 3023, httpStatus: 410, message: 'This connect URL is used or expired; ask for a fresh one.', source: 'pay-checkout' },
   PAYMENT_GATEWAY_REQUIRED: { code: 4001, httpStatus: 400, message: 'No payment gateway was specified.', source: 'contract' },
   PAYMENT_PROCESSING_FAILED: { code: 4002, httpStatus: 400, message: 'The payment could not be processed.', source: 'live-docs' },
   GATEWAY_NOT_SUPPORTED: { code: 4004, httpStatus: 400, message: 'This payment gateway is not supported here.', source: 'live-docs' },

@@ -65,8 +65,16 @@ async function onboard(storeName: string, external?: string): Promise<{ merchant
 }
 
 /** Until serve said what it did with a store_onboarded naming the shop (at most 3 s: a silent takeover says nothing). */
+const status = async (apiKey: string) => (await api('GET', '/v1/stores/me', { key: apiKey })).json.data as { status: string; id_store: number | null; connect_url: string };
+/** The `external_store_id` a connect_url sends the merchant on with (what the onboarding carries through). */
+async function externalOf(connectUrl: string): Promise<string> {
+  const redirect = await fetch(connectUrl, { redirect: 'manual' });
+  assert.equal(redirect.status, 302, await redirect.text());
+  return new URL(redirect.headers.get('location') ?? '').searchParams.get('external_store_id') ?? '';
+}
+
 const handled = (since: number, storeId: string) =>
-  until('the store_onboarded to be handled', () => events.slice(since).some((e) => /"store_(onboarded_refused|connected)"/.test(e) && e.includes(storeId)), 3_000).catch(() => false);
+  until('the store_onboarded to be handled', () => events.slice(since).some((e) => /"store_(onboarded_refused|onboarded_unbound|connected)"/.test(e) && e.includes(storeId)), 3_000).catch(() => false);
 
 const secrets: string[] = [];
 async function register(name: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
@@ -121,6 +129,38 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     await handled(before, shop.store_id);
     const me = await api('GET', '/v1/stores/me', { key: shop.api_key });
     assert.equal(me.json.data.id_store, null, 'the shop was handed to the other merchant\'s service store');
+  });
+
+  it("connects no shop for a stranger who finishes onboarding naming its store_id or a used connect value; only a fresh connect_url does", async () => {
+    const shop = await register('victim', {}, fromNewAddress());
+    let before = events.length;
+    // A stranger who learnt the pending shop's store_id onboards their own merchant account naming it.
+    await onboard('Tienda del atacante', shop.store_id);
+    await handled(before, shop.store_id);
+    assert.equal((await status(shop.api_key)).status, 'pending', "a stranger's merchant account was connected to the shop");
+    // The shop's own connect_url carries more than its id, and that connects it.
+    const external = await externalOf((await status(shop.api_key)).connect_url);
+    assert.ok(external.startsWith(`${shop.store_id}.`) && external.length > shop.store_id.length + 40, external);
+    const own = await onboard('Tienda de la víctima', external);
+    await until('the shop connected', async () => (await status(shop.api_key)).status === 'connected');
+    assert.equal((await status(shop.api_key)).id_store, own.idStore);
+    // Disconnected by the service: neither its bare id nor the used value connects it to another account.
+    const payload = JSON.stringify({ event: 'integration_uninstalled', timestamp: new Date().toISOString(), id_store: own.idStore, store_name: 'Tienda de la víctima' });
+    const uninstalled = await fetch(`${serve.url}/v1/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': await sign(payload, 'whsec_test_demo') }, body: payload });
+    assert.equal(uninstalled.status, 200);
+    await until('the shop disconnected', async () => (await status(shop.api_key)).status === 'disconnected');
+    for (const value of [shop.store_id, external]) {
+      before = events.length;
+      await onboard('Tienda del atacante', value);
+      await handled(before, shop.store_id);
+      assert.equal((await status(shop.api_key)).status, 'disconnected', `onboarding naming ${value === external ? 'the used value' : 'the bare id'} connected the shop`);
+    }
+    // A connect_url opened after it is used answers a 4xx ErrorResponse; a fresh one from GET /v1/stores/me connects.
+    const stale = await api('GET', `/v1/stores/${shop.store_id}/connect?token=${external.slice(shop.store_id.length + 1)}`);
+    assert.equal(stale.status, 410, JSON.stringify(stale.json));
+    assert.equal(stale.json.api_code, 'CONNECT_URL_EXPIRED');
+    const again = await onboard('Tienda de la víctima', await externalOf((await status(shop.api_key)).connect_url));
+    await until('the shop connected again', async () => (await status(shop.api_key)).id_store === again.idStore);
   });
 
   it('never connects again a shop that deleted itself, whoever finishes onboarding for it', async () => {

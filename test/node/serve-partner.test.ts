@@ -131,10 +131,12 @@ async function registerAndConnect(name: string): Promise<Shop> {
   const redirect = await fetch(data.connect_url, { redirect: 'manual' });
   assert.equal(redirect.status, 302);
   const onboarding = new URL(redirect.headers.get('location') ?? '');
-  assert.equal(onboarding.searchParams.get('external_store_id'), data.store_id);
+  // The shop's id and a token only serve makes (a bare store_id, which anyone may know, connects nothing).
+  const external = onboarding.searchParams.get('external_store_id') ?? '';
+  assert.match(external, new RegExp(`^${data.store_id}\\.[0-9a-z]+\\.[A-Za-z0-9_-]{43}$`));
   const page = await (await fetch(onboarding)).text();
-  assert.ok(page.includes(`value="${data.store_id}"`), 'the onboarding page carries the shop id');
-  const form = new URLSearchParams({ store_name: `Tienda ${name}`, external_store_id: data.store_id });
+  assert.ok(page.includes(`value="${external}"`), 'the onboarding page carries the value through');
+  const form = new URLSearchParams({ store_name: `Tienda ${name}`, external_store_id: external });
   const done = await fetch(`${sandbox.url}/onboarding?platform=demo-partner`, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: sandbox.url } });
   const html = await done.text();
   assert.equal(done.status, 200, html);

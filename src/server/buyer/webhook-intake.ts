@@ -11,7 +11,7 @@ import type { SigningSecrets } from '../../webhooks/signature.js';
 import { readTextRequest } from '../http/body.js';
 import type { ClaimStore } from '../once/claims.js';
 import { CheckoutHttpError } from '../http/errors.js';
-import { claimChannel, completeClaim, orderChannel, storeCall, type ClaimTimings } from '../once/exactly-once.js';
+import { claimChannel, completeClaim, deliveryFailure, orderChannel, storeCall, type ClaimTimings } from '../once/exactly-once.js';
 import type { Incoming } from '../http/incoming.js';
 import type { Operations } from './operations.js';
 import type { Reply } from '../http/errors.js';
@@ -93,7 +93,11 @@ async function settle(deps: IntakeDeps, payload: Pick<OrderPaymentPayload, 'id_o
       if (await completeClaim(deps.store, deps.timings, key, claim.token, await deps.ops.createdReply(details))) deps.onSettled?.();
     }
   }
-  await deps.ops.statusDelivered(id_order, status);
+  // The outcome reaches onOrderStatus (in `serve`, its outbox) before the delivery is acknowledged: a store that
+  // cannot take it now answers 503 with Retry-After, and the service's next try (or the sweep) tells it then.
+  await deps.ops.statusDelivered(id_order, status).catch((error: unknown) => {
+    throw deliveryFailure(error);
+  });
   const wakeUp: OrderWakeUp = { id_order, status };
   await deps.store.publish(orderChannel(id_order), JSON.stringify(wakeUp)).catch(() => {});
   if (key) await deps.store.publish(claimChannel(key), 'done').catch(() => {});

@@ -50,12 +50,24 @@ export function isDefiniteFailure(error: unknown): boolean {
 const asStoreError = (error: unknown) =>
   error instanceof ClaimStoreError ? error : new ClaimStoreError(error instanceof Error ? error.message : String(error), { cause: error });
 
-const storeDown = (error: unknown) =>
-  new CheckoutHttpError(
-    503,
-    { ...CheckoutHttpError.of('SERVICE_UNAVAILABLE').body, description: 'The idempotency store is unavailable; retry with the same Idempotency-Key.' },
-    { 'Retry-After': '2' },
-  ).withCause(asStoreError(error));
+const storeDown = (error: unknown, description = 'The idempotency store is unavailable; retry with the same Idempotency-Key.') =>
+  new CheckoutHttpError(503, { ...CheckoutHttpError.of('SERVICE_UNAVAILABLE').body, description }, { 'Retry-After': '2' }).withCause(asStoreError(error));
+
+/** Whether `error` is a store's failure (a ClaimStoreError), or wraps one a few causes down. */
+export function isStoreFailure(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++, current = current.cause) if (current instanceof ClaimStoreError) return true;
+  return false;
+}
+
+/**
+ * `error` as the answer to a signed delivery whose work failed: a store that did not answer (the claims, the open
+ * orders, `onOrderStatus` writing its outbox) is a 503 with Retry-After, so the service delivers it again and nothing
+ * is lost; anything else is left as it is.
+ */
+export function deliveryFailure(error: unknown): unknown {
+  return isStoreFailure(error) && !(error instanceof CheckoutHttpError) ? storeDown(error, 'A store this server records outcomes in is unavailable; deliver this webhook again.') : error;
+}
 
 /** A store call whose failure answers 503 with Retry-After (never a 500, never a guess). */
 export async function storeCall<T>(call: () => Promise<T>): Promise<T> {

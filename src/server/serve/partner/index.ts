@@ -27,6 +27,7 @@ import { shopApi } from './shop-api.js';
 import { shopCheckouts } from './shop-checkouts.js';
 import { shopMetrics } from './metrics.js';
 import { shopNotices, type ShopNotices } from './shop-notices.js';
+import { shopShare } from './shop-share.js';
 
 export interface PartnerCheckout {
   /** Whether a path is partner mode's to answer (the rest are serve's files and the hosted page); `health` for health. */
@@ -50,6 +51,8 @@ export interface PartnerCheckoutOptions {
   noticeTimings?: { firstRetryMs?: number; timeoutMs?: number; pollMs?: number };
   /** Link records are fresh in memory this long; default 5,000 ms. */
   linkFreshMs?: number;
+  /** A shop's buyer requests under way at once, beyond which one is refused (shop-share.ts); default 16. */
+  shopInProgress?: number;
 }
 
 /** The registry's storage for the settings' store. */
@@ -142,6 +145,24 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
     return answer;
   };
 
+  /** A shop's request in its share of the instance (shop-share.ts); a waiting status request holds no turn. */
+  const share = shopShare(options.shopInProgress);
+  const fairly = async (storeId: string | undefined, request: Incoming, work: () => Promise<Answer>): Promise<Answer> => {
+    if (!storeId || request.method === 'OPTIONS' || request.searchParams.has('wait')) return work();
+    let leave: () => void;
+    try {
+      leave = share.enter(storeId);
+    } catch (error) {
+      if (error instanceof CheckoutHttpError) return front.respond(request, error.status, error.body, error.headers);
+      throw error;
+    }
+    try {
+      return await work();
+    } finally {
+      leave();
+    }
+  };
+
   const linkRoute = /^\/v1\/checkout\/links\/([^/]+)(\/orders)?$/;
   const orderRoute = /^\/v1\/checkout\/orders\/([^/]+)(?:\/(?:otp|cancel))?$/;
 
@@ -165,7 +186,7 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
       }
       const found = await checkouts.link(hash);
       const checkout = await checkoutFor(found?.store_id, 'LINK_NOT_FOUND');
-      const answer = counted(found?.store_id, await checkout.answer(request));
+      const answer = counted(found?.store_id, await fairly(found?.store_id, request, () => checkout.answer(request)));
       if (link[2] && request.method === 'POST' && (answer.status === 201 || answer.status === 200) && answer.text && found) {
         // Which shop an order is, before the buyer hears of it: its webhook and its status checks are routed by this.
         const idOrder = (JSON.parse(answer.text) as { data?: { id_order?: unknown } }).data?.id_order;
@@ -179,7 +200,7 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
       const raw = order[1] as string;
       const owner = /^[1-9]\d{0,15}$/.test(raw) ? await ordersOf(Number(raw)) : undefined;
       const checkout = await checkoutFor(owner, 'ORDER_NOT_FOUND');
-      return counted(owner, await checkout.answer(request));
+      return counted(owner, await fairly(owner, request, () => checkout.answer(request)));
     }
     return undefined;
   };
@@ -230,7 +251,13 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
     link: async (incoming, hash) => {
       try {
         const found = await checkouts.link(hash);
-        return await (await checkoutFor(found?.store_id, 'LINK_NOT_FOUND')).link(incoming, hash);
+        const checkout = await checkoutFor(found?.store_id, 'LINK_NOT_FOUND');
+        const leave = found ? share.enter(found.store_id) : () => {};
+        try {
+          return await checkout.link(incoming, hash);
+        } finally {
+          leave();
+        }
       } catch (error) {
         if (error instanceof CheckoutHttpError) return { status: error.status };
         return { status: 503 };

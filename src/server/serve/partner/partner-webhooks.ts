@@ -1,7 +1,10 @@
 /**
  * `POST /v1/webhooks` in partner mode: the partner account's deliveries, verified with the partner's signing secret.
  * `store_onboarded` (and the live docs' `store.activated`, `store.updated` when they carry a merchant key) connects
- * the shop its `external_store_id` names; one that names no shop of ours is kept for `stores bind`. An
+ * the shop its `external_store_id` names with a good connect token (what connect_url carried: the shop's id and a
+ * token only serve can make, used up by the connection); a bare store_id, a used or stale token, or no shop of ours
+ * connects nothing and is kept for `stores bind`. A delivery from the service store a shop is connected to already
+ * updates that shop's key. An
  * `integration_uninstalled` or `store_deleted` disconnects the shop. An `order_payment` goes to the checkout of the
  * shop whose link the order was made through, as the registry recorded at creation (never by what the payload
  * says of the store), and that checkout reads the order back with that shop's key before it counts.
@@ -14,6 +17,7 @@ import { CheckoutHttpError, type Reply } from '../../http/errors.js';
 import { fromRequest, type Answer, type Incoming } from '../../http/incoming.js';
 import type { CheckoutAssembly } from '../../handler.js';
 import type { DisconnectReason, Registry, ShopRecord } from './registry.js';
+import { parseExternalStoreId } from './shop-api.js';
 import type { ShopNotices } from './shop-notices.js';
 
 export interface PartnerWebhookOptions {
@@ -42,18 +46,28 @@ export function partnerWebhooks(options: PartnerWebhookOptions): (request: Incom
     const merchantKey = text(fields.merchant_key);
     if (!merchantKey) return { status: 200, data: { received: true, handled: false } };
     const idStore = idStoreOf(fields) ?? null;
-    const storeId = text(fields.external_store_id) ?? text(fields.external_id);
-    const record = storeId ? await registry.get(storeId) : undefined;
-    if (!record) {
-      // Onboarding that did not carry our id: kept (sealed) for the operator's `stores bind STORE_ID ID_STORE`.
-      if (idStore !== null) await registry.keepUnbound(idStore, text(fields.store_name) ?? null, merchantKey);
-      emit({ level: 'warn', name: 'store_onboarded_unbound', message: `store_onboarded for id_store ${idStore ?? '?'} names no shop registered here; \`pay-checkout stores bind STORE_ID ${idStore ?? 'ID_STORE'}\` connects it`, id_store: idStore });
-      return { status: 200, data: { received: true, handled: false } };
+    const external = text(fields.external_store_id) ?? text(fields.external_id);
+    const named = external ? parseExternalStoreId(external) : undefined;
+    const namedRecord = named ? await registry.get(named.storeId) : undefined;
+    let record = namedRecord && named && registry.connectTokenGood(namedRecord, named.token) ? namedRecord : undefined;
+    if (!record && idStore !== null) {
+      // The service store a shop is connected to already, sending again (a retried delivery, a changed key): that shop.
+      const bound = await registry.byIdStore(idStore);
+      const boundRecord = bound ? await registry.get(bound) : undefined;
+      if (boundRecord?.status === 'connected' && boundRecord.id_store === idStore) record = boundRecord;
     }
-    // A connected shop keeps its service store: another store naming it (a copied id) does not take it over, nor does
-    // one when the shop's store is unknown (connected with its own merchant key) or the delivery names none.
-    if (record.status === 'connected' && record.id_store !== idStore) {
-      emit({ level: 'warn', name: 'store_onboarded_refused', message: `store_onboarded for id_store ${idStore ?? '?'} names shop ${record.store_id}, connected already to ${record.id_store === null ? 'its own merchant key' : `id_store ${record.id_store}`}; ignored`, store_id: record.store_id, id_store: idStore });
+    if (!record) {
+      // No shop's fresh connect token: a bare store_id (anyone may know one), a used or stale token, or nothing of
+      // ours. Connects no shop; kept (sealed) for the operator's `stores bind STORE_ID ID_STORE`.
+      if (idStore !== null) await registry.keepUnbound(idStore, text(fields.store_name) ?? null, merchantKey);
+      const which = named?.storeId ?? (external && /^st_[A-Za-z0-9_-]{8,64}$/.test(external) ? external : undefined);
+      emit({
+        level: 'warn',
+        name: 'store_onboarded_unbound',
+        message: `store_onboarded for id_store ${idStore ?? '?'} ${which ? `names shop ${which} without a good connect token (a bare store_id, or one used or stale)` : 'names no shop registered here'}; connects no shop; \`pay-checkout stores bind STORE_ID ${idStore ?? 'ID_STORE'}\` connects it`,
+        id_store: idStore,
+        ...(which ? { store_id: which } : {}),
+      });
       return { status: 200, data: { received: true, handled: false } };
     }
     // A shop that deleted itself (its API key revoked) is never connected again, whoever finishes onboarding naming it.

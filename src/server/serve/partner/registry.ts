@@ -4,7 +4,8 @@
  * own data key (keyring.ts) and its API key is kept only as a hash, so a copy of the store holds none in clear. A shop
  * that never connects is forgotten after `pendingTtlMs` (its record and API key index expire together).
  */
-import { apiKeyHash, randomToken, type Keyring, type WrappedKey } from './keyring.js';
+import { createHmac, hkdfSync } from 'node:crypto';
+import { apiKeyHash, randomToken, sameHash, type Keyring, type WrappedKey } from './keyring.js';
 import type { Kv } from './kv.js';
 
 export type ShopStatus = 'pending' | 'connected' | 'disconnected';
@@ -52,6 +53,8 @@ export interface UnboundOnboarding {
 }
 
 export const pendingTtlMs = 24 * 60 * 60 * 1000;
+/** How long a connect_url's token is good for (a pending shop lives no longer anyway). */
+export const connectTokenTtlMs = 24 * 60 * 60 * 1000;
 export const unboundTtlMs = 7 * 24 * 60 * 60 * 1000;
 /** Long enough for a refund (96 h) and the service's webhook retries after it. */
 export const orderTtlMs = 30 * 24 * 60 * 60 * 1000;
@@ -79,6 +82,15 @@ export interface Registry {
   register(input: { name: string; notify_url: string; allowed_origins: string[] }): Promise<{ record: ShopRecord; apiKey: string; notifySecret: string }>;
   byApiKey(apiKey: string): Promise<ShopRecord | undefined>;
   get(storeId: string): Promise<ShopRecord | undefined>;
+  /**
+   * A token for the shop's connect_url: the time it was made and an HMAC of the shop's id and that time under a key
+   * drawn from the shop's own data key. Nothing is stored; it is good while the shop is not connected, for
+   * `connectTokenTtlMs`, and only for tokens made since the shop's status last changed (so a connection uses up
+   * every earlier one, and a disconnection does too).
+   */
+  connectToken(record: ShopRecord): string;
+  /** Whether a token is this shop's, fresh and unused (compared in constant time). */
+  connectTokenGood(record: ShopRecord, token: string): boolean;
   /** Connects the shop with its merchant key (kept sealed), forever (no longer forgotten). */
   connect(storeId: string, merchantKey: string, idStore: number | null): Promise<ShopRecord | undefined>;
   /** Wipes the merchant key; `revoke` also ends the API key. Undefined when there is no such shop. */
@@ -142,6 +154,10 @@ export function createRegistry({ kv, keyring, now = Date.now }: RegistryOptions)
   };
   const get = async (storeId: string) => (/^st_[A-Za-z0-9_-]{8,64}$/.test(storeId) ? parse<ShopRecord>(await kv.get(keys.shop(storeId))) : undefined);
   const unboundAad = (idStore: number) => `onboarded-${idStore}`;
+  const connectMac = (record: ShopRecord, at: string) => {
+    const key = Buffer.from(hkdfSync('sha256', dataKeyOf(record), Buffer.alloc(0), 'pay-checkout connect token', 32));
+    return createHmac('sha256', key).update(`${record.store_id}\n${at}`).digest('base64url');
+  };
 
   const registry: Registry = {
     async register(input) {
@@ -175,6 +191,17 @@ export function createRegistry({ kv, keyring, now = Date.now }: RegistryOptions)
       return record && record.api_key_hash === hash ? record : undefined;
     },
     get,
+    connectToken(record) {
+      const at = Math.max(now(), record.status_since).toString(36);
+      return `${at}.${connectMac(record, at)}`;
+    },
+    connectTokenGood(record, token) {
+      const match = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
+      if (!match || record.status === 'connected' || record.api_key_hash === null) return false;
+      const at = parseInt(match[1] as string, 36);
+      if (!(at >= record.status_since && at <= now() + 60_000 && now() - at <= connectTokenTtlMs)) return false;
+      return sameHash(match[2] as string, connectMac(record, match[1] as string));
+    },
     async connect(storeId, merchantKey, idStore) {
       const record = await get(storeId);
       if (!record) return undefined;

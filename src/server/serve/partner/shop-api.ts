@@ -35,7 +35,7 @@ export interface ShopApiOptions {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function profileOf(record: ShopRecord, origin: string) {
+export function profileOf(record: ShopRecord, connectUrl: string) {
   return {
     store_id: record.store_id,
     name: record.name,
@@ -45,11 +45,28 @@ export function profileOf(record: ShopRecord, origin: string) {
     id_store: record.id_store,
     created_at: iso(record.created_at),
     status_since: iso(record.status_since),
-    connect_url: connectUrlOf(origin, record.store_id),
+    connect_url: connectUrl,
   };
 }
 
-export const connectUrlOf = (origin: string, storeId: string) => `${origin}/v1/stores/${encodeURIComponent(storeId)}/connect`;
+/**
+ * The shop's connect_url: with a fresh token while the shop is not connected (each call makes a new one; each is
+ * good until the shop connects, or for 24 hours), bare once it is (opening it then answers STORE_ALREADY_CONNECTED).
+ */
+export const connectUrlOf = (origin: string, registry: Registry, record: ShopRecord) => {
+  const url = `${origin}/v1/stores/${encodeURIComponent(record.store_id)}/connect`;
+  return record.status === 'connected' ? url : `${url}?token=${registry.connectToken(record)}`;
+};
+
+/**
+ * What connect_url sends as `external_store_id`, and the service hands back in `store_onboarded`: the shop's id and
+ * its token. A bare store_id is not one (anyone may know a store_id).
+ */
+export const externalStoreIdOf = (storeId: string, token: string) => `${storeId}.${token}`;
+export function parseExternalStoreId(value: string): { storeId: string; token: string } | undefined {
+  const match = /^(st_[A-Za-z0-9_-]{8,64})\.([0-9a-z]{1,12}\.[A-Za-z0-9_-]{43})$/.exec(value);
+  return match ? { storeId: match[1] as string, token: match[2] as string } : undefined;
+}
 
 /** The routes under `/v1/stores`; undefined for a path that is none of them. */
 export function shopApi(options: ShopApiOptions): (request: Incoming, rest: string) => Promise<Reply & { headers?: Record<string, string> }> | undefined {
@@ -105,7 +122,7 @@ export function shopApi(options: ShopApiOptions): (request: Incoming, rest: stri
     emit({ level: 'info', name: 'store_registered', message: `shop ${record.store_id} registered (${record.status})`, store_id: record.store_id, status: record.status });
     return {
       status: 201,
-      data: { store_id: record.store_id, api_key: made.apiKey, notify_secret: made.notifySecret, status: record.status, connect_url: connectUrlOf(options.originOf(request), record.store_id) },
+      data: { store_id: record.store_id, api_key: made.apiKey, notify_secret: made.notifySecret, status: record.status, connect_url: connectUrlOf(options.originOf(request), registry, record) },
     };
   };
 
@@ -113,9 +130,13 @@ export function shopApi(options: ShopApiOptions): (request: Incoming, rest: stri
     const record = await registry.get(storeId);
     if (!record) throw refuse('STORE_NOT_FOUND', { description: 'No shop with this id is registered here (a shop that never connects is forgotten after 24 hours).' });
     if (record.status === 'connected') throw refuse('STORE_ALREADY_CONNECTED');
+    const token = request.searchParams.get('token') ?? '';
+    if (!registry.connectTokenGood(record, token)) {
+      throw refuse('CONNECT_URL_EXPIRED', { description: 'This connect_url is not (or no longer) good: GET /v1/stores/me, with the shop\'s api_key, gives a fresh one.' });
+    }
     const { url } = await partner.onboardingLink();
     const target = new URL(url);
-    target.searchParams.set('external_store_id', record.store_id);
+    target.searchParams.set('external_store_id', externalStoreIdOf(record.store_id, token));
     return { status: 302, data: { location: target.href }, headers: { Location: target.href } };
   };
 
@@ -190,7 +211,7 @@ export function shopApi(options: ShopApiOptions): (request: Incoming, rest: stri
       return (async () => {
         method(request, 'GET', 'DELETE');
         const record = await authenticated(request);
-        if (request.method === 'GET') return { status: 200, data: profileOf(record, options.originOf(request)) };
+        if (request.method === 'GET') return { status: 200, data: profileOf(record, connectUrlOf(options.originOf(request), registry, record)) };
         const changed = await registry.disconnect(record.store_id, 'shop_request', { revoke: true });
         if (changed) {
           options.onChange(changed.after);

@@ -11,6 +11,7 @@ import { assembleCheckout, type CheckoutAssembly } from '../../handler.js';
 import type { ClaimStore } from '../../once/claims.js';
 import type { LimitStore } from '../../limits/limits.js';
 import { memoryLimitStore } from '../../limits/limit-store.js';
+import { nodeFetch } from '../../node/fetch.js';
 import type { CheckoutLinkInfo } from '../../buyer/links.js';
 import type { OrderStatusChange } from '../../buyer/order-status.js';
 import type { Registry, ShopLink, ShopRecord } from './registry.js';
@@ -65,6 +66,9 @@ export function shopCheckouts(options: ShopCheckoutOptions): ShopCheckouts {
   const live = new Map<string, { version: string; checkout: CheckoutAssembly }>();
   const links = new Map<string, { link: ShopLink | undefined; until: number }>();
   const sharedLimits = options.store.limitStore ?? memoryLimitStore();
+  // One pool of sockets to the service for every shop: a pool per shop held a socket or two per shop open (memory on
+  // both ends) and opened new ones for shops whose sockets had idled out.
+  const fetch = options.fetch ?? nodeFetch();
 
   const link = async (hash: string) => {
     const cached = links.get(hash);
@@ -113,7 +117,7 @@ export function shopCheckouts(options: ShopCheckoutOptions): ShopCheckouts {
       webhookSecret: options.webhookSecrets,
       allowedOrigins: record.allowed_origins,
       trustProxy: options.trustProxy,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(fetch ? { fetch } : {}),
       onOrderStatus: async (change) => {
         if (change.status === 'confirmed') links.delete(change.link);
         await options.onOutcome(record, await link(change.link), change);

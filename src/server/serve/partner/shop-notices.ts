@@ -12,7 +12,7 @@ import { errorFields, type EventSink } from '../../events.js';
 import type { OrderStatusChange } from '../../buyer/order-status.js';
 import { noticeTypeOf } from '../relay/notice.js';
 import type { DeliveryState, LeasedEntry, Outbox, OutboxEntry, Settlement } from '../relay/outbox.js';
-import { afterFailure, defaultRelayTimings, type AttemptResult, type RelayedNotice } from '../relay/relay.js';
+import { afterFailure, defaultRelayTimings, toRelayed, type AttemptResult, type RelayedNotice } from '../relay/relay.js';
 import { postChecked, type AddressPolicy } from './public-address.js';
 import type { DisconnectReason, Registry } from './registry.js';
 
@@ -61,29 +61,11 @@ const storeOf = (entry: OutboxEntry): string | null => {
   }
 };
 
-function toListed(entry: OutboxEntry): RelayedNotice & { store_id: string | null } {
-  let notice: { type?: unknown; data?: Record<string, unknown> } = {};
-  try {
-    notice = JSON.parse(entry.body) as typeof notice;
-  } catch {
-    // listed with what the entry says
-  }
-  const data = notice.data ?? {};
-  return {
-    id: entry.id,
-    store_id: typeof data.store_id === 'string' ? data.store_id : null,
-    type: String(notice.type ?? ''),
-    id_order: typeof data.id_order === 'number' ? data.id_order : null,
-    status: typeof data.status === 'string' ? data.status : null,
-    link: typeof data.link === 'string' ? data.link : null,
-    state: entry.state,
-    attempts: entry.attempts,
-    created_at: new Date(entry.created_at).toISOString(),
-    next_at: entry.state === 'pending' ? new Date(entry.next_at).toISOString() : null,
-    last_error: entry.last_error,
-    last_status: entry.last_status,
-  };
-}
+/** The relay's listing of an entry, with the shop it is for. */
+const toListed = (entry: OutboxEntry): RelayedNotice & { store_id: string | null } => {
+  const { id, ...rest } = toRelayed(entry);
+  return { id, store_id: storeOf(entry), ...rest };
+};
 
 export function shopNotices(options: ShopNoticeOptions): ShopNotices {
   const { outbox, registry, emit } = options;

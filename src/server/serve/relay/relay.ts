@@ -114,7 +114,8 @@ const describe = (error: unknown): string => {
   return cause instanceof Error ? `${message}: ${cause.message}` : message;
 };
 
-function toRelayed(entry: OutboxEntry): RelayedNotice {
+/** An outbox entry as `deliveries` lists it (also partner mode's, with the shop). */
+export function toRelayed(entry: OutboxEntry): RelayedNotice {
   let notice: Partial<Notice> = {};
   try {
     notice = JSON.parse(entry.body) as Notice;
