@@ -92,7 +92,7 @@ export function assembleCheckout(options: CheckoutHandlerOptions & AssemblyOptio
   const router = checkoutRouter(options.basePath);
   const { basePath } = router;
   const telemetry = handlerTelemetry({ api: options.openTelemetry, basePath });
-  // Node's http where it exists; the global fetch elsewhere (node/fetch.ts says why); a child span per call (telemetry/telemetry.ts).
+  // undici (else Node's http) where Node's built-ins exist; the global fetch elsewhere (node/fetch.ts says why); a child span per call (telemetry/telemetry.ts).
   const fetch = telemetry.fetch(options.fetch ?? nodeFetch());
   const merchant = new MerchantClient({
     merchantKey,
