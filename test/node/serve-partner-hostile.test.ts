@@ -13,6 +13,8 @@ import { createClient } from 'redis';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { isPublicAddress } from '../../src/server/serve/partner/public-address.js';
 import { parsePartnerServeSettings } from '../../src/server/serve/partner/settings.js';
+import { runDoctor } from '../../src/doctor/doctor.js';
+import { serveCommand } from '../../src/server/serve/command.js';
 import { startServeCommand, type RunningServeCommand } from '../../src/server/serve/index.js';
 import { rawSettings, SettingError } from '../../src/server/serve/settings.js';
 import { sign } from '../../src/webhooks/signature.js';
@@ -98,11 +100,12 @@ before(async () => {
   assert.equal(forward.status, 200, await forward.text());
 });
 
+const partnerKeys = randomBytes(32).toString('base64');
 const partnerEnv = (redisUrl: string) => ({
       PAY_CHECKOUT_PARTNER_KEY: 'pk_test_demo',
       PAY_CHECKOUT_PARTNER_SECRET: 'sk_test_demo',
       PAY_CHECKOUT_PARTNER_WEBHOOK_SECRET: 'whsec_test_demo',
-      PAY_CHECKOUT_KEYS: randomBytes(32).toString('base64'),
+      PAY_CHECKOUT_KEYS: partnerKeys,
       PAY_CHECKOUT_REDIS_URL: redisUrl,
       PAY_CHECKOUT_BASE_URL: sandbox.baseUrl,
       PAY_CHECKOUT_ALLOW_LOCAL_SHOPS: '1',
@@ -236,6 +239,34 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     assert.equal(sameNetwork.json.api_code, 'LIMIT_REACHED');
     const otherNetwork = await api('POST', '/v1/stores', { body: { name: 'v6 other', notify_url: notifyUrl('v6') }, headers: { 'x-forwarded-for': '2001:db8:77:2::1' } });
     assert.equal(otherNetwork.status, 201, JSON.stringify(otherNetwork.json));
+  });
+
+  it("checks in partner mode the keys, the pair, the partner webhook the running serve verifies and one shop's notify URL; --pay says what it needs", async () => {
+    const printed: string[] = [];
+    const log = console.log;
+    const error = console.error;
+    console.log = console.error = (line: unknown) => void printed.push(String(line));
+    const check = (argv: string[]) => serveCommand(['--check', ...argv], partnerEnv(redis.url), { probe: runDoctor });
+    try {
+      const shop = await register('checked', {}, fromNewAddress());
+      printed.length = 0;
+      assert.equal(await check(['--store', shop.store_id]), 0, printed.join('\n'));
+      const lines = printed.join('\n');
+      for (const item of ['keys', 'service', 'webhook', 'notify']) assert.match(lines, new RegExp(`^✓ ${item}: `, 'm'), lines);
+      assert.match(lines, /took the service's signed test delivery \(200\)/);
+      assert.ok(received.some((n) => n.path === '/checked' && n.type === 'test'), 'the shop got no test notice');
+      // A shop whose notify URL answers nothing fails the check, naming it.
+      const closed = await api('POST', '/v1/stores', { body: { name: 'closed', notify_url: `http://127.0.0.1:${await freePort()}/n` }, headers: fromNewAddress() });
+      printed.length = 0;
+      assert.equal(await check(['--store', closed.json.data.store_id]), 1);
+      assert.match(printed.join('\n'), new RegExp(`^✗ notify: shop ${closed.json.data.store_id} .*did not take a signed test notice`, 'm'));
+      printed.length = 0;
+      assert.equal(await check(['--pay']), 2);
+      assert.match(printed.join('\n'), /--pay is for one shop's serve; in partner mode .*register a test shop/);
+    } finally {
+      console.log = log;
+      console.error = error;
+    }
   });
 
   it('registers no more pending shops past PAY_CHECKOUT_PENDING_SHOPS, with an ErrorResponse, and one more once one connects', async () => {
