@@ -26,14 +26,14 @@ import { noteOf } from './telemetry/request-notes.js';
 import { refusalEvent, refusalKindOf } from './telemetry/refusal-kinds.js';
 import { allowedMethods, checkoutRouter, type CheckoutRouter, type RouteMatch } from './routes.js';
 import { handlerTelemetry } from './telemetry/telemetry.js';
-import { checkSecrets, serverSecrets, type ServerSecrets } from './secrets.js';
+import { checkSecrets, orderRefOf, serverSecrets, type ServerSecrets } from './secrets.js';
 import { answerHeaders, toResponse } from './http/text-response.js';
 import { defaultStatusPollMs, defaultWaiterCaps, statusWaits } from './buyer/status-wait.js';
 import { webhookIntake } from './buyer/webhook-intake.js';
 import { dialectEvents } from './telemetry/dialect-log.js';
-import { merchantIdentityOf, orderScopeOf, orderStatusNotices } from './buyer/order-status.js';
+import { merchantIdentityOf, orderScopeOf, orderStatusNotices, type OrderStatusNotices } from './buyer/order-status.js';
 import { resolveBaseUrl } from '../client/send.js';
-import { memoryOpenOrders } from './once/open-orders.js';
+import { memoryOpenOrders, type OpenOrderRecord } from './once/open-orders.js';
 import { createSweep, defaultSweepTimings } from './sweep/sweep.js';
 
 /** The handler's parts, assembled: what a server adding routes of its own in front of the buyer API reuses. */
@@ -55,6 +55,20 @@ export interface CheckoutAssembly {
   /** The handler's event sink (`onEvent`, else the console). */
   emit: EventSink;
   drain: DrainableCheckoutHandler['drain'];
+  /**
+   * With `orderRef` (partner mode), what a sweep outside the handler needs to follow this handler's orders: its
+   * outcomes' notices, the client that reads its orders, and whether a buyer's waiting request here reads one now.
+   */
+  followed?: { notices: OrderStatusNotices; client: MerchantClient; busy(order: Pick<OpenOrderRecord, 'id_order' | 'order_key'>): Promise<boolean> };
+}
+
+/** What only this package's own servers give `assembleCheckout`, beside the public options. */
+export interface AssemblyOptions {
+  /**
+   * The reference its open orders are recorded under (partner mode: the shop's id), so one sweep for many handlers
+   * knows whose key reads each; with it the handler runs no sweep of its own (`sweep` gives the timings only).
+   */
+  orderRef?: string;
 }
 
 export function createCheckoutHandler(options: CheckoutHandlerOptions): DrainableCheckoutHandler {
@@ -71,14 +85,14 @@ export function asCheckoutHandler(answer: AnswerIncoming, drain: DrainableChecko
   return Object.assign(handler, { drain });
 }
 
-export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssembly {
+export function assembleCheckout(options: CheckoutHandlerOptions & AssemblyOptions): CheckoutAssembly {
   if (typeof options.resolveLink !== 'function') throw new TypeError('createCheckoutHandler: `resolveLink(hash)` is required.');
   checkSecrets(options.secret);
   const { merchantKey } = options;
   const router = checkoutRouter(options.basePath);
   const { basePath } = router;
   const telemetry = handlerTelemetry({ api: options.openTelemetry, basePath });
-  // Node's http where it exists; the global fetch elsewhere (node/fetch.ts says why); a child span per call (telemetry/telemetry.ts).
+  // undici (else Node's http) where Node's built-ins exist; the global fetch elsewhere (node/fetch.ts says why); a child span per call (telemetry/telemetry.ts).
   const fetch = telemetry.fetch(options.fetch ?? nodeFetch());
   const merchant = new MerchantClient({
     merchantKey,
@@ -122,6 +136,7 @@ export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssem
     onOrderStatus: options.onOrderStatus,
     orders: openOrders ?? memoryOpenOrders(),
     scopeOf: (ref) => (ref === '' ? ownScope : orderScopeOf(serviceBase, `shop:${ref}`)),
+    ...(options.orderRef ? { ownRef: options.orderRef } : {}),
     firstReadMs: (sweepTimings ?? defaultSweepTimings).firstReadMs,
     postponeMs: sweepTimings ? sweepTimings.firstReadMs : 0,
     retryMs: timings.leaseMs,
@@ -142,11 +157,11 @@ export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssem
     orderStatus,
   });
   const sweep =
-    orderStatus && sweepTimings
+    orderStatus && sweepTimings && !options.orderRef
       ? createSweep({
           notices: orderStatus,
           clientFor: (ref) => (ref === '' ? merchant : undefined),
-          busy: (idOrder) => waits.watching(idOrder),
+          busy: async (order) => waits.watching(order.id_order, await orderRefOf(order.order_key)),
           timings: sweepTimings,
           emit,
           onRead: telemetry.sweepRead,
@@ -256,5 +271,6 @@ export function assembleCheckout(options: CheckoutHandlerOptions): CheckoutAssem
     }
   };
 
-  return { router, cors, answer, respond, link, emit, drain };
+  const followed = options.orderRef && orderStatus ? { notices: orderStatus, client: merchant, busy: async (order: Pick<OpenOrderRecord, 'id_order' | 'order_key'>) => waits.watching(order.id_order, await orderRefOf(order.order_key)) } : undefined;
+  return { router, cors, answer, respond, link, emit, drain, ...(followed ? { followed } : {}) };
 }

@@ -1,6 +1,8 @@
 /**
- * Partner mode shares one instance fairly between its shops, on a real serve (in process), the real sandbox and a real
- * Redis: one shop's buyers beyond its share get a quick 429 while another shop's buyers are all served.
+ * Partner mode shares one instance between its shops, on a real serve (in process), the real sandbox and a real
+ * Redis: one shop's buyers beyond its share get a quick 429 while another shop's buyers are all served; and one sweep
+ * follows every shop's open orders, so an order paid with no webhook and no buyer asking reaches its shop alone.
+ * The sandbox forwards no webhook here, and the sweep's first read is shortened through its setting.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -13,6 +15,7 @@ import { parsePartnerServeSettings } from '../../src/server/serve/partner/settin
 import { startServeCommand, type RunningServeCommand } from '../../src/server/serve/index.js';
 import { rawSettings } from '../../src/server/serve/settings.js';
 import { verifyPayCheckoutSignature } from '../../src/webhooks/index.js';
+import { until } from './claim-store-contract.js';
 import { startRedis, type TestRedis } from './redis-harness.js';
 
 let redis: TestRedis;
@@ -100,6 +103,7 @@ before(async () => {
       PAY_CHECKOUT_BASE_URL: sandbox.baseUrl,
       PAY_CHECKOUT_ALLOW_LOCAL_SHOPS: '1',
       PAY_CHECKOUT_TRUST_PROXY: '1',
+      PAY_CHECKOUT_SWEEP_FIRST_MS: '300',
       PORT: '0',
       HOST: '127.0.0.1',
     }),
@@ -138,5 +142,34 @@ describe('partner mode shares one instance between its shops', () => {
     // The held two finish as created; then the flooded shop's share is free again.
     for (const held of await Promise.all(holding)) assert.equal(held.status, 201, JSON.stringify(held.json));
     assert.equal((await buy(flooded.hash)).status, 201);
+  });
+
+  it("reads every shop's open orders back with that shop's key: paid with no webhook and no buyer asking, it reaches that shop alone, once", async () => {
+    const paying = await connectedShop('paying');
+    await connectedShop('other');
+    const order = await buy(paying.hash);
+    assert.equal(order.status, 201, JSON.stringify(order.json));
+    const idOrder = order.json.data.id_order as number;
+    await control('POST', `/orders/${idOrder}/approve`);
+    const paid = await until(() => received.get('paying')?.find((n) => n.type === 'order.paid'), 'the order.paid notice', 10_000);
+    assert.equal(paid.signed, true);
+    assert.deepEqual([paid.data.store_id, paid.data.reference, paid.data.id_order, paid.data.link], [paying.storeId, 'cart-paying', idOrder, paying.hash]);
+    assert.ok(events.some((e) => e.name === 'order_outcome_swept' && (e as { id_order?: number }).id_order === idOrder), 'the sweep found it');
+    // Time for a second copy, or a copy to the other shop, to show up, were there one.
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.equal(received.get('paying')?.filter((n) => n.type === 'order.paid').length, 1);
+    assert.deepEqual(received.get('other') ?? [], []);
+  });
+
+  it("stops reading a disconnected shop's open orders: its order paid afterwards is never read or told", async () => {
+    const leaving = await connectedShop('leaving');
+    const order = await buy(leaving.hash);
+    assert.equal(order.status, 201, JSON.stringify(order.json));
+    const idOrder = order.json.data.id_order as number;
+    assert.equal((await api('DELETE', '/v1/stores/me', { key: leaving.apiKey })).status, 200);
+    await control('POST', `/orders/${idOrder}/approve`);
+    await until(() => events.some((e) => e.name === 'order_sweep_no_client' && (e as { id_order?: number }).id_order === idOrder), 'the sweep to let the order go', 10_000);
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.deepEqual((received.get('leaving') ?? []).map((n) => n.type), ['store.disconnected']);
   });
 });

@@ -100,6 +100,8 @@ export interface OrderStatusNoticeOptions {
   orders: OpenOrderStore;
   /** The scope (service and merchant) of a merchant reference: `''` is the handler's own key. */
   scopeOf: (merchant: string) => string;
+  /** The reference of the handler's own orders; default `''` (its own key). Partner mode: the shop's id. */
+  ownRef?: string;
   /** When the sweep first reads a new order. */
   firstReadMs: number;
   /** How long a buyer's read of an order puts off the sweep's next read of it; 0 for never. */
@@ -114,13 +116,14 @@ export function orderStatusNotices(options: OrderStatusNoticeOptions): OrderStat
   if (!onOrderStatus) return undefined;
   const reported = new Set<string>();
   const postponed = new Map<string, number>();
-  const uidOf = (orderKey: string, merchant = '') => orderUidOf(options.scopeOf(merchant), orderKey);
+  const own = options.ownRef ?? '';
+  const uidOf = (orderKey: string, merchant = own) => orderUidOf(options.scopeOf(merchant), orderKey);
 
   /** The record is this order's: the same id and, where the service says it, the same order key. */
   const matches = (details: OrderDetails, record: OpenOrderRecord) =>
     record.id_order === details.id_order && (details.id_external === undefined || details.id_external === null || details.id_external === record.order_key);
 
-  const report = async (details: OrderDetails, found_by: OutcomeSource, known?: OpenOrderRecord, merchant = ''): Promise<'told' | 'known' | 'other' | 'none'> => {
+  const report = async (details: OrderDetails, found_by: OutcomeSource, known?: OpenOrderRecord, merchant = own): Promise<'told' | 'known' | 'other' | 'none'> => {
     const uid = known?.uid ?? (details.id_external ? uidOf(details.id_external, merchant) : undefined);
     const seenKey = `${uid ?? `#${details.id_order}`}:${details.status}`;
     if (reported.has(seenKey)) return 'known';
@@ -180,7 +183,7 @@ export function orderStatusNotices(options: OrderStatusNoticeOptions): OrderStat
   return {
     orders,
     uidOf,
-    async created({ hash, idOrder, orderKey, amount, expiresInMs, merchant = '' }) {
+    async created({ hash, idOrder, orderKey, amount, expiresInMs, merchant = own }) {
       const createdAt = Date.now();
       const record = {
         uid: uidOf(orderKey, merchant),
@@ -202,7 +205,7 @@ export function orderStatusNotices(options: OrderStatusNoticeOptions): OrderStat
       // The create is answered meanwhile; a store that is back within the time still gets the record.
       keepTrying(write, Date.now() + options.retryMs);
     },
-    async seen(details, merchant = '') {
+    async seen(details, merchant = own) {
       if (!outcomeStatuses.has(details.status)) return putOff(details, merchant);
       try {
         await report(details, 'buyer', undefined, merchant);
@@ -211,7 +214,7 @@ export function orderStatusNotices(options: OrderStatusNoticeOptions): OrderStat
         emit({ level: 'error', name: 'order_status_unrecorded', message: `order ${details.id_order} ${details.status}: the notice could not be recorded`, id_order: details.id_order, error: errorFields(error, undefined, false) });
       }
     },
-    async delivered(idOrder, status, client, merchant = '') {
+    async delivered(idOrder, status, client, merchant = own) {
       if (!outcomeStatuses.has(status as OrderStatus)) return;
       // The service's own record, not the webhook's copy: it names the gateway and why a cancelled order ended. A
       // failure here fails the delivery, so the service sends it again rather than the notice being lost.

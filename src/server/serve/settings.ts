@@ -185,17 +185,20 @@ export function parseServeCommandSettings(raw: RawSettings): ServeCommandSetting
   const notifyUrl = raw.notifyUrl === undefined ? undefined : httpUrl('notifyUrl', raw.notifyUrl);
   if (notifyUrl !== undefined && appSecrets.length === 0) throw new SettingError(`${serveCommandSettings.appSecret.env} is not set: ${serveCommandSettings.notifyUrl.env} needs it, as the notices are signed; it expects ${serveCommandSettings.appSecret.expects}.`);
   const notifyRetryMs = raw.notifyRetryMs === undefined ? undefined : wholeNumber('notifyRetryMs', raw.notifyRetryMs, 1);
+  return { merchantKey, links, appSecrets, notifyUrl, notifyRetryMs, sweep: parseSweepSettings(raw), ...common };
+}
+
+/** The sweep's settings (one shop's serve and partner mode alike), checked. */
+export function parseSweepSettings(raw: RawSettings): ServeCommandSettings['sweep'] {
   const sweepReads = raw.sweepReads === undefined ? undefined : wholeNumber('sweepReads', raw.sweepReads, 0, 1_000);
   if (sweepReads === 1) throw wrong('sweepReads', raw.sweepReads);
-  const sweep: ServeCommandSettings['sweep'] =
-    sweepReads === 0
-      ? false
-      : {
-          ...(raw.sweepFirstMs !== undefined ? { firstReadMs: wholeNumber('sweepFirstMs', raw.sweepFirstMs, 1) } : {}),
-          ...(sweepReads !== undefined ? { maxReads: sweepReads } : {}),
-          ...(raw.sweepRate !== undefined ? { readsPerSecond: wholeNumber('sweepRate', raw.sweepRate, 1, 10_000) } : {}),
-        };
-  return { merchantKey, links, appSecrets, notifyUrl, notifyRetryMs, sweep, ...common };
+  return sweepReads === 0
+    ? false
+    : {
+        ...(raw.sweepFirstMs !== undefined ? { firstReadMs: wholeNumber('sweepFirstMs', raw.sweepFirstMs, 1) } : {}),
+        ...(sweepReads !== undefined ? { maxReads: sweepReads } : {}),
+        ...(raw.sweepRate !== undefined ? { readsPerSecond: wholeNumber('sweepRate', raw.sweepRate, 1, 10_000) } : {}),
+      };
 }
 
 /** The settings every mode shares, checked. */

@@ -28,6 +28,7 @@ import { shopCheckouts } from './shop-checkouts.js';
 import { shopMetrics } from './metrics.js';
 import { shopNotices, type ShopNotices } from './shop-notices.js';
 import { shopShare } from './shop-share.js';
+import { createSweep, defaultSweepTimings, type SweepTimings } from '../../sweep/sweep.js';
 
 export interface PartnerCheckout {
   /** Whether a path is partner mode's to answer (the rest are serve's files and the hosted page); `health` for health. */
@@ -135,8 +136,12 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
   };
   const onChange = (record: ShopRecord) => void shops.set(record.store_id, { record, until: Date.now() + shopStatusMs });
 
+  // The sweep's timings as one shop's serve takes them (serve/index.ts): each shop's orders are recorded for it.
+  const sweepTimings: Partial<SweepTimings> | false =
+    settings.sweep === false ? false : { ...settings.sweep, ...(settings.sweep.firstReadMs !== undefined ? { pollMs: Math.min(1_000, settings.sweep.firstReadMs) } : {}) };
   const checkouts = shopCheckouts({
     registry,
+    sweep: sweepTimings,
     store: claims,
     service: settings.service,
     partner: pair,
@@ -252,6 +257,35 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
     return owner?.store_id;
   };
 
+  // One sweep for every shop's open orders (the shared store's), each read with its shop's merchant key and the
+  // partner pair, its outcome to that shop's notices; a shop no longer connected has its orders no longer followed.
+  const followedOf = async (storeId: string) => {
+    const record = await shopOf(storeId);
+    return record?.status === 'connected' ? checkouts.of(record)?.followed : undefined;
+  };
+  const openOrders = claims.openOrders;
+  const sweep =
+    sweepTimings && openOrders
+      ? createSweep({
+          notices: {
+            orders: openOrders,
+            swept: async (details, record) => {
+              const followed = await followedOf(record.merchant);
+              // Disconnected since its read began: not told (its lease runs out, and the next read closes it).
+              if (!followed) throw new Error(`order ${record.id_order}: its shop is no longer connected`);
+              return followed.notices.swept(details, record);
+            },
+          },
+          clientFor: async (storeId) => (await followedOf(storeId))?.client,
+          busy: (order) => {
+            const owner = orderShops.get(order.id_order);
+            return owner ? (checkouts.held(owner)?.followed?.busy(order) ?? false) : false;
+          },
+          timings: { ...defaultSweepTimings, ...sweepTimings },
+          emit,
+        })
+      : undefined;
+
   const answer = async (request: Incoming): Promise<Answer> => {
     const { path } = request;
     try {
@@ -300,11 +334,16 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
     answer,
     respond: front.respond,
     drain: async (drainOptions) => {
+      void sweep?.stop();
       const [own, shopsDrained] = await Promise.all([front.drain(drainOptions), checkouts.drain(drainOptions)]);
       return { unfinished: own.unfinished + shopsDrained.unfinished };
     },
-    start: () => notices.start(),
+    start: () => {
+      notices.start();
+      sweep?.start();
+    },
     async close() {
+      await sweep?.stop();
       await notices.close();
       await registry.close();
     },

@@ -3,7 +3,7 @@
  * `serve` runs for many shops. Checked like serve's own (serve/settings.ts): a missing or malformed one is one
  * sentence naming it, and the command exits 2. No secret's value is ever in the sentence.
  */
-import { parseCommonSettings, serveCommandSettings, SettingError, wrong, type CommonSettings, type RawSettings } from '../settings.js';
+import { parseCommonSettings, parseSweepSettings, serveCommandSettings, SettingError, wrong, type CommonSettings, type RawSettings, type ServeCommandSettings } from '../settings.js';
 import { parseMasterKeys, type MasterKey } from './keyring.js';
 
 export interface PartnerSettings {
@@ -26,6 +26,8 @@ export const defaultPendingShops = 10_000;
 
 export type PartnerServeSettings = Omit<CommonSettings, 'store'> & {
   partner: PartnerSettings;
+  /** The sweep of every shop's open orders, as one shop's serve reads its settings; false when turned off. */
+  sweep: ServeCommandSettings['sweep'];
   store: { kind: 'redis'; url: string } | { kind: 'postgres'; url: string };
 };
 
@@ -58,5 +60,6 @@ export function parsePartnerServeSettings(raw: RawSettings): PartnerServeSetting
   const common = parseCommonSettings(raw);
   const { store } = common;
   if (store.kind === 'memory') throw new SettingError(`${serveCommandSettings.redisUrl.env} is not set: partner mode keeps its shops in Redis (${serveCommandSettings.redisUrl.expects}) or PostgreSQL (${serveCommandSettings.databaseUrl.env}, ${serveCommandSettings.databaseUrl.expects}).`);
-  return { ...common, store, partner: { apiKey, apiSecret, webhookSecrets, keys, allowLocalShops: raw.allowLocalShops === '1', notifyRetryMs, pendingShops } };
+  const sweep = parseSweepSettings(raw);
+  return { ...common, store, sweep, partner: { apiKey, apiSecret, webhookSecrets, keys, allowLocalShops: raw.allowLocalShops === '1', notifyRetryMs, pendingShops } };
 }

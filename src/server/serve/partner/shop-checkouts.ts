@@ -14,6 +14,7 @@ import { memoryLimitStore } from '../../limits/limit-store.js';
 import { nodeFetch } from '../../node/fetch.js';
 import type { CheckoutLinkInfo } from '../../buyer/links.js';
 import type { OrderStatusChange } from '../../buyer/order-status.js';
+import type { SweepTimings } from '../../sweep/sweep.js';
 import type { Registry, ShopLink, ShopRecord } from './registry.js';
 
 export interface ShopCheckoutOptions {
@@ -31,12 +32,16 @@ export interface ShopCheckoutOptions {
   onOutcome(record: ShopRecord, link: ShopLink | undefined, change: OrderStatusChange): Promise<void>;
   /** Fresh link records for this long; default 5,000 ms. */
   linkFreshMs?: number;
+  /** The sweep's timings each shop's orders are recorded for (partner mode runs one sweep for all: index.ts); false for none. */
+  sweep: Partial<SweepTimings> | false;
   maxLive?: number;
 }
 
 export interface ShopCheckouts {
   /** The shop's checkout, made or reused; undefined when the shop has no merchant key. */
   of(record: ShopRecord): CheckoutAssembly | undefined;
+  /** The shop's checkout if one is live on this instance now (none is made). */
+  held(storeId: string): CheckoutAssembly | undefined;
   /** A link record, from a short cache. */
   link(hash: string): Promise<ShopLink | undefined>;
   forgetLink(hash: string): void;
@@ -124,9 +129,10 @@ export function shopCheckouts(options: ShopCheckoutOptions): ShopCheckouts {
       },
       onEvent: shopEmit,
       openTelemetry: false,
-      // One sweep per shop would be a loop per shop on the store: partner mode learns outcomes from the partner
-      // webhooks and the buyers' checks (a sweep for all shops at once is not built yet; decisions.md).
-      sweep: false,
+      // Its open orders recorded under the shop's id, and read back by partner mode's one sweep for every shop
+      // (index.ts) with this shop's client: a sweep per shop would be a loop per shop on the store.
+      orderRef: storeId,
+      sweep: options.sweep,
     });
   };
 
@@ -152,6 +158,7 @@ export function shopCheckouts(options: ShopCheckoutOptions): ShopCheckouts {
       }
       return checkout;
     },
+    held: (storeId) => live.get(storeId)?.checkout,
     link,
     forgetLink: (hash) => void links.delete(hash),
     async drain(drainOptions) {
