@@ -35,8 +35,8 @@ after(async () => {
   await db?.stop();
 });
 
-const storeOf = () => {
-  const store = createPostgresStore({ connectionString: db.url, commandTimeoutMs: 1_000, onError: () => {} });
+const storeOf = (openOrdersTable?: string) => {
+  const store = createPostgresStore({ connectionString: db.url, commandTimeoutMs: 1_000, onError: () => {}, ...(openOrdersTable ? { openOrdersTable } : {}) });
   stores.push(store);
   return store;
 };
@@ -98,7 +98,8 @@ describe('the sweep on PostgreSQL', () => {
   });
 
   it("leases and due times follow PostgreSQL's now(): an instance whose clock runs an hour ahead neither takes a held order nor one not yet due", async () => {
-    const [a, b] = [storeOf().openOrders!, storeOf().openOrders!];
+    // A table of its own: the handlers' sweeps of the case above must not lease these.
+    const [a, b] = [storeOf('lease_clock_open_orders').openOrders!, storeOf('lease_clock_open_orders').openOrders!];
     const order = (uid: string) => ({ uid, id_order: 9_000_001, order_key: `pc_${uid}`, link: 'camiseta-m', merchant: '', amount: 50_000, created_at: Date.now(), expires_at: null });
     await a.open(order('held-by-a'), 0, 60_000);
     const [held] = await a.lease(60_000, 10);
