@@ -78,7 +78,13 @@ export function noticesOutbox(store: PartnerServeSettings['store']) {
   return store.kind === 'redis' ? redisOutbox({ url: store.url, prefix: 'pay-checkout:partner:' }) : postgresOutbox({ url: store.url, table: 'pay_checkout_partner_outbox' });
 }
 
-const shopStatusMs = 2_000;
+/**
+ * How long a shop's record is read from memory: as long as a link's (`linkFreshMs`), since a buyer's request needs
+ * both. A change made on this instance is seen at once (`onChange`); one made elsewhere (another instance, the
+ * `stores` command) within this. Each read is a store call on a buyer's request, so at 2 s a thousand busy shops
+ * cost a read on most creates.
+ */
+const shopStatusMs = 5_000;
 
 export async function startPartnerCheckout(settings: PartnerServeSettings, claims: ClaimStore, options: PartnerCheckoutOptions = {}): Promise<PartnerCheckout> {
   const emit = safeSink(options.emit);
