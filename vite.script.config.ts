@@ -39,7 +39,7 @@ export default defineConfig(browserBuild({
     // The library build (vite.config.ts) shares dist/ and runs first.
     emptyOutDir: false,
     lib: {
-      entry: { 'pay-checkout': fileURLToPath(new URL('./src/define.ts', import.meta.url)) },
+      entry: { 'pay-checkout': fileURLToPath(new URL('./src/script-tag.ts', import.meta.url)) },
       formats: ['es'],
     },
     rolldownOptions: {

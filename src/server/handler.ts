@@ -26,14 +26,14 @@ import { noteOf } from './telemetry/request-notes.js';
 import { refusalEvent, refusalKindOf } from './telemetry/refusal-kinds.js';
 import { allowedMethods, checkoutRouter, type CheckoutRouter, type RouteMatch } from './routes.js';
 import { handlerTelemetry } from './telemetry/telemetry.js';
-import { checkSecrets, serverSecrets, type ServerSecrets } from './secrets.js';
+import { checkSecrets, orderRefOf, serverSecrets, type ServerSecrets } from './secrets.js';
 import { answerHeaders, toResponse } from './http/text-response.js';
 import { defaultStatusPollMs, defaultWaiterCaps, statusWaits } from './buyer/status-wait.js';
 import { webhookIntake } from './buyer/webhook-intake.js';
 import { dialectEvents } from './telemetry/dialect-log.js';
 import { merchantIdentityOf, orderScopeOf, orderStatusNotices, type OrderStatusNotices } from './buyer/order-status.js';
 import { resolveBaseUrl } from '../client/send.js';
-import { memoryOpenOrders } from './once/open-orders.js';
+import { memoryOpenOrders, type OpenOrderRecord } from './once/open-orders.js';
 import { createSweep, defaultSweepTimings } from './sweep/sweep.js';
 
 /** The handler's parts, assembled: what a server adding routes of its own in front of the buyer API reuses. */
@@ -59,7 +59,7 @@ export interface CheckoutAssembly {
    * With `orderRef` (partner mode), what a sweep outside the handler needs to follow this handler's orders: its
    * outcomes' notices, the client that reads its orders, and whether a buyer's waiting request here reads one now.
    */
-  followed?: { notices: OrderStatusNotices; client: MerchantClient; busy(idOrder: number): boolean };
+  followed?: { notices: OrderStatusNotices; client: MerchantClient; busy(order: Pick<OpenOrderRecord, 'id_order' | 'order_key'>): Promise<boolean> };
 }
 
 /** What only this package's own servers give `assembleCheckout`, beside the public options. */
@@ -92,7 +92,7 @@ export function assembleCheckout(options: CheckoutHandlerOptions & AssemblyOptio
   const router = checkoutRouter(options.basePath);
   const { basePath } = router;
   const telemetry = handlerTelemetry({ api: options.openTelemetry, basePath });
-  // Node's http where it exists; the global fetch elsewhere (node/fetch.ts says why); a child span per call (telemetry/telemetry.ts).
+  // undici (else Node's http) where Node's built-ins exist; the global fetch elsewhere (node/fetch.ts says why); a child span per call (telemetry/telemetry.ts).
   const fetch = telemetry.fetch(options.fetch ?? nodeFetch());
   const merchant = new MerchantClient({
     merchantKey,
@@ -161,7 +161,7 @@ export function assembleCheckout(options: CheckoutHandlerOptions & AssemblyOptio
       ? createSweep({
           notices: orderStatus,
           clientFor: (ref) => (ref === '' ? merchant : undefined),
-          busy: (idOrder) => waits.watching(idOrder),
+          busy: async (order) => waits.watching(order.id_order, await orderRefOf(order.order_key)),
           timings: sweepTimings,
           emit,
           onRead: telemetry.sweepRead,
@@ -271,6 +271,6 @@ export function assembleCheckout(options: CheckoutHandlerOptions & AssemblyOptio
     }
   };
 
-  const followed = options.orderRef && orderStatus ? { notices: orderStatus, client: merchant, busy: (idOrder: number) => waits.watching(idOrder) } : undefined;
+  const followed = options.orderRef && orderStatus ? { notices: orderStatus, client: merchant, busy: async (order: Pick<OpenOrderRecord, 'id_order' | 'order_key'>) => waits.watching(order.id_order, await orderRefOf(order.order_key)) } : undefined;
   return { router, cors, answer, respond, link, emit, drain, ...(followed ? { followed } : {}) };
 }

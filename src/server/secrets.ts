@@ -81,19 +81,49 @@ export async function orderKeyFor(secret: string, hash: string, idempotencyKey: 
   return orderKeyPrefix + (await hmacText(secret, JSON.stringify(['order_key', hash, idempotencyKey]), 'hex')).slice(0, 32);
 }
 
-/** The buyer's proof of an order: HMAC of its id, base64url (43 characters). */
-export async function orderTokenFor(secret: string, idOrder: number): Promise<string> {
+/**
+ * The buyer's proof of an order: a digest of its `order_key` (`orderRefOf`), a dot, and the HMAC of the order's id
+ * with that digest (base64url). A token so names one order of this service and merchant, never whichever order the
+ * service later numbers the same (its ids start again after a sandbox reset, or in another environment on the same
+ * store): the digest is checked against the service's record of the order before anything is answered
+ * (buyer/operations.ts). The order key itself never reaches the buyer.
+ */
+export async function orderTokenFor(secret: string, idOrder: number, orderKey: string): Promise<string> {
+  const ref = await orderRefOf(orderKey);
+  return `${ref}.${await hmacText(secret, JSON.stringify(['order_token', idOrder, ref]), 'base64url')}`;
+}
+
+/** What an order token names of the order's key: 24 hex characters of its SHA-256. */
+export const orderRefOf = async (orderKey: string): Promise<string> => (await sha256Hex(`pay-checkout/order-ref\n${orderKey}`)).slice(0, 24);
+
+/** A token of the earlier form, the HMAC of the id alone: accepted only as `orderTokenKey` says. */
+export async function legacyOrderTokenFor(secret: string, idOrder: number): Promise<string> {
   return hmacText(secret, JSON.stringify(['order_token', idOrder]), 'base64url');
 }
 
-/** Whether `token` is the order's token under any accepted secret (every one is checked: no early exit). */
-export async function isOrderToken(secrets: string | readonly string[], idOrder: number, token: string | null): Promise<boolean> {
+const tokenRefPattern = /^[0-9a-f]{24}$/;
+
+/**
+ * The order reference (`orderRefOf`) that `token` proves for the order `idOrder` under any accepted secret (every one
+ * is checked: no early exit); `null` for a valid token of the earlier form, which names none; `false` when it is no
+ * token of this order.
+ */
+export async function orderTokenKey(secrets: string | readonly string[], idOrder: number, token: string | null): Promise<string | null | false> {
   if (!token) return false;
+  const dot = token.indexOf('.');
+  const ref = dot > 0 ? token.slice(0, dot) : undefined;
+  if (ref !== undefined && !tokenRefPattern.test(ref)) return false;
   let match = false;
   for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
-    if (timingSafeEqual(await orderTokenFor(secret, idOrder), token)) match = true;
+    const expected = ref === undefined ? await legacyOrderTokenFor(secret, idOrder) : `${ref}.${await hmacText(secret, JSON.stringify(['order_token', idOrder, ref]), 'base64url')}`;
+    if (timingSafeEqual(expected, token)) match = true;
   }
-  return match;
+  return match ? (ref ?? null) : false;
+}
+
+/** Whether `token` is a token of the order `idOrder` (of either form) under any accepted secret. */
+export async function isOrderToken(secrets: string | readonly string[], idOrder: number, token: string | null): Promise<boolean> {
+  return (await orderTokenKey(secrets, idOrder, token)) !== false;
 }
 
 /** SHA-256 of the body's canonical JSON: key order does not make a body "other". */

@@ -15,11 +15,11 @@ import { currentEngine, engineLabel } from '../harness/engines.mjs';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const engine = currentEngine();
 /** The files that run in every engine; the rest are Chromium-only. */
-const EVERY_ENGINE = ['flows.e2e.ts', 'live-dialect.e2e.ts', 'not-framable.e2e.ts'];
+const EVERY_ENGINE = ['flows.e2e.ts', 'live-dialect.e2e.ts', 'not-framable.e2e.ts', 'upgrade.e2e.ts'];
 const here = path.join(root, 'test', 'e2e');
 
 /** What the hosted page and dist/pay-checkout.js are built from; the sandbox and the server handler run from source. */
-const browserSources = ['hosted', 'vite.hosted.config.ts', 'build', 'src/server/hosted-page/deploy.ts', 'src/element', 'src/flow', 'src/i18n', 'src/client', 'src/contract', 'src/define.ts', 'src/index.ts'];
+const browserSources = ['hosted', 'vite.hosted.config.ts', 'build', 'src/server/hosted-page/deploy.ts', 'src/element', 'src/flow', 'src/i18n', 'src/client', 'src/contract', 'src/define.ts', 'src/script-tag.ts', 'src/index.ts'];
 const builtFiles = ['dist/hosted/index.html', 'dist/pay-checkout.js'];
 
 function newestMtime(entry) {

@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { createClient } from 'redis';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { isPublicAddress } from '../../src/server/serve/partner/public-address.js';
 import { parsePartnerServeSettings } from '../../src/server/serve/partner/settings.js';
@@ -101,6 +102,7 @@ before(async () => {
       PAY_CHECKOUT_BASE_URL: sandbox.baseUrl,
       PAY_CHECKOUT_ALLOW_LOCAL_SHOPS: '1',
       PAY_CHECKOUT_TRUST_PROXY: '1',
+      PAY_CHECKOUT_PENDING_SHOPS: '40',
       PORT: '0',
       HOST: '127.0.0.1',
     }),
@@ -222,6 +224,55 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     for (const [index, answer] of bad.entries()) {
       assert.ok(answer.status >= 400 && answer.status < 500, `bad body ${index}: ${answer.status} ${JSON.stringify(answer.json)}`);
       assert.equal(answer.json.error, true);
+    }
+  });
+
+  it('counts registrations from one IPv6 /64 as from one address', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 10; i++) statuses.push((await api('POST', '/v1/stores', { body: { name: `v6 ${i}`, notify_url: notifyUrl('v6') }, headers: { 'x-forwarded-for': `2001:db8:77:1::${i.toString(16)}` } })).status);
+    assert.deepEqual(statuses, Array(10).fill(201));
+    const sameNetwork = await api('POST', '/v1/stores', { body: { name: 'v6 again', notify_url: notifyUrl('v6') }, headers: { 'x-forwarded-for': '2001:db8:77:1:ffff:1234:5678:9abc' } });
+    assert.equal(sameNetwork.status, 429, 'another address of the same /64 registered past the limit');
+    assert.equal(sameNetwork.json.api_code, 'LIMIT_REACHED');
+    const otherNetwork = await api('POST', '/v1/stores', { body: { name: 'v6 other', notify_url: notifyUrl('v6') }, headers: { 'x-forwarded-for': '2001:db8:77:2::1' } });
+    assert.equal(otherNetwork.status, 201, JSON.stringify(otherNetwork.json));
+  });
+
+  it('registers no more pending shops past PAY_CHECKOUT_PENDING_SHOPS, with an ErrorResponse, and one more once one connects', async () => {
+    const made: { store_id: string; api_key: string }[] = [];
+    let refused: Awaited<ReturnType<typeof api>> | undefined;
+    for (let i = 0; i < 60 && !refused; i++) {
+      const answer = await api('POST', '/v1/stores', { body: { name: `cap ${i}`, notify_url: notifyUrl('cap') }, headers: fromNewAddress() });
+      if (answer.status === 201) made.push(answer.json.data);
+      else refused = answer;
+    }
+    assert.ok(refused && made.length > 0, `40 pending shops at most, yet ${made.length} more registered`);
+    assert.equal(refused.status, 429, JSON.stringify(refused.json));
+    assert.equal(refused.json.api_code, 'LIMIT_REACHED');
+    assert.equal(refused.json.error, true);
+    // A shop that brings its own merchant key is connected at once: not refused.
+    const own = await onboard('Tienda con su llave');
+    assert.equal((await register('cap-byok', { merchant_key: own.merchantKey }, fromNewAddress())).status, 'connected');
+    // One pending shop connects: its place is free again.
+    const first = made[0]!;
+    await onboard('Tienda que conecta', await externalOf((await status(first.api_key)).connect_url));
+    await until('the shop connected', async () => (await status(first.api_key)).status === 'connected');
+    assert.equal((await api('POST', '/v1/stores', { body: { name: 'cap after', notify_url: notifyUrl('cap') }, headers: fromNewAddress() })).status, 201);
+    assert.equal((await api('POST', '/v1/stores', { body: { name: 'cap full', notify_url: notifyUrl('cap') }, headers: fromNewAddress() })).status, 429);
+    // Pending shops, and one that deleted itself before it connected, are still forgotten within 24 hours.
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    try {
+      const gone = await register('gone-pending', {}, {}).catch(() => undefined);
+      assert.equal(gone, undefined, 'the cap let one more in');
+      const deleting = made[1]!;
+      assert.equal((await api('DELETE', '/v1/stores/me', { key: deleting.api_key })).status, 200);
+      for (const shop of [made[2]!, deleting]) {
+        const ttl = await client.pTTL(`pay-checkout:{partner}:shop:${shop.store_id}`);
+        assert.ok(ttl > 0 && ttl <= 24 * 60 * 60 * 1000, `shop ${shop.store_id} kept for ${ttl} ms`);
+      }
+    } finally {
+      await client.quit();
     }
   });
 

@@ -1,12 +1,13 @@
 /**
- * The handler's own fetch (nodeFetch) reads the service's answer as the global fetch does, whatever way it arrives:
+ * The handler's own fetch (nodeFetch, over undici's dispatcher, and its node:http fallback) reads the service's answer
+ * as the global fetch does, whatever way it arrives:
  * its headers (repeated names, any case, iterated, copied into a Response) give what a real Headers gives, and a body
  * that comes in one read, in pieces, chunked or empty is read whole. A real loopback server, compared with undici's fetch.
  */
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { nodeFetch } from '../../src/server/node/fetch.js';
+import { httpFetch, nodeFetch } from '../../src/server/node/fetch.js';
 
 const body = JSON.stringify({ data: { id_order: 7, status: 'pending', note: 'ñandú '.repeat(50) } });
 const bytes = Buffer.from(body);
@@ -53,36 +54,36 @@ before(async () => {
 });
 after(() => server.close());
 
-const fetchers = { nodeFetch: nodeFetch()!, undici: globalThis.fetch };
+for (const [name, ownFetch] of Object.entries({ nodeFetch: nodeFetch()!, 'its node:http fallback': httpFetch()! })) {
+  describe(`${name} reads the service's answers as fetch does`, () => {
+    for (const path of Object.keys(ways)) {
+      it(`a body ${path.slice(1)} is read whole, twice over one connection`, async () => {
+        for (let i = 0; i < 2; i++) {
+          const answer = await ownFetch(origin + path, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+          assert.equal(answer.status, 201);
+          assert.equal(answer.statusText, 'Created');
+          assert.equal(await answer.text(), path === '/empty' ? '' : body);
+        }
+      });
+    }
 
-describe("nodeFetch reads the service's answers as fetch does", () => {
-  for (const path of Object.keys(ways)) {
-    it(`a body ${path.slice(1)} is read whole, twice over one connection`, async () => {
-      for (let i = 0; i < 2; i++) {
-        const answer = await fetchers.nodeFetch(origin + path, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
-        assert.equal(answer.status, 201);
-        assert.equal(answer.statusText, 'Created');
-        assert.equal(await answer.text(), path === '/empty' ? '' : body);
-      }
-    });
-  }
-
-  it('its headers give what a Headers gives: repeated names joined, any case, iterated, copied', async () => {
-    const read = async (fetcher: typeof globalThis.fetch) => {
-      const { headers } = await fetcher(`${origin}/whole`, { method: 'GET' });
-      const forEach: string[] = [];
-      headers.forEach((value, name) => forEach.push(`${name}=${value}`));
-      return {
-        get: ['x-dup', 'X-DUP', 'idempotent-replayed', 'set-cookie', 'retry-after'].map((name) => headers.get(name)),
-        has: ['X-Dup', 'nope'].map((name) => headers.has(name)),
-        entries: [...headers].filter(([name]) => name !== 'date' && name !== 'connection' && name !== 'keep-alive'),
-        forEach: forEach.filter((entry) => !/^(date|connection|keep-alive)=/.test(entry)),
-        setCookies: headers.getSetCookie(),
-        copied: new Response('x', { headers }).headers.get('x-dup'),
+    it('its headers give what a Headers gives: repeated names joined, any case, iterated, copied', async () => {
+      const read = async (fetcher: typeof globalThis.fetch) => {
+        const { headers } = await fetcher(`${origin}/whole`, { method: 'GET' });
+        const forEach: string[] = [];
+        headers.forEach((value, name) => forEach.push(`${name}=${value}`));
+        return {
+          get: ['x-dup', 'X-DUP', 'idempotent-replayed', 'set-cookie', 'retry-after'].map((name) => headers.get(name)),
+          has: ['X-Dup', 'nope'].map((name) => headers.has(name)),
+          entries: [...headers].filter(([name]) => name !== 'date' && name !== 'connection' && name !== 'keep-alive'),
+          forEach: forEach.filter((entry) => !/^(date|connection|keep-alive)=/.test(entry)),
+          setCookies: headers.getSetCookie(),
+          copied: new Response('x', { headers }).headers.get('x-dup'),
+        };
       };
-    };
-    const ours = await read(fetchers.nodeFetch);
-    assert.deepEqual(ours, await read(fetchers.undici));
-    assert.deepEqual(ours.get, ['one, two', 'one, two', 'true', 'a=1, b=2', null]);
+      const ours = await read(ownFetch);
+      assert.deepEqual(ours, await read(globalThis.fetch));
+      assert.deepEqual(ours.get, ['one, two', 'one, two', 'true', 'a=1, b=2', null]);
+    });
   });
-});
+}

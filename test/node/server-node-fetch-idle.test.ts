@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { idleSocketMs, nodeFetch } from '../../src/server/node/fetch.js';
+import { httpFetch, idleSocketMs, nodeFetch } from '../../src/server/node/fetch.js';
 
 const servers: http.Server[] = [];
 after(() => {
@@ -28,26 +28,31 @@ async function service(keepAliveTimeout: number): Promise<{ url: string; connect
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const post = (fetch: typeof globalThis.fetch, url: string) => fetch(url, { method: 'POST', body: '{}' }).then((r) => r.status);
 
-describe("the handler's connection pool (nodeFetch)", () => {
-  it('reuses a connection while the service keeps it, and not in the last second before its Keep-Alive timeout', async () => {
-    const fetch = nodeFetch()!;
-    const { url, connections } = await service(3_000);
-    assert.equal(await post(fetch, url), 200);
-    await sleep(100);
-    assert.equal(await post(fetch, url), 200);
-    assert.equal(connections(), 1, 'reused well within the hint');
-    // 2.5 s idle: the service still holds it for 0.5 s, too close to its close to send a create on it.
-    await sleep(2_500);
-    assert.equal(await post(fetch, url), 200);
-    assert.equal(connections(), 2, 'a new connection, not the one the service is about to close');
-  });
+// Both clients at once, each with its own services: the file takes the waits of one.
+describe('both clients', { concurrency: true }, () => {
+  for (const [name, ownFetch] of Object.entries({ nodeFetch, 'its node:http fallback': httpFetch })) {
+    describe(`the handler's connection pool (${name})`, () => {
+      it('reuses a connection while the service keeps it, and not in the last second before its Keep-Alive timeout', async () => {
+        const fetch = ownFetch()!;
+        const { url, connections } = await service(3_000);
+        assert.equal(await post(fetch, url), 200);
+        await sleep(100);
+        assert.equal(await post(fetch, url), 200);
+        assert.equal(connections(), 1, 'reused well within the hint');
+        // 2.5 s idle: the service still holds it for 0.5 s, too close to its close to send a create on it.
+        await sleep(2_500);
+        assert.equal(await post(fetch, url), 200);
+        assert.equal(connections(), 2, 'a new connection, not the one the service is about to close');
+      });
 
-  it(`without a Keep-Alive hint, drops a connection idle for ${idleSocketMs} ms`, async () => {
-    const fetch = nodeFetch()!;
-    const { url, connections } = await service(0);
-    assert.equal(await post(fetch, url), 200);
-    await sleep(idleSocketMs + 500);
-    assert.equal(await post(fetch, url), 200);
-    assert.equal(connections(), 2);
-  });
+      it(`without a Keep-Alive hint, drops a connection idle for ${idleSocketMs} ms`, async () => {
+        const fetch = ownFetch()!;
+        const { url, connections } = await service(0);
+        assert.equal(await post(fetch, url), 200);
+        await sleep(idleSocketMs + 500);
+        assert.equal(await post(fetch, url), 200);
+        assert.equal(connections(), 2);
+      });
+    });
+  }
 });

@@ -6,7 +6,7 @@ import { gatewayKindOf, toCheckoutGateways } from '../../src/server/buyer/gatewa
 import { toCheckoutLink } from '../../src/server/buyer/links.js';
 import { ClaimStoreError, createCheckoutHandler, memoryClaimStore } from '../../src/server/index.js';
 import { gatewayOfOrder, maskPhoneHint, nextActionOf, toCheckoutOrder } from '../../src/server/buyer/orders.js';
-import { isOrderToken, orderKeyFor, orderTokenFor, serverSecrets } from '../../src/server/secrets.js';
+import { isOrderToken, legacyOrderTokenFor, orderKeyFor, orderRefOf, orderTokenFor, orderTokenKey, serverSecrets } from '../../src/server/secrets.js';
 import { CheckoutHttpError } from '../../src/server/http/errors.js';
 import { LimitRefusal, limitReached } from '../../src/server/limits/limits.js';
 import { InDoubtError } from '../../src/server/once/exactly-once.js';
@@ -123,9 +123,9 @@ describe('secrets', () => {
     assert.equal(rotated.sign, newer);
     assert.deepEqual(rotated.accept, [newer, older]);
     assert.equal(rotated.orderKey, before.orderKey);
-    const oldToken = await orderTokenFor(older, 7);
+    const oldToken = await orderTokenFor(older, 7, 'pc_a');
     assert.equal(await isOrderToken(rotated.accept, 7, oldToken), true);
-    assert.equal(await isOrderToken(rotated.accept, 7, await orderTokenFor(newer, 7)), true);
+    assert.equal(await isOrderToken(rotated.accept, 7, await orderTokenFor(newer, 7, 'pc_a')), true);
     assert.equal(await isOrderToken([newer], 7, oldToken), false);
   });
 
@@ -138,15 +138,19 @@ describe('secrets', () => {
     assert.notEqual(await orderKeyFor('s'.repeat(32), 'a:b', 'c'), await orderKeyFor('s'.repeat(32), 'a', 'b:c'));
   });
 
-  it('accepts only the token of the same order under the same secret', async () => {
+  it('accepts only the token of the same order under the same secret, and names its order key', async () => {
     const secret = 's'.repeat(32);
-    const token = await orderTokenFor(secret, 7);
-    assert.match(token, /^[A-Za-z0-9_-]{43}$/);
-    assert.equal(await isOrderToken(secret, 7, token), true);
+    const key = `pc_${'a'.repeat(32)}`;
+    const token = await orderTokenFor(secret, 7, key);
+    assert.match(token, /^[0-9a-f]{24}\.[A-Za-z0-9_-]{43}$/);
+    assert.ok(!token.includes(key.slice(3)), 'the order key itself is not in the token');
+    assert.equal(await orderTokenKey(secret, 7, token), await orderRefOf(key));
     assert.equal(await isOrderToken(secret, 8, token), false);
     assert.equal(await isOrderToken('t'.repeat(32), 7, token), false);
     assert.equal(await isOrderToken(secret, 7, token.slice(0, -1)), false);
     assert.equal(await isOrderToken(secret, 7, null), false);
+    assert.equal(await isOrderToken(secret, 7, `${await orderRefOf(`pc_${'b'.repeat(32)}`)}${token.slice(24)}`), false, 'another order key under the same mac');
+    assert.equal(await orderTokenKey(secret, 7, await legacyOrderTokenFor(secret, 7)), null, 'the earlier form: valid, naming no key');
   });
 });
 

@@ -178,6 +178,48 @@ function handlerScenarios(name: string, share: () => Promise<{ stores: [ClaimSto
   });
 }
 
+describe("handler: a buyer's token after the service's ids start again", () => {
+  let sb: TestSandbox;
+  let handler: RunningHandler;
+  before(async () => {
+    sb = await startTestSandbox();
+    handler = await serveHandler({ merchantKey: 'mk_test_demo', baseUrl: `${sb.origin}/v1`, resolveLink: resolveHandlerLink, secret: 'a-test-server-secret', statusPollMs: 200, now: () => sb.running.sandbox.context.clock.now() });
+  });
+  after(async () => {
+    await handler.close();
+    await sb.close();
+  });
+
+  test('a token of the old order 1 neither reads, waits on nor cancels the new order 1; the new token does', async () => {
+    const fresh = async (key: string) => {
+      assert.equal((await sb.api('POST', '/sandbox/reset')).status, 200);
+      const created = await postOrder(handler.url, key, pushOrderBody);
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      return { id: created.body.data.id_order as number, token: created.body.data.order_token as string };
+    };
+    const old = await fresh(`ids-again-old-${process.pid}`);
+    const now = await fresh(`ids-again-new-${process.pid}`);
+    assert.equal(now.id, old.id, 'the service numbered the new order as the old one');
+    assert.notEqual(now.token, old.token);
+
+    const stale = { id: now.id, token: old.token };
+    const notFound = (reply: Waited) => assert.deepEqual([reply.status, reply.body.api_code], [404, 'ORDER_NOT_FOUND'], JSON.stringify(reply.body));
+    notFound(await statusRequest(handler.url, stale));
+    const started = performance.now();
+    notFound(await statusRequest(handler.url, stale, '?wait=25&since=processing'));
+    assert.ok(performance.now() - started < 5_000, 'refused at once, not after the wait');
+    const cancel = await fetch(`${handler.url}/v1/checkout/orders/${now.id}/cancel`, { method: 'POST', headers: { 'X-Order-Token': old.token } });
+    assert.equal(cancel.status, 404, await cancel.text());
+
+    const waiting = statusRequest(handler.url, now, '?wait=25&since=processing');
+    assert.ok(await stillWaiting(waiting, 300), 'the new token waits on the new order, which nothing cancelled');
+    await approve(sb, now.id);
+    const answer = await waiting;
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.data.status, 'confirmed');
+  });
+});
+
 handlerScenarios('memory store shared in one process', async () => {
   const store = memoryClaimStore();
   return { stores: [store, store], close: async () => {} };

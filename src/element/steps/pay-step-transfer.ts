@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import type { PropertyValues } from 'lit';
 import type { TransferState } from '../../flow/types.js';
+import { chunkHooks } from '../internal/new-build.js';
 import { WaitingStep, countdownTemplate, noticeTemplate } from './waiting-parts.js';
 import { sharedStyles } from './shared.styles.js';
 import { laterStyles } from './later.styles.js';
@@ -8,8 +9,12 @@ import { stepTransferStyles } from './pay-step-transfer.styles.js';
 
 /** The QR image as a `data:` URL (allowed by `img-src 'self' data:`), drawn here from the payload. */
 async function qrDataUrl(payload: string): Promise<string> {
-  // Loaded only when this screen opens: qrcode stays out of the first bundle.
-  const { toDataURL } = await import('qrcode');
+  // Loaded only when this screen opens: qrcode stays out of the first bundle. Gone with an upgrade: the page reloads
+  // and the saved order resumes under the new script (internal/new-build.ts).
+  const { toDataURL } = await import('qrcode').catch((error: unknown) => {
+    chunkHooks.failed?.();
+    throw error;
+  });
   return toDataURL(payload, { errorCorrectionLevel: 'M', margin: 1, width: 208 });
 }
 

@@ -1,4 +1,5 @@
 import { NetworkError } from '../../client/errors.js';
+import { chunkHooks } from '../internal/new-build.js';
 import { PayStepAmount } from './pay-step-amount.js';
 import { PayStepMethod } from './pay-step-method.js';
 import { PayStepStatus } from './pay-step-status.js';
@@ -25,7 +26,7 @@ export type DetailsSteps = typeof import('./details-steps.js');
 
 /**
  * A lazy chunk of steps, fetched once and its elements registered. A failed fetch (offline) is not remembered: the
- * next need tries again. Its outcome is a network error's.
+ * next need tries again. Its outcome is a network error's; past that, `chunkHooks.failed`.
  */
 function lazySteps<M>(load: () => Promise<M>, steps: (m: M) => Record<string, CustomElementConstructor>): () => Promise<M> {
   let chunk: Promise<M> | undefined;
@@ -37,6 +38,7 @@ function lazySteps<M>(load: () => Promise<M>, steps: (m: M) => Record<string, Cu
       },
       (error: unknown) => {
         chunk = undefined;
+        chunkHooks.failed?.();
         throw new NetworkError({ cause: error });
       },
     ));

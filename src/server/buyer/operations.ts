@@ -37,7 +37,7 @@ import { gatewayOfOrder, toCheckoutOrder } from './orders.js';
 import { shopperForOrder } from './shopper.js';
 import type { OrderStatusNotices } from './order-status.js';
 import { noteGatewayKind } from '../telemetry/request-notes.js';
-import { bodyDigest, isOrderToken, orderKeyFor, orderTokenFor, type ServerSecrets } from '../secrets.js';
+import { bodyDigest, orderKeyFor, orderRefOf, orderTokenFor, orderTokenKey, type ServerSecrets } from '../secrets.js';
 
 const maxIdempotencyKeyLength = 255;
 
@@ -78,8 +78,18 @@ function checked<S extends z.ZodMiniType>(schema: S, value: unknown, what: strin
   return result.value;
 }
 
+/** The order a buyer's token proves: its id, and its order key's digest (`orderRefOf`; `null` for a token of the earlier form). */
+interface TokenOrder {
+  id: number;
+  ref: string | null;
+}
+
+/** How long after an instance starts a token of the earlier form is still taken: its orders, and a rolling deploy's. */
+export const legacyTokenGraceMs = 15 * 60_000;
+
 export function checkoutOperations(deps: OperationDeps): Operations {
   const { merchant } = deps;
+  const legacyTokensBefore = deps.now() + legacyTokenGraceMs;
 
   const resolve = async (request: Incoming, hash: string): Promise<CheckoutLinkInfo> => {
     const info = await deps.resolveLink(hash, request.request);
@@ -99,11 +109,27 @@ export function checkoutOperations(deps: OperationDeps): Operations {
   };
 
   /** The order behind a path id, only with its token: a wrong or missing token is the same 404 as no order. */
-  const tokenOrderId = async (request: Incoming, rawId: string): Promise<number> => {
+  const tokenOrder = async (request: Incoming, rawId: string): Promise<TokenOrder> => {
     const id = parseWith(OrderIdParam, rawId);
     if (!id.ok) throw CheckoutHttpError.invalid(id.problems.map((p) => ({ ...p, field: 'id_order' })));
-    if (!(await isOrderToken((await deps.secrets()).accept, id.value, request.headers.get('x-order-token')))) throw CheckoutHttpError.of('ORDER_NOT_FOUND');
-    return id.value;
+    const ref = await orderTokenKey((await deps.secrets()).accept, id.value, request.headers.get('x-order-token'));
+    if (ref === false) throw CheckoutHttpError.of('ORDER_NOT_FOUND');
+    return { id: id.value, ref };
+  };
+
+  /**
+   * The service's order under the token's id, only if it is the token's order: the same order key (its digest). The service's ids
+   * start again (a sandbox reset, another environment on the same store), and a token never reaches the order that
+   * took its id later; that is the same 404 as no order. A token of the earlier form names no key: it is taken only
+   * for an order the service says was made before this instance started (and a rolling deploy's few minutes after).
+   */
+  const readOwn = async (order: TokenOrder): Promise<OrderDetails> => {
+    const details = await merchant.getOrder(order.id);
+    const other = order.ref !== null ? Boolean(details.id_external) && (await orderRefOf(details.id_external!)) !== order.ref : Date.parse(details.purchase_date) > legacyTokensBefore;
+    if (other) {
+      throw CheckoutHttpError.of('ORDER_NOT_FOUND');
+    }
+    return details;
   };
 
   /** The buyer's view of an order, not yet checked: `orderView` checks it alone, `withToken` with its token (once). */
@@ -119,10 +145,10 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     return view;
   };
 
-  const currentOrder = async (id: number): Promise<Reply> => ({ status: 200, data: await orderView(await merchant.getOrder(id)) });
+  const currentOrder = async (order: TokenOrder): Promise<Reply> => ({ status: 200, data: await orderView(await readOwn(order)) });
 
-  const withToken = async (order: CheckoutOrder) =>
-    checked(CheckoutOrderCreatedSchema, { ...order, order_token: await orderTokenFor((await deps.secrets()).sign, order.id_order) }, 'The created order');
+  const withToken = async (order: CheckoutOrder, orderKey: string) =>
+    checked(CheckoutOrderCreatedSchema, { ...order, order_token: await orderTokenFor((await deps.secrets()).sign, order.id_order, orderKey) }, 'The created order');
 
   /** The create itself, run only under a claim. Failures before `POST /orders` is sent are definite. */
   const createNew = async (request: Incoming, hash: string, info: CheckoutLinkInfo, body: CheckoutOrderInput, orderKey: string): Promise<Reply> => {
@@ -196,7 +222,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     }
     let order: CheckoutOrderCreated;
     try {
-      order = await withToken(viewOf(details, [gateway], created, info.description));
+      order = await withToken(viewOf(details, [gateway], created, info.description), orderKey);
     } catch (error) {
       // The order exists but cannot be shown: the claim is kept, never released into a second order.
       throw new InDoubtError(error);
@@ -231,27 +257,29 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     },
 
     async createdReply(details) {
-      return { status: 201, data: await withToken(viewOf(details)) };
+      // Called for a held claim whose key is this order's `id_external` (webhook-intake.ts checks it).
+      return { status: 201, data: await withToken(viewOf(details), details.id_external ?? '') };
     },
 
     async getOrder(request, rawId) {
-      const id = await tokenOrderId(request, rawId);
+      const own = await tokenOrder(request, rawId);
       await deps.guards.beforeLookup(request);
       const wait = readStatusWait(request.searchParams);
       if (Array.isArray(wait)) throw CheckoutHttpError.invalid(wait);
-      if (!wait) return currentOrder(id);
-      const read = async () => orderView(await merchant.getOrder(id));
-      const { order, waited } = await deps.waits.wait(id, read, wait, request.signal, deps.guards.address(request));
+      if (!wait) return currentOrder(own);
+      const read = async () => orderView(await readOwn(own));
+      const { order, waited } = await deps.waits.wait(own.id, read, wait, request.signal, deps.guards.address(request), own.ref);
       return { status: 200, data: order, headers: waited ? { [statusWaitHeader]: String(wait.seconds) } : {} };
     },
 
     async submitOtp(request, rawId) {
-      const id = await tokenOrderId(request, rawId);
+      const own = await tokenOrder(request, rawId);
       const parsed = parseWith(OtpBodySchema, await readJsonBody(request.body));
       if (!parsed.ok) throw CheckoutHttpError.invalid(parsed.problems);
-      await deps.guards.beforeCode(request, id);
-      await merchant.submitOtp(id, parsed.value.daviplata_otp);
-      return currentOrder(id);
+      await deps.guards.beforeCode(request, own.id);
+      await readOwn(own); // the code goes to the token's order only
+      await merchant.submitOtp(own.id, parsed.value.daviplata_otp);
+      return currentOrder(own);
     },
 
     async statusDelivered(idOrder, status) {
@@ -259,11 +287,12 @@ export function checkoutOperations(deps: OperationDeps): Operations {
     },
 
     async cancelOrder(request, rawId) {
-      const id = await tokenOrderId(request, rawId);
+      const own = await tokenOrder(request, rawId);
       await readJsonBody(request.body, { optional: true }); // no body is needed, but a hostile one is refused, not ignored
       await deps.guards.beforeCancel(request);
-      await merchant.cancel(id);
-      return currentOrder(id);
+      await readOwn(own); // only the token's order is cancelled
+      await merchant.cancel(own.id);
+      return currentOrder(own);
     },
   };
 }

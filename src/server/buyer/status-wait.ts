@@ -47,12 +47,16 @@ interface Watch {
 }
 
 export interface StatusWaits {
-  /** The order once its status differs from `wait.since`, or as it is when the wait runs out or the buyer leaves. */
-  wait(idOrder: number, read: () => Promise<CheckoutOrder>, wait: StatusWaitRequest, signal: AbortSignal | undefined, address: string | undefined): Promise<WaitAnswer>;
+  /**
+   * The order once its status differs from `wait.since`, or as it is when the wait runs out or the buyer leaves.
+   * `orderRef` (the digest of the order key the buyer's token names) keeps apart two orders the service numbered the
+   * same: each its own watch.
+   */
+  wait(idOrder: number, read: () => Promise<CheckoutOrder>, wait: StatusWaitRequest, signal: AbortSignal | undefined, address: string | undefined, orderRef?: string | null): Promise<WaitAnswer>;
   /** Requests waiting now (for tests and the bench). */
   readonly waiting: number;
-  /** Whether requests wait on this order here now: its watch reads it, so the sweep need not. */
-  watching(idOrder: number): boolean;
+  /** Whether requests wait on this order (this id and order key's digest) here now: its watch reads it, so the sweep need not. */
+  watching(idOrder: number, orderRef: string): boolean;
   /**
    * Shutting down: every waiting request is answered now with the order as last read (the element then asks again,
    * through the load balancer, another instance), and a new one is answered at once without waiting.
@@ -60,8 +64,11 @@ export interface StatusWaits {
   drain(): void;
 }
 
+/** A watch is one order: its id and, where the buyer's token names it, its order key's digest. */
+const watchKeyOf = (idOrder: number, orderRef: string | null | undefined) => (orderRef ? `${idOrder}.${orderRef}` : `${idOrder}`);
+
 export function statusWaits(deps: StatusWaitDeps): StatusWaits {
-  const watches = new Map<number, Watch>();
+  const watches = new Map<string, Watch>();
   const perAddress = new Map<string, number>();
   let waiting = 0;
   let draining = false;
@@ -71,7 +78,7 @@ export function statusWaits(deps: StatusWaitDeps): StatusWaits {
   };
 
   /** One read at a time per order; every waiter hears its answer. */
-  const poll = (idOrder: number, watch: Watch): Promise<void> =>
+  const poll = (id: string, watch: Watch): Promise<void> =>
     (watch.reading ??= (async () => {
       clearTimeout(watch.timer);
       try {
@@ -83,21 +90,21 @@ export function statusWaits(deps: StatusWaitDeps): StatusWaits {
         if (!watch.latest) for (const waiter of [...watch.waiters]) waiter.fail(error);
       } finally {
         watch.reading = undefined;
-        if (watch.waiters.size > 0 && watches.get(idOrder) === watch) watch.timer = setTimeout(() => void poll(idOrder, watch), deps.pollMs);
+        if (watch.waiters.size > 0 && watches.get(id) === watch) watch.timer = setTimeout(() => void poll(id, watch), deps.pollMs);
       }
     })());
 
-  const open = (idOrder: number, read: () => Promise<CheckoutOrder>): Watch => {
+  const open = (id: string, idOrder: number, read: () => Promise<CheckoutOrder>): Watch => {
     const watch: Watch = { waiters: new Set(), read };
-    watches.set(idOrder, watch);
-    // A wake-up from any instance reads the order at once; no store means polling only.
-    watch.unsubscribe = deps.store.subscribe(orderChannel(idOrder), () => void poll(idOrder, watch)).catch(() => undefined);
+    watches.set(id, watch);
+    // A wake-up from any instance reads the order at once (the read checks it is this watch's order); no store means polling only.
+    watch.unsubscribe = deps.store.subscribe(orderChannel(idOrder), () => void poll(id, watch)).catch(() => undefined);
     return watch;
   };
 
-  const close = (idOrder: number, watch: Watch) => {
-    if (watch.waiters.size > 0 || watches.get(idOrder) !== watch) return;
-    watches.delete(idOrder);
+  const close = (id: string, watch: Watch) => {
+    if (watch.waiters.size > 0 || watches.get(id) !== watch) return;
+    watches.delete(id);
     clearTimeout(watch.timer);
     void watch.unsubscribe?.then((unsubscribe) => unsubscribe?.()).catch(() => {});
   };
@@ -107,15 +114,16 @@ export function statusWaits(deps: StatusWaitDeps): StatusWaits {
       return waiting;
     },
 
-    watching: (idOrder) => watches.has(idOrder),
+    watching: (idOrder, orderRef) => watches.has(watchKeyOf(idOrder, orderRef)) || watches.has(watchKeyOf(idOrder, null)),
 
     drain() {
       draining = true;
       for (const watch of [...watches.values()]) for (const waiter of [...watch.waiters]) waiter.leave();
     },
 
-    async wait(idOrder, read, wait, signal, address) {
-      const existing = watches.get(idOrder);
+    async wait(idOrder, read, wait, signal, address, orderRef) {
+      const id = watchKeyOf(idOrder, orderRef);
+      const existing = watches.get(id);
       const full =
         draining ||
         waiting >= deps.caps.perInstance ||
@@ -127,7 +135,7 @@ export function statusWaits(deps: StatusWaitDeps): StatusWaits {
         return { order: existing?.latest ?? (await read()), waited: false };
       }
 
-      const watch = existing ?? open(idOrder, read);
+      const watch = existing ?? open(id, idOrder, read);
       return new Promise<WaitAnswer>((resolve, reject) => {
         const done = (): boolean => {
           if (!watch.waiters.delete(waiter)) return false;
@@ -140,13 +148,13 @@ export function statusWaits(deps: StatusWaitDeps): StatusWaits {
             if (left > 0) perAddress.set(address, left);
             else perAddress.delete(address);
           }
-          close(idOrder, watch);
+          close(id, watch);
           return true;
         };
         // When the wait runs out (or the buyer leaves, or the server shuts down), the answer is the latest read: at most `pollMs` old.
         const leave = () => {
           if (watch.latest) waiter.settle(watch.latest);
-          else void poll(idOrder, watch).then(() => (watch.latest ? waiter.settle(watch.latest) : waiter.fail(new Error('The order could not be read.'))));
+          else void poll(id, watch).then(() => (watch.latest ? waiter.settle(watch.latest) : waiter.fail(new Error('The order could not be read.'))));
         };
         const waiter: Waiter = {
           since: wait.since,
@@ -161,7 +169,7 @@ export function statusWaits(deps: StatusWaitDeps): StatusWaits {
         signal?.addEventListener('abort', leave, { once: true });
         const timer = setTimeout(leave, wait.seconds * 1000);
         if (signal?.aborted) leave();
-        else if (!existing) void poll(idOrder, watch);
+        else if (!existing) void poll(id, watch);
         else if (watch.latest && watch.latest.status !== wait.since) waiter.settle(watch.latest);
       });
     },

@@ -1,19 +1,149 @@
 /**
- * The handler's calls to the merchant API over Node's own `http`/`https` with a keep-alive pool: the global
- * `fetch` (undici) costs several times the CPU per call, which on a busy server is the handler's main cost.
- * Reached through `nodeBuiltin()`, so edge runtimes keep the global `fetch`.
+ * The handler's calls to the merchant API over undici's dispatcher (the client under Node's own `fetch`, used here
+ * without `fetch`'s web objects) with a keep-alive pool, or over Node's own `http`/`https` where undici cannot be
+ * loaded (a bundle shipped without its dependencies): the global `fetch` costs several times the CPU per call, and
+ * `http.request` about twice undici's dispatcher, which on a busy server is the handler's main cost. Reached through
+ * `nodeBuiltin()`, so edge runtimes keep the global `fetch` and load neither.
  */
 import type * as Http from 'node:http';
+import type * as Module from 'node:module';
+import type * as Undici from 'undici';
 import { timesOutItself } from '../../client/timed-send.js';
 import { nodeBuiltin } from '../node-builtin.js';
 
 type HttpModule = typeof Http;
+type UndiciModule = typeof Undici;
 
 /** How long a pooled connection may stay idle when the service sends no Keep-Alive hint (Node's own server closes at 5 s). */
 export const idleSocketMs = 4_000;
+/** How long before the service's `Keep-Alive: timeout=N` a pooled connection is dropped. */
+const keepAliveMarginMs = 1_000;
 
-/** A `fetch` for string or absent bodies over node:http(s); undefined where the runtime is not Node. */
+/** A `fetch` for string or absent bodies over undici, else node:http(s); undefined where the runtime is not Node. */
 export function nodeFetch(): typeof globalThis.fetch | undefined {
+  const undici = loadUndici();
+  return undici ? undiciFetch(undici) : httpFetch();
+}
+
+/** undici (a dependency) where the built-ins are, by a name no bundler follows; undefined where it is not installed. */
+function loadUndici(): UndiciModule | undefined {
+  const module = nodeBuiltin<typeof Module>('node:module');
+  try {
+    return module?.createRequire(import.meta.url)('undici') as UndiciModule | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What MerchantClient sends (a URL string, a string body, http or https) as its URL; anything else goes to the global fetch. */
+const ownCall = (input: RequestInfo | URL, init: RequestInit): URL | undefined => {
+  if (typeof input !== 'string' || (init.body != null && typeof init.body !== 'string')) return undefined;
+  const url = new URL(input);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
+};
+
+/** The service calls over undici's `Agent.dispatch`: no `Request`, `Response`, stream or `AbortController` per call. */
+export function undiciFetch(undici: UndiciModule): typeof globalThis.fetch {
+  // The idle-socket rule of the http path below: 4 s, or a second before the service's Keep-Alive hint if sooner.
+  const agent = new undici.Agent({ keepAliveTimeout: idleSocketMs, keepAliveTimeoutThreshold: keepAliveMarginMs });
+  return timesOutItself((input, init = {}) => {
+    const url = ownCall(input, init);
+    if (!url) return globalThis.fetch(input, init);
+    const signal = init.signal ?? undefined;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const body = (init.body ?? undefined) as string | undefined;
+    const call = new ServiceCall(signal);
+    // MerchantClient's timeout as a plain timer (client/timed-send.ts), the request aborted when it fires.
+    const timeoutMs = (init as { timeoutMs?: number }).timeoutMs;
+    if (timeoutMs) call.timer = setTimeout(timeUp, timeoutMs, call);
+    const method = (init.method ?? 'GET') as Undici.Dispatcher.HttpMethod;
+    agent.dispatch({ origin: url.origin, path: url.pathname + url.search, method, headers: rawHeaders(init.headers, url, body, false), body: body ?? null }, call);
+    return call.answer;
+  });
+}
+
+function timeUp(call: ServiceCall) {
+  call.stop(new DOMException('The operation timed out.', 'TimeoutError'));
+}
+
+/** One call as undici's handler: the answer's status, headers and bytes, settled once. */
+class ServiceCall implements Undici.Dispatcher.DispatchHandlers {
+  readonly answer: Promise<Response>;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  #resolve!: (answer: Response) => void;
+  #reject!: (error: unknown) => void;
+  #abort: ((error: Error) => void) | undefined;
+  /** Why the call was stopped (its timeout, the caller's signal): what it rejects with, whatever undici says after. */
+  #stopped: Error | undefined;
+  #settled = false;
+  #status = 0;
+  #statusText = '';
+  readonly #headers: string[] = [];
+  readonly #chunks: Buffer[] = [];
+  readonly #signal: AbortSignal | undefined;
+  readonly #onAbort: (() => void) | undefined;
+
+  constructor(signal: AbortSignal | undefined) {
+    this.answer = new Promise<Response>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    this.#signal = signal;
+    if (signal) {
+      this.#onAbort = () => this.stop(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      signal.addEventListener('abort', this.#onAbort, { once: true });
+    }
+  }
+
+  /** Ends the call now (its timeout, the caller's signal): the request is aborted as soon as undici has handed it a connection. */
+  stop(error: Error): void {
+    if (this.#settled || this.#stopped) return;
+    this.#stopped = error;
+    if (this.#abort) this.#abort(error);
+    else this.#finish(error);
+  }
+
+  onConnect(abort: (error?: Error) => void): void {
+    if (this.#stopped) return abort(this.#stopped);
+    this.#abort = abort;
+  }
+
+  onHeaders(status: number, headers: Buffer[], _resume: () => void, statusText: string): boolean {
+    if (status < 200) return true; // informational: the real answer follows
+    this.#status = status;
+    this.#statusText = statusText;
+    // Each name and value as Latin-1, as Node's own fetch reads them.
+    for (const part of headers) this.#headers.push(part.toString('latin1'));
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.#chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    const chunks = this.#chunks;
+    const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+    this.#finish(undefined, bufferedAnswer(this.#status, this.#statusText, new RawHeaders(this.#headers), body));
+  }
+
+  onError(error: Error): void {
+    this.#finish(this.#stopped ?? error);
+  }
+
+  #finish(error: unknown, answer?: Response): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    clearTimeout(this.timer);
+    if (this.#onAbort) this.#signal?.removeEventListener('abort', this.#onAbort);
+    if (answer) this.#resolve(answer);
+    else this.#reject(error);
+  }
+}
+
+/** The service calls over node:http(s), where undici cannot be loaded. */
+export function httpFetch(): typeof globalThis.fetch | undefined {
   const http = nodeBuiltin<HttpModule>('node:http');
   const https = nodeBuiltin<HttpModule>('node:https');
   if (!http || !https) return undefined;
@@ -24,13 +154,11 @@ export function nodeFetch(): typeof globalThis.fetch | undefined {
   const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
 
   return timesOutItself((input, init = {}) => {
-    // Anything but what MerchantClient sends (a URL string, a string body) goes to the global fetch.
-    if (typeof input !== 'string' || (init.body != null && typeof init.body !== 'string')) return globalThis.fetch(input, init);
-    const url = new URL(input);
-    const agent = url.protocol === 'https:' ? agents['https:'] : url.protocol === 'http:' ? agents['http:'] : undefined;
-    if (!agent) return globalThis.fetch(input, init);
-    const body = init.body ?? undefined;
-    const headers = rawHeaders(init.headers, url, body);
+    const url = ownCall(input, init);
+    if (!url) return globalThis.fetch(input, init);
+    const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
+    const body = (init.body ?? undefined) as string | undefined;
+    const headers = rawHeaders(init.headers, url, body, true);
     const signal = init.signal ?? undefined;
     // MerchantClient's timeout as a plain timer (client/timed-send.ts), the request destroyed when it fires.
     const timeoutMs = (init as { timeoutMs?: number }).timeoutMs;
@@ -99,15 +227,15 @@ function bufferedAnswer(status: number, statusText: string, headers: Headers, bo
 }
 
 /**
- * The request's headers as the flat name, value list `http.request` writes as they are (each still checked by Node):
- * MerchantClient's plain record copied without a Headers object in between or a `setHeader` per header, with the
- * body's length, and `Host` and the URL's credentials as `Authorization`, which Node adds only to headers given as an
- * object.
+ * The request's headers as the flat name, value list `http.request` and undici write as they are (each still checked):
+ * MerchantClient's plain record copied without a Headers object in between or a `setHeader` per header, and the URL's
+ * credentials as `Authorization`; for Node's `http` (`forHttp`) also `Host` and the body's length, which Node adds
+ * only to headers given as an object (undici adds both itself, and refuses a length other than the body's).
  */
-function rawHeaders(init: HeadersInit | undefined, url: URL, body: string | undefined): string[] {
+function rawHeaders(init: HeadersInit | undefined, url: URL, body: string | undefined, forHttp: boolean): string[] {
   const record = init && typeof (init as Partial<Iterable<unknown>>)[Symbol.iterator] !== 'function' ? (init as Record<string, string>) : Object.fromEntries(new Headers(init));
   const list: string[] = [];
-  let hasHost = false;
+  let hasHost = !forHttp;
   let hasAuthorization = false;
   for (const name in record) {
     const lower = name.toLowerCase();
@@ -120,7 +248,7 @@ function rawHeaders(init: HeadersInit | undefined, url: URL, body: string | unde
   if (!hasAuthorization && (url.username || url.password)) {
     list.push('authorization', `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`);
   }
-  if (body !== undefined) list.push('content-length', String(Buffer.byteLength(body)));
+  if (forHttp && body !== undefined) list.push('content-length', String(Buffer.byteLength(body)));
   return list;
 }
 

@@ -3,10 +3,11 @@
  * (`/pay-checkout.js` and its lazy chunks `/pay-checkout.*-HASH.js`) for the shop's pages, and the hosted page's files
  * under `/checkout/`. Read once at start; each compressed once (br and gzip, chosen by `Accept-Encoding`), when first
  * asked for. Names with a content hash never change, so they are cached for a year (`immutable`); `/pay-checkout.js`
- * itself for five minutes, so a new version reaches the shop's pages soon after an upgrade.
+ * itself for five minutes, so a new version reaches the shop's pages soon after an upgrade. The hashed files of the
+ * versions before stay served for a week (`keepAssets`): a page loaded under one of them still finds its chunks.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -100,6 +101,64 @@ export function loadAssets(dist: string, { apiBaseLine }: { apiBaseLine: string 
     files.set(`/checkout/${rel}`, asset(file, readFileSync(file), hashedName.test(rel) ? assetCache.immutable : assetCache.other));
   }
   return files;
+}
+
+/** How long an earlier version's hashed files stay served after the last start that served them as its own. */
+export const keptAssetsMs = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Where an installed package keeps its hashed files for the versions after it: `node_modules/.cache/pay-checkout/assets`
+ * beside the package, the folder build tools keep their caches in (`npm install` of a new version leaves it, and only
+ * who installed the package writes there). None for a dist/ outside node_modules (a checkout of this repository).
+ */
+export function keptAssetsDir(dist: string): string | undefined {
+  const parts = path.resolve(dist).split(path.sep);
+  const at = parts.lastIndexOf('node_modules');
+  return at < 1 ? undefined : path.join(parts.slice(0, at + 1).join(path.sep), '.cache', 'pay-checkout', 'assets');
+}
+
+/** A kept file's URL path may be served again: a hashed name of the script's family, or of the hosted page's files. */
+const keepable = (urlPath: string) => hashedName.test(urlPath) && (scriptFamily.test(urlPath.slice(1)) || /^\/checkout\/[\w./-]+$/.test(urlPath)) && !urlPath.includes('..');
+
+/**
+ * Keeps this version's hashed files in `dir` (each file's time: this start), then adds to `files` what earlier versions
+ * kept there within `keptAssetsMs`, deleting older ones. After an upgrade, a buyer's page still running the earlier
+ * script (or holding it from a cache for its five minutes) finds the chunks it asks for; the element's own reload
+ * (element/internal/new-build.ts) is for a server that has lost them. Each file is written under a temporary name and
+ * renamed, so another instance on this machine never serves half of one. Best effort: what fails is returned, and
+ * the current version is served all the same.
+ */
+export function keepAssets(files: Map<string, Asset>, dir: string, now = Date.now()): { kept: number; earlier: number; failed?: string } {
+  let kept = 0;
+  let earlier = 0;
+  try {
+    const at = new Date(now);
+    for (const [urlPath, file] of files) {
+      if (file.cacheControl !== assetCache.immutable || !keepable(urlPath)) continue;
+      const target = path.join(dir, ...urlPath.slice(1).split('/'));
+      if (existsSync(target)) utimesSync(target, at, at);
+      else {
+        mkdirSync(path.dirname(target), { recursive: true });
+        const temporary = `${target}.${process.pid}.tmp`;
+        writeFileSync(temporary, file.body);
+        renameSync(temporary, target);
+      }
+      kept += 1;
+    }
+    for (const file of existsSync(dir) ? walk(dir) : []) {
+      const urlPath = `/${path.relative(dir, file).split(path.sep).join('/')}`;
+      if (files.has(urlPath) || !keepable(urlPath)) continue;
+      if (now - statSync(file).mtimeMs > keptAssetsMs) {
+        rmSync(file, { force: true });
+        continue;
+      }
+      files.set(urlPath, asset(file, readFileSync(file), assetCache.immutable));
+      earlier += 1;
+    }
+    return { kept, earlier };
+  } catch (error) {
+    return { kept, earlier, failed: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /** `script` with `statement` first, after the leading compile-hint comment that must stay on the first line. */

@@ -14,7 +14,7 @@ import type { Answer, AnswerIncoming, Incoming } from '../http/incoming.js';
 import { safeSink, type EventSink } from '../events.js';
 import { serve, type RunningNodeServer } from '../node/server.js';
 import { appLinks, fileLinks } from './app-links.js';
-import { encoded, encodingFor, findDist, loadAssets, precompress, type Asset } from './assets.js';
+import { encoded, encodingFor, findDist, keepAssets, keptAssetsDir, loadAssets, precompress, type Asset } from './assets.js';
 import { hostedRoute } from './hosted-route.js';
 import { hstsValue } from '../hosted-page/headers.js';
 import { relayOf } from './outcome-relay.js';
@@ -33,6 +33,11 @@ export interface StartServeCommandOptions {
   onEvent?: EventSink;
   /** The package's built files; default the `dist/` this file was bundled into. */
   dist?: string;
+  /**
+   * Where the hashed files of this version are kept for the next, and the earlier versions' are found (assets.ts);
+   * default `node_modules/.cache/pay-checkout/assets` beside an installed package, none elsewhere. `false`: none.
+   */
+  keptAssets?: string | false;
   /** For the service and the shop's app (tests inject faults with it). */
   fetch?: typeof globalThis.fetch;
   /** The links app's timeout and cache times (app-links.ts); tests shorten them. */
@@ -87,6 +92,13 @@ export async function startServeCommand(settings: ServeCommandSettings | Partner
   if (!dist) emit({ level: 'warn', name: 'assets_missing', message: "no built dist/ beside the server (pay-checkout.js, hosted/index.html): the buyer API is served, the element's script and the hosted page are not" });
   // Beside the script it serves, the buyer API is this server's: the element reads it unless the page sets api-base.
   const files = dist ? loadAssets(dist, { apiBaseLine: 'globalThis[Symbol.for("pay-checkout.api-base")]??=new URL("./v1",import.meta.url).href;' }) : new Map<string, Asset>();
+  // An earlier version's chunks, for the pages still running it after an upgrade.
+  const keptDir = options.keptAssets === false ? undefined : (options.keptAssets ?? (dist ? keptAssetsDir(dist) : undefined));
+  if (dist && keptDir) {
+    const kept = keepAssets(files, keptDir);
+    if (kept.failed) emit({ level: 'warn', name: 'assets_keep_failed', message: `earlier versions' chunks are not kept (${kept.failed}): a page loaded before the next upgrade loads itself again when it finds its chunks gone` });
+    else if (kept.earlier > 0) emit({ level: 'info', name: 'assets_kept', message: `${kept.earlier} files of earlier versions still served from ${keptDir}, each for a week after its version last ran` });
+  }
   const serviceOrigin = new URL(resolveBaseUrl(settings.service)).origin;
   const hosted = dist
     ? hostedRoute({

@@ -39,6 +39,7 @@ export const serveCommandSettings = {
   partnerSecret: { env: 'PAY_CHECKOUT_PARTNER_SECRET', flag: 'partner-secret', expects: "the partner's X-API-Secret" },
   partnerWebhookSecret: { env: 'PAY_CHECKOUT_PARTNER_WEBHOOK_SECRET', flag: 'partner-webhook-secret', expects: "the partner account's webhook signing secret (a comma list while rotating)" },
   keys: { env: 'PAY_CHECKOUT_KEYS', flag: 'keys', expects: 'a comma list of random 32-byte keys in base64 (openssl rand -base64 32); the first encrypts, every one decrypts' },
+  pendingShops: { env: 'PAY_CHECKOUT_PENDING_SHOPS', flag: 'pending-shops', expects: 'at most how many shops may be registered and not yet connected at once, a whole number from 1' },
   allowLocalShops: { env: 'PAY_CHECKOUT_ALLOW_LOCAL_SHOPS', flag: 'allow-local-shops', expects: '1 to allow http and local notify URLs (development and tests only), or 0' },
   port: { env: 'PORT', flag: 'port', expects: 'a port number from 0 to 65535' },
   host: { env: 'HOST', flag: 'host', expects: 'the interface to listen on, like 0.0.0.0 or 127.0.0.1' },

@@ -69,8 +69,8 @@ export interface SweepDeps {
   notices: Pick<OrderStatusNotices, 'orders' | 'swept'>;
   /** The client that reads an order of this merchant reference (`''`: the handler's own); undefined when there is none now. */
   clientFor(merchant: string): MerchantClient | undefined | Promise<MerchantClient | undefined>;
-  /** Whether a buyer's waiting request on this instance is reading the order already. */
-  busy?(idOrder: number): boolean;
+  /** Whether a buyer's waiting request on this instance is reading the order (this id and order key) already. */
+  busy?(order: Pick<OpenOrderRecord, 'id_order' | 'order_key'>): boolean | Promise<boolean>;
   timings: SweepTimings;
   emit: EventSink;
   /** Each read and what it found: `pending`, `found` (an outcome the sweep learnt first), `known`, `other`, `failed`, `left` (a buyer reads it). */
@@ -142,7 +142,7 @@ export function createSweep(deps: SweepDeps): Sweep {
   };
 
   const readOne = async ({ order, token }: LeasedOrder): Promise<void> => {
-    if (deps.busy?.(order.id_order)) {
+    if (await deps.busy?.(order)) {
       // A buyer's waiting request here reads it already (and reports what it finds): one caller per order.
       deps.onRead?.('left');
       return settle(order, token, t.firstReadMs, false);

@@ -146,7 +146,7 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
     const host = request.headers.get('host') ?? 'localhost';
     return `${settings.trustProxy > 0 && request.headers.get('x-forwarded-proto') === 'https' ? 'https' : 'http'}://${host}`;
   };
-  const stores = shopApi({ registry, partner, policy, notices, limits, emit, onChange, originOf: origin, addressOf: (request) => clientAddressOf(request, { trustProxy: settings.trustProxy }) });
+  const stores = shopApi({ registry, partner, policy, notices, limits, emit, onChange, originOf: origin, pendingShops: partnerSettings.pendingShops, addressOf: (request) => clientAddressOf(request, { trustProxy: settings.trustProxy }) });
   const webhooks = partnerWebhooks({ registry, secrets: partnerSettings.webhookSecrets, notices, checkoutOf: (record) => checkouts.of(record), onChange, emit });
 
   const metrics = shopMetrics(() => notices.pendingByShop());
@@ -249,9 +249,9 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
             },
           },
           clientFor: async (storeId) => (await followedOf(storeId))?.client,
-          busy: (idOrder) => {
-            const owner = orderShops.get(idOrder);
-            return owner ? (checkouts.held(owner)?.followed?.busy(idOrder) ?? false) : false;
+          busy: (order) => {
+            const owner = orderShops.get(order.id_order);
+            return owner ? (checkouts.held(owner)?.followed?.busy(order) ?? false) : false;
           },
           timings: { ...defaultSweepTimings, ...sweepTimings },
           emit,

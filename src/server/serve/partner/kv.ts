@@ -11,6 +11,8 @@ export interface Kv {
   /** Writes the value (forever, or for `ttlMs`); with `onlyNew`, only when the key is absent: true when written. */
   set(key: string, value: string, options?: { ttlMs?: number; onlyNew?: boolean }): Promise<boolean>;
   delete(key: string): Promise<void>;
+  /** Adds `delta` to a counter (0 when absent or expired), atomically; a new counter lives `ttlMs`. The new value. */
+  add(key: string, delta: number, ttlMs: number): Promise<number>;
   /** Every live key starting with `prefix`, with its value (for the operator and the start-up checks, not per request). */
   scan(prefix: string): Promise<[string, string][]>;
   close(): Promise<void>;

@@ -80,6 +80,19 @@ export function postgresKv(options: PostgresKvOptions): Kv {
     async delete(key) {
       await query('delete', `DELETE FROM ${table} WHERE key = $1`, [checkKey(key)]);
     },
+    async add(key, delta, ttlMs) {
+      const at = now();
+      const gone = `${table}.expires_at IS NOT NULL AND ${table}.expires_at <= $4`;
+      const result = await query(
+        'add',
+        `INSERT INTO ${table} (key, value, expires_at) VALUES ($1, $2::bigint::text, $3) ON CONFLICT (key) DO UPDATE
+         SET value = ((CASE WHEN ${gone} THEN 0 ELSE ${table}.value::bigint END) + $2::bigint)::text,
+             expires_at = CASE WHEN ${gone} THEN EXCLUDED.expires_at ELSE ${table}.expires_at END
+         RETURNING value`,
+        [checkKey(key), Math.trunc(delta), at + Math.max(1, Math.ceil(ttlMs)), at],
+      );
+      return Number(result.rows[0]?.value ?? 0);
+    },
     async scan(prefix) {
       const result = await query('scan', `SELECT key, value FROM ${table} WHERE starts_with(key, $1) AND ${live} ORDER BY key`, [checkKey(prefix), now()]);
       return result.rows.map((row) => [String(row.key), String(row.value)] as [string, string]);

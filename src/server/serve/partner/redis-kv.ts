@@ -12,6 +12,9 @@ export interface RedisKvOptions {
   commandTimeoutMs?: number;
 }
 
+/** INCRBY, and the counter's expiry when it is new. */
+const addScript = "local v = redis.call('INCRBY', KEYS[1], ARGV[1]) if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return v";
+
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function redisKv(options: RedisKvOptions): Kv {
@@ -53,6 +56,10 @@ export function redisKv(options: RedisKvOptions): Kv {
     },
     async delete(key) {
       await send('delete', ['DEL', base + checkKey(key)]);
+    },
+    async add(key, delta, ttlMs) {
+      const value = await send('add', ['EVAL', addScript, '1', base + checkKey(key), String(Math.trunc(delta)), String(Math.max(1, Math.ceil(ttlMs)))]);
+      return Number(value);
     },
     async scan(prefix) {
       const keys: string[] = [];

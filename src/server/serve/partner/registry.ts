@@ -27,6 +27,8 @@ export interface ShopRecord {
   merchant_key: string | null;
   id_store: number | null;
   disconnect_reason?: DisconnectReason;
+  /** Until when a shop never connected is kept (its registration plus `pendingTtlMs`); gone once it connects. */
+  pending_until?: number;
 }
 
 /** A link a shop made through `POST /v1/stores/me/links`; the shopper it knows is sealed. */
@@ -68,7 +70,10 @@ const keys = {
   idStore: (id: number) => `idstore:${id}`,
   unbound: (id: number) => `onboarded:${id}`,
   idempotency: (storeId: string, keyHash: string) => `idem:${storeId}:${keyHash}`,
+  /** Shops registered in one hour and not connected since (the cap on pending shops). */
+  pendingCount: (hour: number) => `pending-count:${hour}`,
 };
+const hourMs = 60 * 60 * 1000;
 
 /** Link hashes as the service makes them, in a form safe for a key. */
 const linkKey = (hash: string) => keys.link(Buffer.from(hash, 'utf8').toString('base64url'));
@@ -79,7 +84,13 @@ export interface ShopSecrets {
 }
 
 export interface Registry {
-  register(input: { name: string; notify_url: string; allowed_origins: string[] }): Promise<{ record: ShopRecord; apiKey: string; notifySecret: string }>;
+  /**
+   * A new pending shop, counted among the pending ones; undefined (nothing written) when `pendingMax` are pending
+   * already. Without `pendingMax` it is counted and never refused (a shop that brings its merchant key connects at once).
+   */
+  register(input: { name: string; notify_url: string; allowed_origins: string[] }, options?: { pendingMax?: number }): Promise<{ record: ShopRecord; apiKey: string; notifySecret: string } | undefined>;
+  /** Shops registered in the last `pendingTtlMs` and never connected (as counted: one whose record is gone early still counts until its hour ends). */
+  pendingCount(): Promise<number>;
   byApiKey(apiKey: string): Promise<ShopRecord | undefined>;
   get(storeId: string): Promise<ShopRecord | undefined>;
   /**
@@ -147,8 +158,18 @@ export function createRegistry({ kv, keyring, now = Date.now }: RegistryOptions)
     }
     return key;
   };
+  /** How long a shop that never connected is still kept; undefined for one that connected once (kept for good). */
+  const keptMs = (record: ShopRecord) => {
+    const until = record.status === 'connected' ? undefined : (record.pending_until ?? (record.status === 'pending' ? record.created_at + pendingTtlMs : undefined));
+    return until === undefined ? undefined : Math.max(1, until - now());
+  };
+  const pendingHours = () => {
+    const last = Math.floor(now() / hourMs);
+    return Array.from({ length: Math.ceil(pendingTtlMs / hourMs) + 1 }, (_, i) => keys.pendingCount(last - i));
+  };
+  const countPending = (createdAt: number, delta: number) => kv.add(keys.pendingCount(Math.floor(createdAt / hourMs)), delta, Math.floor(createdAt / hourMs) * hourMs + hourMs + pendingTtlMs - now());
   const save = async (record: ShopRecord) => {
-    const ttlMs = record.status === 'pending' ? Math.max(1, record.created_at + pendingTtlMs - now()) : undefined;
+    const ttlMs = keptMs(record);
     await kv.set(keys.shop(record.store_id), JSON.stringify(record), ttlMs ? { ttlMs } : {});
     if (record.api_key_hash) await kv.set(keys.apiKey(record.api_key_hash), record.store_id, ttlMs ? { ttlMs } : {});
   };
@@ -160,12 +181,17 @@ export function createRegistry({ kv, keyring, now = Date.now }: RegistryOptions)
   };
 
   const registry: Registry = {
-    async register(input) {
+    async register(input, { pendingMax } = {}) {
+      const at = now();
+      await countPending(at, 1);
+      if (pendingMax !== undefined && (await registry.pendingCount()) > pendingMax) {
+        await countPending(at, -1);
+        return undefined;
+      }
       const storeId = randomToken('st_', 16);
       const apiKey = randomToken('pcs_');
       const notifySecret = randomToken('pcn_');
       const { stored, key } = keyring.newDataKey(storeId);
-      const at = now();
       const record: ShopRecord = {
         store_id: storeId,
         name: input.name,
@@ -179,9 +205,13 @@ export function createRegistry({ kv, keyring, now = Date.now }: RegistryOptions)
         notify_secret: keyring.sealField(storeId, key, 'notify_secret', notifySecret),
         merchant_key: null,
         id_store: null,
+        pending_until: at + pendingTtlMs,
       };
       await save(record);
       return { record, apiKey, notifySecret };
+    },
+    async pendingCount() {
+      return (await kv.getMany(pendingHours())).reduce((sum, value) => sum + Math.max(0, Number(value ?? 0) || 0), 0);
     },
     async byApiKey(apiKey) {
       const hash = apiKeyHash(apiKey);
@@ -214,7 +244,10 @@ export function createRegistry({ kv, keyring, now = Date.now }: RegistryOptions)
         id_store: idStore ?? record.id_store,
       };
       delete connected.disconnect_reason;
+      delete connected.pending_until;
       await save(connected);
+      // No longer pending: counted no more (its registration's hour), so another shop may register.
+      if (record.pending_until !== undefined) await countPending(record.created_at, -1).catch(() => undefined);
       if (connected.id_store !== null) await kv.set(keys.idStore(connected.id_store), storeId);
       return connected;
     },
@@ -229,10 +262,11 @@ export function createRegistry({ kv, keyring, now = Date.now }: RegistryOptions)
         disconnect_reason: before.status === 'disconnected' ? (before.disconnect_reason ?? reason) : reason,
         api_key_hash: revoke ? null : before.api_key_hash,
       };
-      // Kept (not pending any more, so not forgotten): the operator lists it, and the shop can connect again.
-      await kv.set(keys.shop(storeId), JSON.stringify(after));
+      // Kept, so the operator lists it and it can connect again; one that never connected is still forgotten in time.
+      const ttlMs = keptMs(after);
+      await kv.set(keys.shop(storeId), JSON.stringify(after), ttlMs ? { ttlMs } : {});
       if (revoke && before.api_key_hash) await kv.delete(keys.apiKey(before.api_key_hash));
-      else if (after.api_key_hash) await kv.set(keys.apiKey(after.api_key_hash), storeId);
+      else if (after.api_key_hash) await kv.set(keys.apiKey(after.api_key_hash), storeId, ttlMs ? { ttlMs } : {});
       return { before, after };
     },
     secrets(record) {

@@ -17,7 +17,12 @@ export interface PartnerSettings {
   allowLocalShops: boolean;
   /** `PAY_CHECKOUT_NOTIFY_RETRY_MS`: the first retry of a shop's notice, as for one shop. */
   notifyRetryMs: number | undefined;
+  /** `PAY_CHECKOUT_PENDING_SHOPS`: at most this many shops registered and never connected at once. */
+  pendingShops: number;
 }
+
+/** Shops registered and not connected, at most, by default: a flood of registrations fills no store. */
+export const defaultPendingShops = 10_000;
 
 export type PartnerServeSettings = Omit<CommonSettings, 'store'> & {
   partner: PartnerSettings;
@@ -49,10 +54,12 @@ export function parsePartnerServeSettings(raw: RawSettings): PartnerServeSetting
   for (const unused of ['linksUrl', 'linksFile', 'notifyUrl', 'appSecret'] as const) {
     if (raw[unused] !== undefined) throw new SettingError(`${serveCommandSettings[unused].env} is set, but partner mode does not read it: each shop registers its own links and notify URL (POST /v1/stores); unset it.`);
   }
+  const pendingShops = raw.pendingShops === undefined ? defaultPendingShops : Number(raw.pendingShops);
+  if (raw.pendingShops !== undefined && !(/^\d{1,9}$/.test(raw.pendingShops) && pendingShops >= 1)) throw wrong('pendingShops', raw.pendingShops);
   if (raw.allowLocalShops !== undefined && raw.allowLocalShops !== '1' && raw.allowLocalShops !== '0') throw wrong('allowLocalShops', raw.allowLocalShops);
   const common = parseCommonSettings(raw);
   const { store } = common;
   if (store.kind === 'memory') throw new SettingError(`${serveCommandSettings.redisUrl.env} is not set: partner mode keeps its shops in Redis (${serveCommandSettings.redisUrl.expects}) or PostgreSQL (${serveCommandSettings.databaseUrl.env}, ${serveCommandSettings.databaseUrl.expects}).`);
   const sweep = parseSweepSettings(raw);
-  return { ...common, store, sweep, partner: { apiKey, apiSecret, webhookSecrets, keys, allowLocalShops: raw.allowLocalShops === '1', notifyRetryMs } };
+  return { ...common, store, sweep, partner: { apiKey, apiSecret, webhookSecrets, keys, allowLocalShops: raw.allowLocalShops === '1', notifyRetryMs, pendingShops } };
 }

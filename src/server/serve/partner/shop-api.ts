@@ -13,6 +13,7 @@ import type { Incoming } from '../../http/incoming.js';
 import type { LimitName, LimitStore } from '../../limits/limits.js';
 import { notifyUrlRefusal, type AddressPolicy } from './public-address.js';
 import type { Registry, ShopRecord } from './registry.js';
+import { defaultPendingShops } from './settings.js';
 import type { ShopNotices } from './shop-notices.js';
 
 export interface ShopApiOptions {
@@ -31,6 +32,8 @@ export interface ShopApiOptions {
   now?: () => number;
   /** Registrations per address per hour; default 10. */
   registrationsPerHour?: number;
+  /** Shops registered and never connected, at most (`PAY_CHECKOUT_PENDING_SHOPS`); default 10,000. */
+  pendingShops?: number;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -113,7 +116,12 @@ export function shopApi(options: ShopApiOptions): (request: Incoming, rest: stri
     if (body.merchant_key !== undefined && !(await checkMerchantKey(body.merchant_key))) {
       throw refuse('MERCHANT_KEY_NOT_ACCEPTED', { validation_errors: [{ field: 'merchant_key', message: 'was not accepted by the service for this partner' }] });
     }
-    const made = await registry.register({ name: body.name, notify_url: body.notify_url, allowed_origins: body.allowed_origins ?? [] });
+    // A shop that brings its key connects at once; every other one waits, pending, and at most `pendingShops` wait.
+    const made = await registry.register({ name: body.name, notify_url: body.notify_url, allowed_origins: body.allowed_origins ?? [] }, body.merchant_key === undefined ? { pendingMax: options.pendingShops ?? defaultPendingShops } : {});
+    if (!made) {
+      emit({ level: 'warn', name: 'store_registrations_full', message: `a shop's registration refused: ${options.pendingShops ?? defaultPendingShops} shops are registered and not connected (PAY_CHECKOUT_PENDING_SHOPS); each is forgotten 24 hours after it registered` });
+      throw refuse('LIMIT_REACHED', { description: 'Too many shops are waiting to connect here; try again later.' }, { 'Retry-After': '3600' });
+    }
     let record = made.record;
     if (body.merchant_key !== undefined) {
       record = (await registry.connect(record.store_id, body.merchant_key, null)) ?? record;
