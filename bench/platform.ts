@@ -234,7 +234,7 @@ export async function benchPlatform(options: PlatformBenchOptions): Promise<bool
     });
     const hashes = registered.flatMap((shop) => shop.hashes);
     // Each shop's first link in turn: the two shops of the flood have twenty, and twenty of one shop's creates in a row
-    // would meet its share (8 under way) rather than measure partner mode.
+    // would meet its share (16 under way) rather than measure partner mode.
     const firstLinks = registered.map((shop) => shop.hashes[0] as string);
     const onPartner = (n: number) => createOn(firstLinks[n % firstLinks.length] as string, next());
     const onSingle = (n: number) => createOn(`bench-link-${n % 200}`, next());

@@ -52,7 +52,7 @@ export interface PartnerCheckoutOptions {
   noticeTimings?: { firstRetryMs?: number; timeoutMs?: number; pollMs?: number };
   /** Link records are fresh in memory this long; default 5,000 ms. */
   linkFreshMs?: number;
-  /** A shop's buyer requests under way at once, beyond which one is refused (shop-share.ts); default 8. */
+  /** A shop's buyer requests under way at once, beyond which one is refused (shop-share.ts); default 16. */
   shopInProgress?: number;
   /** How long a refusal beyond a shop's share waits before it is answered; default 250 ms. */
   shopRefusalPauseMs?: number;
