@@ -13,10 +13,12 @@ import { createClient } from 'redis';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { isPublicAddress } from '../../src/server/serve/partner/public-address.js';
 import { parsePartnerServeSettings } from '../../src/server/serve/partner/settings.js';
+import { runDoctor } from '../../src/doctor/doctor.js';
+import { serveCommand } from '../../src/server/serve/command.js';
 import { startServeCommand, type RunningServeCommand } from '../../src/server/serve/index.js';
-import { rawSettings } from '../../src/server/serve/settings.js';
+import { rawSettings, SettingError } from '../../src/server/serve/settings.js';
 import { sign } from '../../src/webhooks/signature.js';
-import { startRedis, type TestRedis } from './redis-harness.js';
+import { freePort, launch, startRedis, stopChild, type TestRedis } from './redis-harness.js';
 
 let redis: TestRedis;
 let sandbox: RunningSandbox;
@@ -92,24 +94,25 @@ const fromNewAddress = () => ({ 'x-forwarded-for': `203.0.113.${(addresses += 1)
 before(async () => {
   receiver.listen(0, '127.0.0.1');
   [redis, sandbox] = await Promise.all([startRedis(), startSandbox({ port: 0, defaultReceiver: false }), once(receiver, 'listening')]);
-  const settings = parsePartnerServeSettings(
-    rawSettings({
+  const settings = parsePartnerServeSettings(rawSettings(partnerEnv(redis.url)));
+  serve = await startServeCommand(settings, { onEvent: (event) => void events.push(JSON.stringify(event)), partner: { noticeTimings: { firstRetryMs: 100, pollMs: 50 } } });
+  const forward = await fetch(`${sandbox.url}/sandbox/forward`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${serve.url}/v1/webhooks` }) });
+  assert.equal(forward.status, 200, await forward.text());
+});
+
+const partnerKeys = randomBytes(32).toString('base64');
+const partnerEnv = (redisUrl: string) => ({
       PAY_CHECKOUT_PARTNER_KEY: 'pk_test_demo',
       PAY_CHECKOUT_PARTNER_SECRET: 'sk_test_demo',
       PAY_CHECKOUT_PARTNER_WEBHOOK_SECRET: 'whsec_test_demo',
-      PAY_CHECKOUT_KEYS: randomBytes(32).toString('base64'),
-      PAY_CHECKOUT_REDIS_URL: redis.url,
+      PAY_CHECKOUT_KEYS: partnerKeys,
+      PAY_CHECKOUT_REDIS_URL: redisUrl,
       PAY_CHECKOUT_BASE_URL: sandbox.baseUrl,
       PAY_CHECKOUT_ALLOW_LOCAL_SHOPS: '1',
       PAY_CHECKOUT_TRUST_PROXY: '1',
       PAY_CHECKOUT_PENDING_SHOPS: '40',
       PORT: '0',
       HOST: '127.0.0.1',
-    }),
-  );
-  serve = await startServeCommand(settings, { onEvent: (event) => void events.push(JSON.stringify(event)), partner: { noticeTimings: { firstRetryMs: 100, pollMs: 50 } } });
-  const forward = await fetch(`${sandbox.url}/sandbox/forward`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${serve.url}/v1/webhooks` }) });
-  assert.equal(forward.status, 200, await forward.text());
 });
 
 after(async () => {
@@ -238,6 +241,34 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     assert.equal(otherNetwork.status, 201, JSON.stringify(otherNetwork.json));
   });
 
+  it("checks in partner mode the keys, the pair, the partner webhook the running serve verifies and one shop's notify URL; --pay says what it needs", async () => {
+    const printed: string[] = [];
+    const log = console.log;
+    const error = console.error;
+    console.log = console.error = (line: unknown) => void printed.push(String(line));
+    const check = (argv: string[]) => serveCommand(['--check', ...argv], partnerEnv(redis.url), { probe: runDoctor });
+    try {
+      const shop = await register('checked', {}, fromNewAddress());
+      printed.length = 0;
+      assert.equal(await check(['--store', shop.store_id]), 0, printed.join('\n'));
+      const lines = printed.join('\n');
+      for (const item of ['keys', 'service', 'webhook', 'notify']) assert.match(lines, new RegExp(`^✓ ${item}: `, 'm'), lines);
+      assert.match(lines, /took the service's signed test delivery \(200\)/);
+      assert.ok(received.some((n) => n.path === '/checked' && n.type === 'test'), 'the shop got no test notice');
+      // A shop whose notify URL answers nothing fails the check, naming it.
+      const closed = await api('POST', '/v1/stores', { body: { name: 'closed', notify_url: `http://127.0.0.1:${await freePort()}/n` }, headers: fromNewAddress() });
+      printed.length = 0;
+      assert.equal(await check(['--store', closed.json.data.store_id]), 1);
+      assert.match(printed.join('\n'), new RegExp(`^✗ notify: shop ${closed.json.data.store_id} .*did not take a signed test notice`, 'm'));
+      printed.length = 0;
+      assert.equal(await check(['--pay']), 2);
+      assert.match(printed.join('\n'), /--pay is for one shop's serve; in partner mode .*register a test shop/);
+    } finally {
+      console.log = log;
+      console.error = error;
+    }
+  });
+
   it('registers no more pending shops past PAY_CHECKOUT_PENDING_SHOPS, with an ErrorResponse, and one more once one connects', async () => {
     const made: { store_id: string; api_key: string }[] = [];
     let refused: Awaited<ReturnType<typeof api>> | undefined;
@@ -274,6 +305,33 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     } finally {
       await client.quit();
     }
+  });
+
+  it("waits at start for a shops' store that does not answer yet, saying so, and starts once it does; gives up past its bound with a setting error", async () => {
+    const port = await freePort();
+    const said: { name: string; message: string }[] = [];
+    const settings = parsePartnerServeSettings(rawSettings({ ...partnerEnv(`redis://127.0.0.1:${port}`), PAY_CHECKOUT_KEYS: randomBytes(32).toString('base64') }));
+    // Beside it, one whose store never answers (both at once: a first try takes the 5 s bound on connecting).
+    const neverSettings = parsePartnerServeSettings(rawSettings(partnerEnv(`redis://127.0.0.1:${await freePort()}`)));
+    const never = startServeCommand(neverSettings, { onEvent: () => {}, partner: { storeWait: { boundMs: 400, firstRetryMs: 100 } } });
+    never.catch(() => {});
+    // Nothing answers there for a while; then a Redis starts on that port.
+    const starting = startServeCommand(settings, { onEvent: (event) => void said.push(event as { name: string; message: string }), partner: { storeWait: { boundMs: 30_000, firstRetryMs: 100 } } });
+    await until('a store_waiting event', () => said.some((e) => e.name === 'store_waiting'));
+    const late = await launch(port);
+    let waited: RunningServeCommand | undefined;
+    try {
+      waited = await starting;
+      assert.ok(said.some((e) => e.name === 'store_answered'), JSON.stringify(said.map((e) => e.name)));
+      // Listening; ready once the claim store, which connects on its own, answers too.
+      const url = waited.url;
+      await until('ready', async () => (await fetch(`${url}/v1/health/ready`)).status === 200);
+    } finally {
+      await waited?.close();
+      await stopChild(late);
+    }
+    // Nothing ever answers: past the bound, one sentence naming the store's setting.
+    await assert.rejects(never, (error: unknown) => error instanceof SettingError && /PAY_CHECKOUT_REDIS_URL\) did not answer within/.test(error.message));
   });
 
   it('takes no IPv6 address that carries an IPv4 one through a tunnel or translation as public', () => {

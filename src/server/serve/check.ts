@@ -17,7 +17,7 @@ import type { ServeCommandSettings } from './settings.js';
 export const checkHash = 'pay-checkout-check';
 
 export interface CheckItem {
-  name: 'settings' | 'service' | 'links' | 'notify' | 'proxy' | 'keys';
+  name: 'settings' | 'service' | 'links' | 'notify' | 'proxy' | 'keys' | 'webhook';
   ok: boolean;
   /** Passed, but something to fix: printed with `!`. */
   warn?: boolean;

@@ -35,6 +35,9 @@ ${Object.values(serveCommandSettings)
                        verify, and the shop take the notice; one line per step, exit 0 when all pass, 1 naming the
                        setting to fix, 2 (before any call) in production or against any other service
   --wait-seconds N     with --pay: how long the webhook and the notice are each waited for (default ${defaultTrialWaitMs / 1000})
+  --store STORE_ID     partner mode, with --check: send that shop's notify URL a signed test notice
+                       (partner mode's --check also checks the keys open the store, the partner pair, and that
+                       the running serve takes the service's signed test delivery of the partner webhook)
   -h, --help           this text`;
 
 /**
@@ -45,7 +48,7 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
   const options = Object.fromEntries(Object.values(serveCommandSettings).map((s) => [s.flag, { type: 'string' as const }]));
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: argv, options: { ...options, check: { type: 'boolean' }, pay: { type: 'boolean' }, 'wait-seconds': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: false }));
+    ({ values } = parseArgs({ args: argv, options: { ...options, check: { type: 'boolean' }, pay: { type: 'boolean' }, 'wait-seconds': { type: 'string' }, store: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: false }));
   } catch (error) {
     console.error(`pay-checkout serve: ${(error as Error).message}`);
     return 2;
@@ -54,8 +57,8 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
     console.log(serveUsage);
     return 0;
   }
-  if ((values.pay || values['wait-seconds'] !== undefined) && !values.check) {
-    console.error('pay-checkout serve: --pay and --wait-seconds go with --check.');
+  if ((values.pay || values['wait-seconds'] !== undefined || values.store !== undefined) && !values.check) {
+    console.error('pay-checkout serve: --pay, --wait-seconds and --store go with --check.');
     return 2;
   }
   const waitSeconds = values['wait-seconds'];
@@ -63,7 +66,7 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
     console.error(`pay-checkout serve: --wait-seconds expects a whole number of seconds, got ${JSON.stringify(waitSeconds)}.`);
     return 2;
   }
-  const flags = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'wait-seconds'));
+  const flags = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'wait-seconds' && entry[0] !== 'store'));
   let settings: ServeCommandSettings | PartnerServeSettings;
   try {
     const raw = rawSettings(env, flags);
@@ -76,14 +79,16 @@ export async function serveCommand(argv: string[], env: Record<string, string | 
   }
   if (values.pay) {
     if ('partner' in settings) {
-      console.error('pay-checkout serve: --pay tries one shop; in partner mode, register a shop and pay its link instead.');
+      console.error(
+        "pay-checkout serve: --pay is for one shop's serve; in partner mode it would pay a real shop's link and send that shop a paid notice for an order it never made. Check the rest with --check --store STORE_ID, then register a test shop with a sandbox merchant key (POST /v1/stores), make a link with its api_key (POST /v1/stores/me/links) and pay it in a browser (docs: For platforms, \"Before going live\").",
+      );
       return 2;
     }
     return payTrial(settings, { print: (line) => console.log(line), ...(typeof waitSeconds === 'string' ? { waitMs: Number(waitSeconds) * 1000 } : {}) });
   }
   if (values.check) {
     if ('partner' in settings) {
-      const items = await checkPartner(settings);
+      const items = await checkPartner(settings, typeof values.store === 'string' ? { store: values.store } : {});
       console.log(formatCheck(items));
       return items.every((item) => item.ok) ? 0 : 1;
     }

@@ -45,7 +45,7 @@ export interface StartServeCommandOptions {
   /** The handler's abuse limits, changed (limits.md); default theirs. Tests make them small. */
   limits?: Exclude<CheckoutHandlerOptions['limits'], false>;
   /** Partner mode's notice timings and link cache (partner/index.ts); tests shorten them. */
-  partner?: Pick<PartnerCheckoutOptions, 'noticeTimings' | 'linkFreshMs' | 'shopInProgress'>;
+  partner?: Pick<PartnerCheckoutOptions, 'noticeTimings' | 'linkFreshMs' | 'shopInProgress' | 'storeWait'>;
 }
 
 /** The `pay-checkout serve` command's server, listening. */

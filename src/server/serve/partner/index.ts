@@ -52,6 +52,8 @@ export interface PartnerCheckoutOptions {
   noticeTimings?: { firstRetryMs?: number; timeoutMs?: number; pollMs?: number };
   /** Link records are fresh in memory this long; default 5,000 ms. */
   linkFreshMs?: number;
+  /** How long to wait at start for the shops' store to answer (tests shorten it). */
+  storeWait?: StoreWait;
   /** A shop's buyer requests under way at once, beyond which one is refused (shop-share.ts); default 16. */
   shopInProgress?: number;
   /** How long a refusal beyond a shop's share waits before it is answered; default 250 ms. */
@@ -63,17 +65,49 @@ export function kvOf(store: PartnerServeSettings['store']): Kv {
   return store.kind === 'redis' ? redisKv({ url: store.url }) : postgresKv({ url: store.url });
 }
 
-/** The registry for the settings, its keys checked: a `SettingError` naming `PAY_CHECKOUT_KEYS` when they do not open it. */
-export async function openRegistry(settings: PartnerServeSettings): Promise<Registry> {
+/** How long `serve` in partner mode waits at start for the shops' store to answer, by default, before it gives up. */
+export const defaultStoreWaitMs = 120_000;
+
+export interface StoreWait {
+  /** At most this long in all (0: no waiting, the store's error as it is); default `defaultStoreWaitMs`. */
+  boundMs?: number;
+  /** The first pause between tries; each next doubles, to at most 5 s. Default 500 ms. */
+  firstRetryMs?: number;
+}
+
+/**
+ * The registry for the settings, its keys checked: a `SettingError` naming `PAY_CHECKOUT_KEYS` when they do not open
+ * it. A store that does not answer (down, starting, loading its data) is tried again, with a `store_waiting` event
+ * each time, for `wait.boundMs`; past it, a `SettingError` saying so (serve exits 2 with that line). With no `wait`,
+ * the store's error is thrown as it is (the operator's commands say it and exit 1).
+ */
+export async function openRegistry(settings: PartnerServeSettings, { wait, emit = () => {} }: { wait?: StoreWait; emit?: EventSink } = {}): Promise<Registry> {
   const registry = createRegistry({ kv: kvOf(settings.store), keyring: createKeyring(settings.partner.keys) });
-  try {
-    await registry.selfTest();
-  } catch (error) {
-    await registry.close();
-    if (error instanceof KeyringError) throw new SettingError(`${serveCommandSettings.keys.env} does not open the shops' store: ${error.message}. List the key the store was written with (keys may be added in front of it, then \`pay-checkout stores rotate-keys\`).`);
-    throw error;
+  const boundMs = wait ? (wait.boundMs ?? defaultStoreWaitMs) : 0;
+  const started = Date.now();
+  let pauseMs = wait?.firstRetryMs ?? 500;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await registry.selfTest();
+      if (attempt > 1) emit({ level: 'info', name: 'store_answered', message: `the shops' store (${settings.store.kind}) answered after ${attempt} tries; starting`, store: settings.store.kind, attempts: attempt });
+      return registry;
+    } catch (error) {
+      if (error instanceof KeyringError) {
+        await registry.close();
+        throw new SettingError(`${serveCommandSettings.keys.env} does not open the shops' store: ${error.message}. List the key the store was written with (keys may be added in front of it, then \`pay-checkout stores rotate-keys\`).`);
+      }
+      const waited = Date.now() - started;
+      if (waited + pauseMs > boundMs) {
+        await registry.close();
+        if (!wait) throw error;
+        const name = settings.store.kind === 'redis' ? serveCommandSettings.redisUrl.env : serveCommandSettings.databaseUrl.env;
+        throw new SettingError(`the shops' store (${settings.store.kind}, ${name}) did not answer within ${Math.round(boundMs / 1000)} s: ${error instanceof Error ? error.message : String(error)}.`);
+      }
+      emit({ level: 'warn', name: 'store_waiting', message: `the shops' store (${settings.store.kind}) did not answer (${error instanceof Error ? error.message : String(error)}); serve starts once it does, trying again in ${pauseMs} ms (for at most ${Math.round(boundMs / 1000)} s in all)`, store: settings.store.kind, attempt, retry_ms: pauseMs });
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      pauseMs = Math.min(pauseMs * 2, 5_000);
+    }
   }
-  return registry;
 }
 
 export function noticesOutbox(store: PartnerServeSettings['store']) {
@@ -91,7 +125,7 @@ const shopStatusMs = 5_000;
 export async function startPartnerCheckout(settings: PartnerServeSettings, claims: ClaimStore, options: PartnerCheckoutOptions = {}): Promise<PartnerCheckout> {
   const emit = safeSink(options.emit);
   const { partner: partnerSettings } = settings;
-  const registry = await openRegistry(settings);
+  const registry = await openRegistry(settings, { wait: options.storeWait ?? {}, emit });
   const policy = { allowLocal: partnerSettings.allowLocalShops };
   if (policy.allowLocal) emit({ level: 'warn', name: 'local_shops_allowed', message: 'PAY_CHECKOUT_ALLOW_LOCAL_SHOPS=1: shops may register http and local notify URLs (loopback, private addresses); for development and tests only' });
   const pair = { apiKey: partnerSettings.apiKey, apiSecret: partnerSettings.apiSecret };
