@@ -123,7 +123,10 @@ async function json(send: () => Promise<Response>, what: string): Promise<{ data
 
 /** Runs the flood (flood-worker.ts) in a worker thread; resolves with its result. */
 function floodInThread(data: { origin: string; hashes: string[]; concurrency: number; durationMs: number; warmupMs: number; first: number }): Promise<LoadResult> {
-  const worker = new Worker(new URL('./flood-worker.ts', import.meta.url), { workerData: data });
+  // A thread does not take the TypeScript loader the bench runs under: it registers tsx's, then loads the flood.
+  const entry = new URL('./flood-worker.ts', import.meta.url).href;
+  const loader = import.meta.resolve('tsx/esm/api');
+  const worker = new Worker(`import(${JSON.stringify(loader)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, { eval: true, workerData: data });
   return new Promise<LoadResult>((resolve, reject) => {
     worker.once('message', (result: LoadResult) => resolve(result));
     worker.once('error', reject);

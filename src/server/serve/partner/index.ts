@@ -56,6 +56,8 @@ export interface PartnerCheckoutOptions {
   storeWait?: StoreWait;
   /** A shop's buyer requests under way at once, beyond which one is refused (shop-share.ts); default 16. */
   shopInProgress?: number;
+  /** How long a refusal beyond a shop's share waits before it is answered; default 250 ms. */
+  shopRefusalPauseMs?: number;
 }
 
 /** The registry's storage for the settings' store. */
@@ -112,7 +114,13 @@ export function noticesOutbox(store: PartnerServeSettings['store']) {
   return store.kind === 'redis' ? redisOutbox({ url: store.url, prefix: 'pay-checkout:partner:' }) : postgresOutbox({ url: store.url, table: 'pay_checkout_partner_outbox' });
 }
 
-const shopStatusMs = 2_000;
+/**
+ * How long a shop's record is read from memory: as long as a link's (`linkFreshMs`), since a buyer's request needs
+ * both. A change made on this instance is seen at once (`onChange`); one made elsewhere (another instance, the
+ * `stores` command) within this. Each read is a store call on a buyer's request, so at 2 s a thousand busy shops
+ * cost a read on most creates.
+ */
+const shopStatusMs = 5_000;
 
 export async function startPartnerCheckout(settings: PartnerServeSettings, claims: ClaimStore, options: PartnerCheckoutOptions = {}): Promise<PartnerCheckout> {
   const emit = safeSink(options.emit);
@@ -186,14 +194,18 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
 
   /** A shop's request in its share of the instance (shop-share.ts); a waiting status request holds no turn. */
   const share = shopShare(options.shopInProgress);
+  const refusalPauseMs = options.shopRefusalPauseMs ?? 250;
   const fairly = async (storeId: string | undefined, request: Incoming, work: () => Promise<Answer>): Promise<Answer> => {
     if (!storeId || request.method === 'OPTIONS' || request.searchParams.has('wait')) return work();
     let leave: () => void;
     try {
       leave = share.enter(storeId);
     } catch (error) {
-      if (error instanceof CheckoutHttpError) return front.respond(request, error.status, error.body, error.headers);
-      throw error;
+      if (!(error instanceof CheckoutHttpError)) throw error;
+      // Answered after a short pause that holds a timer, not a turn: a client asking again at once (a script, a closed
+      // loop) then sends a few refusals a second, not thousands that would be the instance's busiest work.
+      await new Promise((resolve) => setTimeout(resolve, refusalPauseMs));
+      return front.respond(request, error.status, error.body, error.headers);
     }
     try {
       return await work();

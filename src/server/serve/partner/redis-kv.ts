@@ -24,7 +24,9 @@ export function redisKv(options: RedisKvOptions): Kv {
   let link: Promise<RedisLink> | undefined;
   let closed = false;
   const connect = () =>
-    (link ??= connectLink({ url: options.url }, () => {}, connections).catch((error: unknown) => {
+    // Each command is bounded by `withinBound` below: node-redis's own per-command timeout (an AbortSignal, a timer and,
+    // when it fires after the answer, a DOMException, for every command) would only bound it twice, at a cost per read.
+    (link ??= connectLink({ url: options.url, clientOptions: { commandOptions: { timeout: 0 } } }, () => {}, connections).catch((error: unknown) => {
       link = undefined;
       throw error;
     }));
