@@ -110,7 +110,8 @@ export function createSweep(deps: SweepDeps): Sweep {
   const paced = async () => {
     const at = Math.max(Date.now(), nextReadAt);
     nextReadAt = at + spacingMs;
-    if (at > Date.now()) await new Promise((r) => setTimeout(r, at - Date.now()));
+    // Unref'd like the poll: a backlog of due orders never holds a process that has nothing else left to do.
+    if (at > Date.now()) await new Promise((r) => setTimeout(r, at - Date.now()).unref?.());
   };
   let saidStore = '';
   const storeTrouble = (error: unknown) => {
