@@ -109,8 +109,12 @@ describe('package.json exports', () => {
     for (const name of ['lit', 'zod/mini', 'react']) assert.ok(imported.has(name), `no chunk imports ${name}`);
     // Every dependency is imported by the build (the `vite` peer is for the types of paySandbox() only).
     for (const name of Object.keys(pkg.dependencies)) {
-      assert.ok([...imported].some((id) => id === name || id.startsWith(`${name}/`)) || name === 'qrcode', `${name} is declared but never imported`);
+      assert.ok([...imported].some((id) => id === name || id.startsWith(`${name}/`)) || name === 'qrcode' || name === 'undici', `${name} is declared but never imported`);
     }
+    // undici is required by a name no bundler follows (src/server/node/fetch.ts): only where Node's built-ins are, and
+    // the handler falls back to node:http without it. The build keeps that call, and inlines none of undici.
+    assert.ok(library.some((file) => /\(\s*(["'`])undici\1\s*\)/.test(readFileSync(path.join(dist, file.fileName), 'utf8'))), 'no chunk requires undici by name');
+    assert.deepEqual(library.flatMap((file) => file.moduleIds.filter((id) => /[\\/]node_modules[\\/]undici[\\/]/.test(id))), [], 'undici is inlined');
     // qrcode stays a dynamic import, so a merchant's bundler splits it out as well.
     assert.ok(library.some((file) => file.dynamicImports.includes('qrcode')), 'qrcode is not dynamically imported');
     // redis (an optional peer) too: only createRedisStore({ url }) loads it, so a server without Redis never needs it.

@@ -166,7 +166,7 @@ describe('createCheckoutHandler: an unknown outcome keeps the claim', () => {
     assert.equal(settled.status, 200, JSON.stringify(settled.body));
     assert.equal(settled.body.data.id_order, order.id_order);
     assert.equal(settled.body.data.status, 'confirmed');
-    assert.match(settled.body.data.order_token, /^[\w-]{43}$/);
+    assert.match(settled.body.data.order_token, /^[0-9a-f]{24}\.[\w-]{43}$/);
     assert.equal(sb.orderCount(), 1);
   });
 
