@@ -67,6 +67,14 @@ async function onboard(storeName: string, external?: string): Promise<{ merchant
   return { merchantKey: json.data.merchant_key, idStore: json.data.id_store };
 }
 
+/** Until serve answered the service's integration_uninstalled for a service store. */
+async function uninstallAnswered(idStore: number) {
+  await until('the integration_uninstalled answered', async () => {
+    const records = ((await (await fetch(`${sandbox.url}/sandbox/deliveries`)).json()) as Json).data as Json[];
+    return records.some((r) => r.event === 'integration_uninstalled' && r.payload.id_store === idStore && r.url.startsWith(serve.url) && r.state !== 'pending');
+  });
+}
+
 /** Until serve said what it did with a store_onboarded naming the shop (at most 3 s: a silent takeover says nothing). */
 const status = async (apiKey: string) => (await api('GET', '/v1/stores/me', { key: apiKey })).json.data as { status: string; id_store: number | null; connect_url: string };
 /** The `external_store_id` a connect_url sends the merchant on with (what the onboarding carries through). */
@@ -136,6 +144,23 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     assert.equal(me.json.data.id_store, null, 'the shop was handed to the other merchant\'s service store');
   });
 
+  it("keeps selling a shop that brought its own merchant key when a stranger's onboarding names its store_id and is then uninstalled", async () => {
+    const own = await onboard('Tienda con llave propia');
+    const shop = await register('byok-victim', { merchant_key: own.merchantKey }, fromNewAddress());
+    assert.equal(shop.status, 'connected');
+    // A stranger onboards a merchant of the same partner naming the shop's store_id, then removes that integration:
+    // the service tells the partner, naming the store_id the stranger gave.
+    const stranger = await onboard('Tienda del extraño', shop.store_id);
+    const removed = await fetch(`${sandbox.baseUrl}/partners/stores/${stranger.idStore}`, { method: 'DELETE', headers: { 'x-api-key': 'pk_test_demo', 'x-api-secret': 'sk_test_demo' } });
+    assert.equal(removed.status, 200, await removed.text());
+    await uninstallAnswered(stranger.idStore);
+    assert.equal((await status(shop.api_key)).status, 'connected', "a stranger's uninstall disconnected the shop");
+    const link = await api('POST', '/v1/stores/me/links', { key: shop.api_key, body: { description: 'Sigue vendiendo', reference: 'cart-1', amount: 15000 } });
+    assert.equal(link.status, 201, JSON.stringify(link.json));
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(!received.some((n) => n.path === '/byok-victim' && n.type === 'store.disconnected'), 'the shop was told it was disconnected');
+  });
+
   it("connects no shop for a stranger who finishes onboarding naming its store_id or a used connect value; only a fresh connect_url does", async () => {
     const shop = await register('victim', {}, fromNewAddress());
     let before = events.length;
@@ -182,7 +207,11 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
   it('sends one store.disconnected when the same integration_uninstalled arrives several times at once', async () => {
     const merchant = await onboard('Tienda doble');
     const shop = await register('twice', { merchant_key: merchant.merchantKey }, fromNewAddress());
-    // Connected through its own key, then bound to its service store by a store_onboarded the service sends for it.
+    // Connected through its own key (serve knows no id_store of it); its integration removed at the service, whose
+    // own delivery names no shop of ours. The same removal, naming the shop, then arrives six times at once.
+    const removed = await fetch(`${sandbox.baseUrl}/partners/stores/${merchant.idStore}`, { method: 'DELETE', headers: { 'x-api-key': 'pk_test_demo', 'x-api-secret': 'sk_test_demo' } });
+    assert.equal(removed.status, 200, await removed.text());
+    await uninstallAnswered(merchant.idStore);
     const payload = JSON.stringify({ event: 'integration_uninstalled', timestamp: new Date().toISOString(), id_store: merchant.idStore, external_id: shop.store_id, external_store_id: shop.store_id, store_name: 'Tienda doble' });
     const signature = await sign(payload, 'whsec_test_demo');
     const answers = await Promise.all(

@@ -23,7 +23,7 @@ import { postgresKv } from './postgres-kv.js';
 import { redisKv } from './redis-kv.js';
 import { createRegistry, type Registry, type ShopRecord } from './registry.js';
 import type { PartnerServeSettings } from './settings.js';
-import { shopApi } from './shop-api.js';
+import { merchantKeyTaken, shopApi } from './shop-api.js';
 import { shopCheckouts } from './shop-checkouts.js';
 import { shopMetrics } from './metrics.js';
 import { shopNotices, type ShopNotices } from './shop-notices.js';
@@ -183,7 +183,12 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
     return `${settings.trustProxy > 0 && request.headers.get('x-forwarded-proto') === 'https' ? 'https' : 'http'}://${host}`;
   };
   const stores = shopApi({ registry, partner, policy, notices, limits, emit, onChange, originOf: origin, pendingShops: partnerSettings.pendingShops, addressOf: (request) => clientAddressOf(request, { trustProxy: settings.trustProxy }) });
-  const webhooks = partnerWebhooks({ registry, secrets: partnerSettings.webhookSecrets, notices, checkoutOf: (record) => checkouts.of(record), onChange, emit });
+  // The service refuses a key it no longer lets this partner use with 401 (its authentication rule 4); a 429 or 5xx is no word on it.
+  const keyRevoked = async (record: ShopRecord) => {
+    const merchantKey = registry.secrets(record).merchantKey;
+    return !merchantKey || !(await merchantKeyTaken(partner, merchantKey, (status) => status === 401 || status === 403));
+  };
+  const webhooks = partnerWebhooks({ registry, secrets: partnerSettings.webhookSecrets, notices, checkoutOf: (record) => checkouts.of(record), onChange, keyRevoked, emit });
 
   const metrics = shopMetrics(() => notices.pendingByShop());
   /** A shop's refusal counted by its api_code (read from the answer, never its other fields). */

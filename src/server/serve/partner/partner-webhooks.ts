@@ -5,7 +5,9 @@
  * token only serve can make, used up by the connection); a bare store_id, a used or stale token, or no shop of ours
  * connects nothing and is kept for `stores bind`. A delivery from the service store a shop is connected to already
  * updates that shop's key. An
- * `integration_uninstalled` or `store_deleted` disconnects the shop. An `order_payment` goes to the checkout of the
+ * `integration_uninstalled` or `store_deleted` disconnects the shop connected to its `id_store`; one that names a
+ * shop by its external id alone (a shop that brought its own key) disconnects it only once the service refuses that
+ * shop's key. An `order_payment` goes to the checkout of the
  * shop whose link the order was made through, as the registry recorded at creation (never by what the payload
  * says of the store), and that checkout reads the order back with that shop's key before it counts.
  */
@@ -26,6 +28,8 @@ export interface PartnerWebhookOptions {
   notices: ShopNotices;
   checkoutOf(record: ShopRecord): CheckoutAssembly | undefined;
   onChange(record: ShopRecord): void;
+  /** Whether the service refuses the shop's merchant key from this partner now (its integration removed). */
+  keyRevoked(record: ShopRecord): Promise<boolean>;
   emit: EventSink;
   now?: () => number;
 }
@@ -87,10 +91,20 @@ export function partnerWebhooks(options: PartnerWebhookOptions): (request: Incom
 
   const uninstalled = async (fields: Json, reason: DisconnectReason): Promise<Reply> => {
     const idStore = idStoreOf(fields);
-    const storeId = (idStore !== undefined ? await registry.byIdStore(idStore) : undefined) ?? text(fields.external_store_id) ?? text(fields.external_id);
+    const external = text(fields.external_store_id) ?? text(fields.external_id);
+    const storeId = (idStore !== undefined ? await registry.byIdStore(idStore) : undefined) ?? (external ? (parseExternalStoreId(external)?.storeId ?? external) : undefined);
     const record = storeId ? await registry.get(storeId) : undefined;
     // Only the shop this service store is connected to: an id in a payload alone does not disconnect another.
     if (!record || (idStore !== undefined && record.id_store !== null && record.id_store !== idStore)) return { status: 200, data: { received: true, handled: false } };
+    if (idStore === undefined || record.id_store !== idStore) {
+      // Named by the payload's external id alone (a shop that brought its own key has no id_store here), which any
+      // merchant of this partner can set to any store_id at onboarding: only a connected shop whose key the service
+      // no longer takes from this partner is disconnected. The service unreachable: 503, and its retry asks again.
+      if (record.status !== 'connected' || !(await options.keyRevoked(record))) {
+        emit({ level: 'warn', name: 'store_uninstall_ignored', message: `${reason} for id_store ${idStore ?? '?'} names shop ${record.store_id} by its external id only, and the service still takes that shop's key; the shop stays ${record.status}`, store_id: record.store_id, id_store: idStore ?? null, reason });
+        return { status: 200, data: { received: true, handled: false } };
+      }
+    }
     const changed = await registry.disconnect(record.store_id, reason);
     if (!changed) return { status: 200, data: { received: true, handled: false } };
     options.onChange(changed.after);
