@@ -363,6 +363,65 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     await assert.rejects(never, (error: unknown) => error instanceof SettingError && /PAY_CHECKOUT_REDIS_URL\) did not answer within/.test(error.message));
   });
 
+  it("keeps two shops' orders of one id apart: the partner webhook, the wake-up and the code limits are each shop's", async () => {
+    // The sandbox numbers orders from 1 again after a reset (the service's ids may repeat across its stores): shop A
+    // (the sandbox's demo store, kept by a reset) is paid for its order 1; then shop B's order 1 is made and paid.
+    const restart = async () => {
+      assert.equal((await fetch(`${sandbox.url}/sandbox/reset`, { method: 'POST' })).status, 200);
+      const forward = await fetch(`${sandbox.url}/sandbox/forward`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${serve.url}/v1/webhooks` }) });
+      assert.equal(forward.status, 200, await forward.text());
+    };
+    const sell = async (apiKey: string, reference: string) => {
+      const link = await api('POST', '/v1/stores/me/links', { key: apiKey, body: { description: `Pedido ${reference}`, reference, amount: 20_000 } });
+      assert.equal(link.status, 201, JSON.stringify(link.json));
+      const order = await api('POST', `/v1/checkout/links/${encodeURIComponent(link.json.data.hash)}/orders`, {
+        headers: { 'idempotency-key': `same-id-${reference}` },
+        body: { payment_gateway: { id_payment_gateway: 2 }, shopper: { id_number: reference === 'cart-a' ? '1020304050' : '5040302010', id_type: 1, phone_number: '3001234567' } },
+      });
+      assert.equal(order.status, 201, JSON.stringify(order.json));
+      return order.json.data as { id_order: number; order_token: string };
+    };
+    const client = createClient({ url: redis.url });
+    const subscriber = client.duplicate();
+    await Promise.all([client.connect(), subscriber.connect()]);
+    try {
+      await restart();
+      const a = await register('same-id-a', { merchant_key: 'mk_test_demo' }, fromNewAddress());
+      const orderA = await sell(a.api_key, 'cart-a');
+      assert.equal((await fetch(`${sandbox.url}/sandbox/orders/${orderA.id_order}/approve`, { method: 'POST' })).status, 200);
+      await until("A's order.paid", () => received.some((n) => n.path === '/same-id-a' && n.type === 'order.paid'));
+      await restart();
+      const merchant = await onboard('Tienda mismo número');
+      const b = await register('same-id-b', { merchant_key: merchant.merchantKey }, fromNewAddress());
+      const orderB = await sell(b.api_key, 'cart-b');
+      assert.equal(orderB.id_order, orderA.id_order, 'the sandbox gave the second shop another order id');
+      const id = orderB.id_order;
+      // The document each buyer gave, kept for the code limits of that shop's order.
+      const documents = await client.keys(`*code-document:${id}`);
+      for (const shop of [a, b]) assert.equal(documents.filter((key) => key.includes(shop.store_id)).length, 1, `${shop.store_id}: ${JSON.stringify(documents)}`);
+      // B's order paid: the partner webhook reaches B (A's delivery of its order 1 does not stand for it), and wakes B's order only.
+      const channels: string[] = [];
+      await subscriber.pSubscribe(`*order:${id}`, (_message, channel) => void channels.push(channel));
+      assert.equal((await fetch(`${sandbox.url}/sandbox/orders/${id}/approve`, { method: 'POST' })).status, 200);
+      const paid = await until("B's order.paid", () => received.find((n) => n.path === '/same-id-b' && n.type === 'order.paid'), 5_000);
+      assert.deepEqual([paid.data.store_id, paid.data.reference], [b.store_id, 'cart-b']);
+      assert.equal(received.filter((n) => n.path === '/same-id-a' && n.type === 'order.paid').length, 1, 'A was told of B\'s order');
+      await until('a wake-up', () => channels.length > 0);
+      assert.ok(channels.every((channel) => channel.includes(b.store_id)), JSON.stringify(channels));
+      // Each shop reads its own order of that id; a buyer's token of one shop never opens the other's.
+      const mine = await api('GET', `/v1/stores/me/orders/${id}`, { key: b.api_key });
+      assert.equal(mine.status, 200, JSON.stringify(mine.json));
+      assert.equal(mine.json.data.reference, 'cart-b');
+      const buyerB = await api('GET', `/v1/checkout/orders/${id}`, { headers: { 'x-order-token': orderB.order_token } });
+      assert.equal(buyerB.status, 200, JSON.stringify(buyerB.json));
+      const buyerA = await api('GET', `/v1/checkout/orders/${id}`, { headers: { 'x-order-token': orderA.order_token } });
+      assert.ok(buyerA.status >= 400 && buyerA.status < 500 && buyerA.json.error === true, JSON.stringify(buyerA.json));
+    } finally {
+      await subscriber.quit();
+      await client.quit();
+    }
+  });
+
   it('takes no IPv6 address that carries an IPv4 one through a tunnel or translation as public', () => {
     for (const address of ['::7f00:1', '::127.0.0.1', '::ffff:0:7f00:1', '64:ff9b:1::7f00:1', '2002:7f00:1::1', '2001:0:4136:e378:8000:63bf:80ff:fffe']) assert.equal(isPublicAddress(address), false, address);
     for (const address of ['2606:4700:4700::1111', '8.8.8.8', '::ffff:8.8.8.8', '64:ff9b::808:808']) assert.equal(isPublicAddress(address), true, address);

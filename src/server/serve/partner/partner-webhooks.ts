@@ -115,6 +115,21 @@ export function partnerWebhooks(options: PartnerWebhookOptions): (request: Incom
     return { status: 200, data: { received: true, handled: true } };
   };
 
+  /**
+   * The shop an `order_payment` is for: the one an order of this id was made through. Where the id names orders of
+   * more than one shop, the one the delivery's service store is connected to, else the one its external id names
+   * (of those alone), else the latest. Its checkout reads the order back with its own key before it counts.
+   */
+  const ownerOf = async (idOrder: number, fields: Json): Promise<ShopRecord | undefined> => {
+    const owners = await registry.orders(idOrder);
+    if (owners.length <= 1) return owners[0] ? registry.get(owners[0].store_id) : undefined;
+    const records = (await Promise.all(owners.map((owner) => registry.get(owner.store_id)))).filter((record): record is ShopRecord => record !== undefined);
+    const idStore = idStoreOf(fields);
+    const external = text(fields.external_store_id) ?? text(fields.external_id);
+    const named = external ? (parseExternalStoreId(external)?.storeId ?? external) : undefined;
+    return records.find((record) => idStore !== undefined && record.id_store === idStore) ?? records.find((record) => record.store_id === named) ?? records.at(-1);
+  };
+
   return async (request) => {
     if (request.method !== 'POST') throw CheckoutHttpError.of('METHOD_NOT_ALLOWED', {}, { Allow: 'POST' });
     const body = await readTextRequest(request.body, (apiCode, extra) => {
@@ -135,8 +150,7 @@ export function partnerWebhooks(options: PartnerWebhookOptions): (request: Incom
     if (name === 'integration_uninstalled') return uninstalled(fields, 'integration_uninstalled');
     if (name === 'store_deleted') return uninstalled(fields, 'store_deleted');
     if (delivery.event !== 'order_payment') return { status: 200, data: { received: true, handled: false } };
-    const owner = await registry.order(delivery.payload.id_order);
-    const record = owner ? await registry.get(owner.store_id) : undefined;
+    const record = await ownerOf(delivery.payload.id_order, fields);
     const checkout = record && options.checkoutOf(record);
     if (!checkout) {
       emit({ level: 'info', name: 'order_payment_unrouted', message: `order_payment for order ${delivery.payload.id_order}: no connected shop made it here`, id_order: delivery.payload.id_order });

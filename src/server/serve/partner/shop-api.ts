@@ -206,10 +206,10 @@ export function shopApi(options: ShopApiOptions): (request: Incoming, rest: stri
   const order = async (record: ShopRecord, raw: string): Promise<Reply> => {
     const id = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : undefined;
     if (id === undefined) throw CheckoutHttpError.invalid([{ field: 'id_order', message: 'must be an integer of at least 1' }]);
-    const owner = await registry.order(id);
+    const owner = await registry.order(id, record.store_id);
     const merchantKey = record.status === 'connected' ? registry.secrets(record).merchantKey : null;
     // Another shop's order is no order of this shop's: the same 404 as none at all.
-    if (!owner || owner.store_id !== record.store_id || !merchantKey) throw refuse('ORDER_NOT_FOUND');
+    if (!owner || !merchantKey) throw refuse('ORDER_NOT_FOUND');
     const details = await merchantOf(merchantKey).getOrder(id);
     const link = await registry.link(owner.link);
     return { status: 200, data: { id_order: details.id_order, id_external: details.id_external ?? null, status: details.status, amount: details.total, currency: details.currency, link: owner.link, reference: link?.reference ?? '' } };
