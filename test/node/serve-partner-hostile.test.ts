@@ -10,6 +10,7 @@ import { createClient } from 'redis';
 import { isPublicAddress } from '../../src/server/serve/partner/public-address.js';
 import { runDoctor } from '../../src/doctor/doctor.js';
 import { serveCommand } from '../../src/server/serve/command.js';
+import { runStores } from '../../src/server/serve/partner/stores-command.js';
 import { startServeCommand, type RunningServeCommand } from '../../src/server/serve/index.js';
 import { SettingError } from '../../src/server/serve/settings.js';
 import { sign } from '../../src/webhooks/signature.js';
@@ -127,6 +128,34 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     assert.equal(stale.json.api_code, 'CONNECT_URL_EXPIRED');
     const again = await onboard('Tienda de la víctima', await externalOf((await status(shop.api_key)).connect_url));
     await until('the shop connected again', async () => (await status(shop.api_key)).id_store === again.idStore);
+  });
+
+  it('acts once on a partner delivery sent again: an integration_uninstalled replayed after the shop was bound again leaves it connected', async () => {
+    const shop = await register('replayed', {}, fromNewAddress());
+    const bind = async (idStore: number) => {
+      await until('the store_onboarded kept', () => events().some((e) => e.includes('"store_onboarded_unbound"') && e.includes(`"id_store":${idStore}`)));
+      assert.equal(await runStores(h.settings(), ['bind', shop.store_id, String(idStore)], () => {}), 0);
+      assert.equal((await status(shop.api_key)).status, 'connected');
+    };
+    // Onboarding that names the shop by its bare id binds nothing; the operator binds it by hand.
+    const merchant = await onboard('Tienda enlazada', shop.store_id);
+    await bind(merchant.idStore);
+    const removed = await fetch(`${h.sandbox.baseUrl}/partners/stores/${merchant.idStore}`, { method: 'DELETE', headers: { 'x-api-key': 'pk_test_demo', 'x-api-secret': 'sk_test_demo' } });
+    assert.equal(removed.status, 200, await removed.text());
+    await until('the shop disconnected', async () => (await status(shop.api_key)).status === 'disconnected');
+    const sent = ((await h.control('GET', '/deliveries')).data as Json[]).find((r) => r.event === 'integration_uninstalled' && r.payload.id_store === merchant.idStore && r.url.startsWith(h.url));
+    assert.ok(sent, 'the service sent serve its integration_uninstalled');
+    // The merchant comes back (the service re-subscribes the same store), and is bound again.
+    const before = h.events.length;
+    await onboard('Tienda enlazada', shop.store_id);
+    await until('the return kept', () => events().slice(before).some((e) => e.includes('"store_onboarded_unbound"')));
+    await bind(merchant.idStore);
+    // The service's earlier delivery, sent again as it was (a late retry, or a copy someone kept).
+    const replayed = await fetch(`${h.url}/v1/webhooks`, { method: 'POST', headers: sent.headers, body: sent.body });
+    assert.equal(replayed.status, 200, await replayed.text());
+    assert.equal((await status(shop.api_key)).status, 'connected', 'the replayed uninstall disconnected the shop again');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(h.noticesOf('replayed').filter((n) => n.type === 'store.disconnected').length, 1);
   });
 
   it('never connects again a shop that deleted itself, whoever finishes onboarding for it', async () => {

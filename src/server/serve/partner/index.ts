@@ -190,7 +190,7 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
     const merchantKey = registry.secrets(record).merchantKey;
     return !merchantKey || !(await merchantKeyTaken(partner, merchantKey, (status) => status === 401 || status === 403));
   };
-  const webhooks = partnerWebhooks({ registry, secrets: partnerSettings.webhookSecrets, notices, checkoutOf: (record) => checkouts.of(record), onChange, keyRevoked, emit });
+  const webhooks = partnerWebhooks({ registry, secrets: partnerSettings.webhookSecrets, notices, checkoutOf: (record) => checkouts.of(record), onChange, keyRevoked, claims, emit });
 
   const metrics = shopMetrics(() => notices.pendingByShop());
   /** A shop's refusal counted by its api_code (read from the answer, never its other fields). */

@@ -13,6 +13,7 @@
  */
 import { parseDelivery, type WebhookDelivery } from '../../../webhooks/delivery.js';
 import { WebhookDeliveryError } from '../../../webhooks/errors.js';
+import { deliveryKey, processOnce, type DeliveryClaims } from '../../../webhooks/process-once.js';
 import type { EventSink } from '../../events.js';
 import { readTextRequest } from '../../http/body.js';
 import { CheckoutHttpError, type Reply } from '../../http/errors.js';
@@ -28,6 +29,8 @@ export interface PartnerWebhookOptions {
   notices: ShopNotices;
   checkoutOf(record: ShopRecord): CheckoutAssembly | undefined;
   onChange(record: ShopRecord): void;
+  /** Where each store delivery is claimed, so a copy of it is acted on once (the shared claim store). */
+  claims: DeliveryClaims;
   /** Whether the service refuses the shop's merchant key from this partner now (its integration removed). */
   keyRevoked(record: ShopRecord): Promise<boolean>;
   emit: EventSink;
@@ -35,6 +38,8 @@ export interface PartnerWebhookOptions {
 }
 
 type Json = Record<string, unknown>;
+/** How long a store delivery is remembered: past the 5 minutes either way its timestamp is taken for. */
+const deliveryMemoryMs = 15 * 60 * 1000;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The payload's fields, a `data`-nested one flattened. */
@@ -146,9 +151,19 @@ export function partnerWebhooks(options: PartnerWebhookOptions): (request: Incom
     }
     const name = delivery.event === 'unknown' ? delivery.name : delivery.event;
     const fields = fieldsOf(delivery.payload);
-    if (name === 'store_onboarded' || name === 'store.activated' || name === 'store.updated' || name === 'store_updated') return onboarded(fields);
-    if (name === 'integration_uninstalled') return uninstalled(fields, 'integration_uninstalled');
-    if (name === 'store_deleted') return uninstalled(fields, 'store_deleted');
+    const storeEvent =
+      name === 'store_onboarded' || name === 'store.activated' || name === 'store.updated' || name === 'store_updated'
+        ? () => onboarded(fields)
+        : name === 'integration_uninstalled' || name === 'store_deleted'
+          ? () => uninstalled(fields, name)
+          : undefined;
+    if (storeEvent) {
+      // Each delivery acted on once (its exact payload, for as long as its timestamp is taken): a late retry or a kept
+      // copy must not undo what came after it (disconnect a shop bound again since, or bring back a replaced key).
+      // A copy that arrives while the first is under way is answered as done: were the first to fail, its own retry comes.
+      const once = await processOnce(options.claims, delivery, storeEvent, { key: `partner:${await deliveryKey(delivery)}`, ttlMs: deliveryMemoryMs });
+      return once.outcome === 'processed' ? once.result : { status: 200, data: { received: true, handled: false, duplicate: true } };
+    }
     if (delivery.event !== 'order_payment') return { status: 200, data: { received: true, handled: false } };
     const record = await ownerOf(delivery.payload.id_order, fields);
     const checkout = record && options.checkoutOf(record);
