@@ -1,7 +1,8 @@
 /**
  * Partner mode under attack, on a real serve (in process), the real sandbox and a real Redis: a merchant of the same
- * partner who learns another shop's store_id and finishes onboarding naming it, the same partner webhook delivered
- * several times at once, floods and bad bodies at registration, and no key of any shop in any event serve emits.
+ * partner who learns another shop's store_id and finishes onboarding naming it (then removes that integration), the
+ * same partner webhook delivered several times at once or again later, two shops' orders under one id, floods and
+ * bad bodies at registration, and no key of any shop in any event serve emits. Set up by test/harness/partner-serve.ts.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
