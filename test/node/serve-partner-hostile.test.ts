@@ -381,6 +381,11 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
       assert.equal(buyerB.status, 200, JSON.stringify(buyerB.json));
       const buyerA = await api('GET', `/v1/checkout/orders/${id}`, { headers: { 'x-order-token': orderA.order_token } });
       assert.ok(buyerA.status >= 400 && buyerA.status < 500 && buyerA.json.error === true, JSON.stringify(buyerA.json));
+      // An order recorded before an id could name more than one shop's (one record, not a list) is still its shop's.
+      const index = `pay-checkout:{partner}:order:${id}`;
+      const kept = JSON.parse((await client.get(index)) ?? '[]') as { store_id: string }[];
+      await client.set(index, JSON.stringify(kept.find((order) => order.store_id === b.store_id)));
+      assert.equal((await api('GET', `/v1/stores/me/orders/${id}`, { key: b.api_key })).status, 200, 'an order of the earlier form was lost');
     } finally {
       await subscriber.quit();
       await client.quit();
