@@ -1,7 +1,8 @@
 /**
  * Partner mode under attack, on a real serve (in process), the real sandbox and a real Redis: a merchant of the same
- * partner who learns another shop's store_id and finishes onboarding naming it, the same partner webhook delivered
- * several times at once, floods and bad bodies at registration, and no key of any shop in any event serve emits.
+ * partner who learns another shop's store_id and finishes onboarding naming it (then removes that integration), the
+ * same partner webhook delivered several times at once or again later, two shops' orders under one id, floods and
+ * bad bodies at registration, and no key of any shop in any event serve emits. Set up by test/harness/partner-serve.ts.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -380,6 +381,11 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
       assert.equal(buyerB.status, 200, JSON.stringify(buyerB.json));
       const buyerA = await api('GET', `/v1/checkout/orders/${id}`, { headers: { 'x-order-token': orderA.order_token } });
       assert.ok(buyerA.status >= 400 && buyerA.status < 500 && buyerA.json.error === true, JSON.stringify(buyerA.json));
+      // An order recorded before an id could name more than one shop's (one record, not a list) is still its shop's.
+      const index = `pay-checkout:{partner}:order:${id}`;
+      const kept = JSON.parse((await client.get(index)) ?? '[]') as { store_id: string }[];
+      await client.set(index, JSON.stringify(kept.find((order) => order.store_id === b.store_id)));
+      assert.equal((await api('GET', `/v1/stores/me/orders/${id}`, { key: b.api_key })).status, 200, 'an order of the earlier form was lost');
     } finally {
       await subscriber.quit();
       await client.quit();

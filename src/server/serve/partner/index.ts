@@ -288,11 +288,20 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
    * signed with its own secret), looked up again once when none known here is (another instance may have recorded a
    * newer one); else the latest, whose checkout refuses a token not its own as for any order.
    */
+  const shopTokenSecrets = new Map<string, string[]>();
+  const tokenSecretsOf = (storeId: string) => {
+    let secrets = shopTokenSecrets.get(storeId);
+    if (!secrets) {
+      if (shopTokenSecrets.size > 20_000) shopTokenSecrets.clear();
+      shopTokenSecrets.set(storeId, (secrets = orderTokenSecrets(tokenSecrets, storeId)));
+    }
+    return secrets;
+  };
   const ownerOf = async (idOrder: number, token: string | null): Promise<string | undefined> => {
     const known = await shopsOf(idOrder, false);
     if (token === null) return known.at(-1);
     const signer = async (shops: string[]) => {
-      for (const storeId of [...shops].reverse()) if (await isOrderToken(orderTokenSecrets(tokenSecrets, storeId), idOrder, token)) return storeId;
+      for (const storeId of [...shops].reverse()) if (await isOrderToken(tokenSecretsOf(storeId), idOrder, token)) return storeId;
       return undefined;
     };
     const signed = await signer(known);
