@@ -2,7 +2,7 @@
  * Each shop's rate on a partner-mode instance, on a real serve (in process), the real sandbox and a real Redis: a
  * shop's buyers beyond its rate (PAY_CHECKOUT_SHOP_RATE a second, PAY_CHECKOUT_SHOP_BURST at once) get 429
  * LIMIT_REACHED with Retry-After before their body is read, never a 5xx, while another shop's creates all succeed.
- * The bucket itself on a clock of the test's own.
+ * The bucket itself, and the shops' checkouts let go when idle, on a clock of the test's own.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -13,6 +13,11 @@ import { shopShare } from '../../src/server/serve/partner/shop-share.js';
 import { startServeCommand, type RunningServeCommand } from '../../src/server/serve/index.js';
 import { rawSettings, SettingError } from '../../src/server/serve/settings.js';
 import { CheckoutHttpError } from '../../src/server/http/errors.js';
+import { memoryClaimStore } from '../../src/server/once/claims.js';
+import { createKeyring, parseMasterKeys, type MasterKey } from '../../src/server/serve/partner/keyring.js';
+import { redisKv } from '../../src/server/serve/partner/redis-kv.js';
+import { createRegistry } from '../../src/server/serve/partner/registry.js';
+import { shopCheckouts } from '../../src/server/serve/partner/shop-checkouts.js';
 import { startRedis, type TestRedis } from './redis-harness.js';
 
 let redis: TestRedis;
@@ -125,5 +130,38 @@ describe("each shop's rate on a partner-mode instance", () => {
     assert.deepEqual(parsePartnerServeSettings(env({ PAY_CHECKOUT_SHOP_RATE: '20', PAY_CHECKOUT_SHOP_BURST: '60' })).partner.shopRate, { perSecond: 20, burst: 60 });
     assert.throws(() => parsePartnerServeSettings(env({ PAY_CHECKOUT_SHOP_RATE: '0' })), (error: unknown) => error instanceof SettingError && /PAY_CHECKOUT_SHOP_RATE/.test(error.message));
     assert.throws(() => parsePartnerServeSettings(env({ PAY_CHECKOUT_SHOP_BURST: '2.5' })), (error: unknown) => error instanceof SettingError && /PAY_CHECKOUT_SHOP_BURST/.test(error.message));
+  });
+
+  it("lets go of a shop's checkout no buyer used for its idle time, and of the least recently used beyond the bound; makes it again on demand", async () => {
+    const registry = createRegistry({ kv: redisKv({ url: redis.url }), keyring: createKeyring(parseMasterKeys(randomBytes(32).toString('base64')) as MasterKey[]) });
+    try {
+      const connected = async (name: string) => {
+        const made = await registry.register({ name, notify_url: 'http://127.0.0.1:9/notify', allowed_origins: [] });
+        return (await registry.connect(made!.record.store_id, `mk_test_${name}`, null))!;
+      };
+      const [a, b, c, d, e] = [await connected('a'), await connected('b'), await connected('c'), await connected('d'), await connected('e')];
+      let now = 0;
+      const checkouts = shopCheckouts({ registry, store: memoryClaimStore(), service: { baseUrl: sandbox.baseUrl }, partner: { apiKey: 'pk', apiSecret: 'sk' }, webhookSecrets: ['whsec'], secrets: ['order-token-secret-0123456789'], trustProxy: 0, emit: () => {}, onOutcome: async () => {}, sweep: false, idleMs: 60_000, maxLive: 3, now: () => now });
+      const first = checkouts.of(a);
+      assert.ok(first);
+      assert.equal(checkouts.of(a), first, 'reused while in use');
+      now = 30_000;
+      checkouts.of(b);
+      // a idle for 61 s, b for 31 s: a is let go, b kept, though the bound of 3 is not reached.
+      now = 61_000;
+      checkouts.of(c);
+      assert.equal(checkouts.held(a.store_id), undefined, 'the idle one let go');
+      assert.deepEqual([checkouts.live, Boolean(checkouts.held(b.store_id))], [2, true]);
+      // Beyond the bound of 3, the least recently used goes first.
+      now = 62_000;
+      checkouts.of(d);
+      checkouts.of(e);
+      assert.deepEqual([checkouts.live, checkouts.held(b.store_id), ...[c, d, e].map((shop) => Boolean(checkouts.held(shop.store_id)))], [3, undefined, true, true, true]);
+      // Made again on demand.
+      const again = checkouts.of(a);
+      assert.ok(again && again !== first);
+    } finally {
+      await registry.close();
+    }
   });
 });
