@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chooseEngines, engineLabel, isExecutable, missingFor } from './harness/engines.mjs';
-import { E2E_PART, PARTS } from './harness/parts.mjs';
+import { ensureBuilt } from './harness/build-once.mjs';
+import { E2E_BESIDE, E2E_PART, NODE_ALONE, NODE_CONCURRENCY, PARTS } from './harness/parts.mjs';
 import { preflight, systemBinary } from './harness/system-packages.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -24,24 +25,32 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'pay-checkout-test-'));
 const results = [];
 let stepNumber = 0;
 
-function header(title) {
+/** Prints a step's header through `say` (the terminal, or a beside step's kept output). */
+function header(title, say = console.log) {
   stepNumber += 1;
-  console.log(`\n━━━ ${stepNumber}. ${title} ━━━`);
+  say(`\n━━━ ${stepNumber}. ${title} ━━━`);
 }
+
+/** Where a step prints: the terminal, or (`kept`, a step running beside the others) a list printed whole when it ends. */
+const sayTo = (kept) => (kept ? (text) => kept.push(`${text}\n`) : console.log);
 
 function record(name, started, { passed = 0, failed = 0, skipped = 0, note = '' }) {
   results.push({ name, passed, failed, skipped, note, ms: Date.now() - started });
 }
 
-/** Runs a command from the repo root. `mode`: 'inherit' (live), 'capture' (quiet), 'tee' (live and kept); `stdout` is kept apart. */
-function run(command, args, { mode = 'inherit', env = process.env } = {}) {
+/**
+ * Runs a command from the repo root. `mode`: 'inherit' (live), 'capture' (quiet), 'tee' (live and kept); `stdout` is
+ * kept apart. `whole`: keep all of the output, not its tail (a beside step's, printed later).
+ */
+function run(command, args, { mode = 'inherit', env = process.env, whole = false } = {}) {
   return new Promise((resolve) => {
     const piped = mode !== 'inherit';
     const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', piped ? 'pipe' : 'inherit', piped ? 'pipe' : 'inherit'] });
     let output = '';
     let stdout = '';
     const keep = (stream) => (chunk) => {
-      output = (output + chunk).slice(-200_000);
+      output += chunk;
+      if (!whole) output = output.slice(-200_000);
       if (stream === process.stdout) stdout = (stdout + chunk).slice(-1_000_000);
       if (mode === 'tee') stream.write(chunk);
     };
@@ -117,8 +126,9 @@ async function check(title, command, args, { skipWhen } = {}) {
  * read it: 0 errors and 0 warnings, or the step fails and lists each problem. Redocly exits 0 on warnings, so its JSON
  * report's totals decide.
  */
+const OPENAPI_TITLE = 'OpenAPI lint (Redocly recommended)';
 async function openApiLint() {
-  const title = 'OpenAPI lint (Redocly recommended)';
+  const title = OPENAPI_TITLE;
   header(title);
   const started = Date.now();
   const document = path.join(scratch, 'openapi.json');
@@ -149,8 +159,9 @@ async function openApiLint() {
 }
 
 // ── 3. Node tests ─────────────────────────────────────────────────────────────────────────────────
+const NODE_TITLE = 'Node tests (node --test)';
 async function nodeTests() {
-  const title = 'Node tests (node --test)';
+  const title = NODE_TITLE;
   header(title);
   const started = Date.now();
   const files = findFiles('test/node', '.test.ts');
@@ -158,24 +169,39 @@ async function nodeTests() {
     console.log('skipped: no test/node/**/*.test.ts files');
     return record(title, started, { note: 'skipped' });
   }
-  // spec to the terminal, TAP to a file for the counts (its `# pass N` summary is stable across Node versions).
-  const tap = path.join(scratch, 'node.tap');
-  const { code } = await run(process.execPath, [
-    '--import',
-    'tsx',
-    '--test',
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    '--test-reporter=tap',
-    `--test-reporter-destination=${tap}`,
-    ...files,
-  ]);
-  const summary = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
-  const count = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(summary)?.[1] ?? 0);
-  const passed = count('pass');
-  const skipped = count('skipped') + count('todo');
-  let failed = count('fail') + count('cancelled');
-  if (code !== 0 && failed === 0) failed = 1; // the runner itself failed (bad flag, crash): never report green
+  // Two batches: every file but NODE_ALONE side by side (NODE_CONCURRENCY at a time), then NODE_ALONE one at a time
+  // with the machine to themselves. Spec to the terminal, TAP to a file per batch for the counts (its `# pass N`
+  // summary is stable across Node versions).
+  const alone = files.filter((file) => NODE_ALONE.includes(file.split(path.sep).join('/')));
+  const batches = [
+    { files: files.filter((file) => !alone.includes(file)), concurrency: NODE_CONCURRENCY },
+    { files: alone, concurrency: 1 },
+  ].filter((batch) => batch.files.length > 0);
+  let passed = 0;
+  let skipped = 0;
+  let failed = 0;
+  for (const [index, batch] of batches.entries()) {
+    console.log(`${batch.files.length} file(s), ${batch.concurrency} at a time`);
+    const tap = path.join(scratch, `node-${index}.tap`);
+    const { code } = await run(process.execPath, [
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${batch.concurrency}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...batch.files,
+    ]);
+    const summary = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
+    const count = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(summary)?.[1] ?? 0);
+    const batchFailed = count('fail') + count('cancelled');
+    passed += count('pass');
+    skipped += count('skipped') + count('todo');
+    // The runner itself failed (bad flag, crash): never report green.
+    failed += code !== 0 && batchFailed === 0 ? 1 : batchFailed;
+  }
   record(title, started, { passed, failed, skipped });
 }
 
@@ -187,8 +213,11 @@ function engineMissing(engine, chrome) {
   return install ? `${engineLabel[engine]} is not installed: ${install}` : null;
 }
 
+const browserTitle = (engine) => `Browser tests: ${engineLabel[engine]} (web-test-runner)`;
+const e2eTitle = (engine) => `${E2E_PART.name}: ${engineLabel[engine]}`;
+
 async function browserTests(engine, chrome) {
-  const title = `Browser tests: ${engineLabel[engine]} (web-test-runner)`;
+  const title = browserTitle(engine);
   header(title);
   const started = Date.now();
   if (findFiles('test/browser', '.test.ts').length === 0) {
@@ -208,27 +237,29 @@ async function browserTests(engine, chrome) {
   record(title, started, counts);
 }
 
-async function e2eTests(engine, chrome) {
-  const title = `${E2E_PART.name}: ${engineLabel[engine]}`;
+async function e2eTests(engine, chrome, kept) {
+  const title = e2eTitle(engine);
   const missing = engineMissing(engine, chrome);
   if (missing) {
-    header(title);
-    console.log(`not run: ${missing}`);
+    header(title, sayTo(kept));
+    sayTo(kept)(`not run: ${missing}`);
     return record(title, Date.now(), { failed: 1, note: missing });
   }
-  await runPart({ name: title, file: E2E_PART.file, env: { ...process.env, ENGINE: engine } });
+  await runPart({ name: title, file: E2E_PART.file, env: { ...process.env, ENGINE: engine } }, kept);
 }
 
 // ── 5. Parts that run alone too ───────────────────────────────────────────────────────────────────
-async function runPart({ name, file, env = process.env }) {
-  header(name);
+async function runPart({ name, file, env = process.env }, kept) {
+  const say = sayTo(kept);
+  header(name, say);
   const started = Date.now();
   if (!existsSync(path.join(root, file))) {
     // A part the entry names is part of the suite: its file missing is a failure, never a skip.
-    console.log(`failed: ${file} is missing`);
+    say(`failed: ${file} is missing`);
     return record(name, started, { failed: 1, note: `${file} is missing` });
   }
-  const { code, output } = await run(process.execPath, [file], { mode: 'tee', env });
+  const { code, output } = await run(process.execPath, [file], { mode: kept ? 'capture' : 'tee', env, whole: Boolean(kept) });
+  kept?.push(output.endsWith('\n') ? output : `${output}\n`);
   const lastLine = stripAnsi(output).trimEnd().split('\n').at(-1) ?? '';
   const match = COUNTS_LINE.exec(lastLine);
   if (!match) return record(name, started, code === 0 ? { passed: 1 } : { failed: 1 });
@@ -239,8 +270,11 @@ async function runPart({ name, file, env = process.env }) {
 }
 
 // ── Summary ───────────────────────────────────────────────────────────────────────────────────────
-function summary() {
+function summary(wallMs) {
   header('Summary');
+  // In the steps' own order, whichever lane ran them and whenever they ended.
+  const order = (name) => stepTitles.indexOf(name);
+  results.sort((a, b) => order(a.name) - order(b.name));
   const rows = results.map((r) => [
     r.name,
     r.note === 'skipped' ? 'skipped' : r.failed > 0 ? 'FAILED' : 'ok',
@@ -257,6 +291,7 @@ function summary() {
   for (const row of rows) console.log(line(row));
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
   const failed = results.reduce((sum, r) => sum + r.failed, 0);
+  console.log(`\nwall time ${(wallMs / 1000).toFixed(1)} s, the two lanes together (the times above overlap)`);
   console.log(`\n${passed} passed, ${failed} failed`);
   return failed;
 }
@@ -271,6 +306,7 @@ try {
 }
 const { engines, rest: only } = chosen;
 
+// `beside: true`: the step runs beside the others rather than after them (see "Two lanes" below).
 const STEPS = [
   { key: 'typecheck', run: () => check('Type-check (tsc --noEmit)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']) },
   { key: 'lint', run: () => check('ESLint', bin('eslint'), ['.']) },
@@ -284,8 +320,20 @@ const STEPS = [
   { key: 'openapi', run: openApiLint },
   { key: 'node', run: nodeTests },
   ...engines.map((engine) => ({ key: 'browser', run: () => browserTests(engine, chrome) })),
-  ...engines.map((engine) => ({ key: E2E_PART.key, run: () => e2eTests(engine, chrome) })),
-  ...PARTS.map((part) => ({ key: part.key, run: () => runPart(part) })),
+  ...engines.map((engine) => ({ key: E2E_PART.key, beside: E2E_BESIDE.includes(engine), run: (kept) => e2eTests(engine, chrome, kept) })),
+  ...PARTS.map((part) => ({ key: part.key, beside: part.beside === true, run: (kept) => runPart(part, kept) })),
+];
+
+/** Every row's title, in the steps' order: the summary's order. */
+const stepTitles = [
+  'Type-check (tsc --noEmit)',
+  'ESLint',
+  'lit-analyzer',
+  OPENAPI_TITLE,
+  NODE_TITLE,
+  ...engines.map(browserTitle),
+  ...engines.map(e2eTitle),
+  ...PARTS.map((part) => part.name),
 ];
 
 const unknown = only.filter((key) => !STEPS.some((step) => step.key === key));
@@ -305,6 +353,42 @@ if (!(await preflight([...new Set(selected.map((step) => step.key))], engines)))
 console.log('every system package the chosen tests need is here');
 const needsBrowser = selected.some((step) => (['browser', 'e2e'].includes(step.key) && engines.includes('chromium')) || ['docs', 'pack'].includes(step.key));
 const chrome = needsBrowser ? findChromium() : null;
-for (const step of selected) await step.run();
+
+// ── Two lanes ─────────────────────────────────────────────────────────────────────────────────────
+// The steps marked `beside` (test/harness/parts.mjs) run one after another in a second lane, beside the main lane's
+// browser and end-to-end steps: they start once the Node step is over (its NODE_ALONE files have the machine to
+// themselves) and spend much of their time waiting on npm, the disk and the browsers. Their output is kept and
+// printed whole, under their own headers, when the main lane is done; the summary lists every step in its usual order.
+const suiteStarted = Date.now();
+const main = selected.filter((step) => !step.beside);
+const beside = selected.filter((step) => step.beside);
+let besideLane = null;
+const kepts = [];
+const startBeside = async () => {
+  if (besideLane || beside.length === 0) return;
+  // One build for both lanes before they split (test/harness/build-once.mjs), so no two builds ever write dist/ at once.
+  if (selected.some((step) => step.key === E2E_PART.key || step.key === 'pack')) {
+    header('Build (npm run build, for the end-to-end and packaging steps)');
+    const started = Date.now();
+    const { code } = await ensureBuilt({ stdio: 'ignore' });
+    console.log(code === 0 ? `ok (${((Date.now() - started) / 1000).toFixed(1)} s)` : `npm run build exited ${code}; the steps that need dist/ report it`);
+  }
+  console.log(`\n${beside.length} step(s) start beside the others, printed when those are done: ${beside.map((step) => step.key).join(', ')}`);
+  besideLane = (async () => {
+    for (const step of beside) {
+      const kept = [];
+      kepts.push(kept);
+      await step.run(kept);
+    }
+  })();
+};
+if (!main.some((step) => step.key === 'node')) await startBeside();
+for (const step of main) {
+  await step.run();
+  if (step.key === 'node') await startBeside();
+}
+await startBeside();
+await besideLane;
+for (const kept of kepts) process.stdout.write(kept.join(''));
 rmSync(scratch, { recursive: true, force: true });
-process.exitCode = summary() > 0 ? 1 : 0;
+process.exitCode = summary(Date.now() - suiteStarted) > 0 ? 1 : 0;

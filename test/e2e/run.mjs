@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The end-to-end suite: the built hosted page (dist/hosted) served by the sandbox, driven in the engine $ENGINE names
-// (test/harness/engines.mjs; Chromium when unset). Builds first when dist/ is missing or older than the sources the browser
-// loads. In Chromium: every test/e2e/*.e2e.ts (Playwright). In Firefox and WebKit: the files in EVERY_ENGINE, which
+// (test/harness/engines.mjs; Chromium when unset). Builds first unless an earlier build is current
+// (test/harness/build-once.mjs). In Chromium: every test/e2e/*.e2e.ts (Playwright). In Firefox and WebKit: the files in EVERY_ENGINE, which
 // drive the page through support/driver.ts (Playwright cannot drive Debian's Firefox or WebKit; the other files use
 // its Chromium-only routing, CDP offline mode and request events). One file at a time (node:test), spec output
 // streamed, and as the LAST line `N passed, N failed`; exit 1 on any failure. `node test/e2e/run.mjs FILE…` runs those.
@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from '../harness/build-once.mjs';
 import { currentEngine, engineLabel } from '../harness/engines.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -47,17 +48,15 @@ function finish(passed, failed, note = '') {
   process.exit(failed > 0 ? 1 : 0);
 }
 
-// 1. A current build.
-const builtAt = Math.min(...builtFiles.map((file) => (existsSync(path.join(root, file)) ? statSync(path.join(root, file)).mtimeMs : 0)));
-const sourcesAt = Math.max(...browserSources.map(newestMtime));
-if (builtAt === 0 || builtAt < sourcesAt) {
-  console.log(builtAt === 0 ? 'dist/ is missing: npm run build' : 'dist/ is older than the sources: npm run build');
-  const code = await run('npm', ['run', 'build']);
+// 1. A current build: the one an earlier step made when no input changed since (test/harness/build-once.mjs).
+const { built, code: buildCode } = await ensureBuilt();
+if (built && buildCode !== 0) {
   // The bundles come first in the build; a later step (types, manifest) failing leaves them fresh, and the
   // type-check step of `npm test` reports that failure on its own.
+  const sourcesAt = Math.max(...browserSources.map(newestMtime));
   const rebuiltAt = Math.min(...builtFiles.map((file) => (existsSync(path.join(root, file)) ? statSync(path.join(root, file)).mtimeMs : 0)));
-  if (rebuiltAt < sourcesAt) finish(0, 1, `npm run build failed (exit ${code}) before writing dist/hosted and dist/pay-checkout.js.`);
-  if (code !== 0) console.log(`npm run build exited ${code} after writing the bundles; testing those bundles.`);
+  if (rebuiltAt < sourcesAt) finish(0, 1, `npm run build failed (exit ${buildCode}) before writing dist/hosted and dist/pay-checkout.js.`);
+  console.log(`npm run build exited ${buildCode} after writing the bundles; testing those bundles.`);
 }
 
 // 2. The suites, one file (one sandbox, one browser) at a time.

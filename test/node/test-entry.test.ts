@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { E2E_PART, PARTS } from '../harness/parts.mjs';
+import { E2E_PART, NODE_ALONE, PARTS } from '../harness/parts.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -29,4 +29,12 @@ test('the entry point offers every step and part by name, and refuses an unknown
   const offered = /Steps: (.*)\./.exec(result.output)?.[1]?.split(', ');
   assert.deepEqual(offered, ['typecheck', 'lint', 'lit', 'openapi', 'node', 'browser', E2E_PART.key, ...PARTS.map((part) => part.key)]);
   assert.doesNotMatch(result.output, /━━━/, 'no step started');
+});
+
+test('the Node test files named to run alone exist, so a renamed one is not left to run beside the others unnoticed', () => {
+  assert.ok(NODE_ALONE.length > 0);
+  for (const file of NODE_ALONE) {
+    assert.match(file, /^test\/node\/.+\.test\.ts$/, `${file} is a Node test file`);
+    assert.ok(existsSync(path.join(root, file)), `${file} (run alone) exists`);
+  }
 });

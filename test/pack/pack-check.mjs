@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The packaging check (a step of `npm test`): build, `npm pack`, publint and attw on the tarball, then the tarball
+// The packaging check (a step of `npm test`): build (or reuse the end-to-end step's build, test/harness/build-once.mjs), `npm pack`, publint and attw on the tarball, then the tarball
 // installed into throwaway projects (test/pack/projects/, copied to a temp dir, one shared install) that build,
 // type-check and run as a user would: vanilla Vite + TypeScript, React + Vite, Vue + Vite, Svelte + Vite, a Node server with
 // pay-checkout/server and pay-checkout/webhooks, the `bin`, and the script tag on a page from another origin in
@@ -12,8 +12,9 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIsCurrent, markBuilt } from '../harness/build-once.mjs';
 import { chromiumLaunchOptions } from '../harness/chromium.mjs';
-import { frameworkChecks } from './pack-frameworks.mjs';
+import { frameworkChecks, startFrameworkInstalls } from './pack-frameworks.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = new Set(process.argv.slice(2));
@@ -147,7 +148,15 @@ let tarball = '';
 let sandbox = null; // { origin, child }
 
 try {
-  if (!args.has('--no-build')) await check('npm run build', () => must(npm, ['run', 'build']));
+  if (!args.has('--no-build')) {
+    // The end-to-end step's build when nothing it reads changed since (test/harness/build-once.mjs), else a new one.
+    await check('npm run build', async () => {
+      if (buildIsCurrent()) return console.log('  dist/ is current (built by an earlier step, no input changed since): reused');
+      const startedAt = Date.now();
+      await must(npm, ['run', 'build']);
+      markBuilt(startedAt);
+    });
+  }
 
   await check('npm pack', async () => {
     const [packed] = JSON.parse(await must(npm, ['pack', '--json', '--pack-destination', work], { stdout: true }));
@@ -158,6 +167,10 @@ try {
   });
 
   if (!tarball) throw new Error('no tarball: nothing further can be checked');
+  // Next.js, Nuxt, SvelteKit, Astro, Angular, React Router: each its own install of the tarball, begun now in the
+  // background, built and paid in at the end.
+  const only = [...args].find((arg) => arg.startsWith('--frameworks='));
+  const installs = startFrameworkInstalls({ must, root, context: () => ({ work, tarball }), only: only && new Set(only.slice(13).split(',').filter(Boolean)) });
   await check('publint (strict)', () => must(path.join(root, 'node_modules', '.bin', 'publint'), ['run', tarball, '--strict']));
   // ESM-only is a decision (docs/site/install.md): CommonJS `require` and node10 resolution are not supported.
   await check('attw --profile esm-only', () => must(path.join(root, 'node_modules', '.bin', 'attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii']));
@@ -383,9 +396,7 @@ try {
     });
   });
 
-  // Next.js, Nuxt, SvelteKit, Astro, Angular, React Router: each its own install of the tarball, built and paid in.
-  const only = [...args].find((arg) => arg.startsWith('--frameworks='));
-  await frameworkChecks({ check, must, startChild, root, context: () => ({ work, tarball, sandbox }), only: only && new Set(only.slice(13).split(',').filter(Boolean)) });
+  await frameworkChecks({ check, must, startChild, context: () => ({ work, tarball, sandbox }), installs });
 } catch (error) {
   console.log(`✘ ${error instanceof Error ? error.message : error}`);
   results.push({ name: 'stopped early', ok: false });

@@ -199,14 +199,12 @@ async function payOnEveryPage(browser, framework, dir, env, sandbox, startChild)
 }
 
 /**
- * Adds one check per framework to pack-check's list. `tools` carries pack-check's helpers (check, must, startChild,
- * stop) and `context()` the tarball, the work directory and the sandbox once they exist.
+ * Starts each framework app's install of the tarball, one after another in the background, as soon as the tarball
+ * exists: the network and the disk work while pack-check's own projects and the previous apps build on the CPUs.
+ * Resolves nothing itself; each entry of the map resolves with `{ dir, ms }` (or rejects, reported by its check).
  */
-export async function frameworkChecks({ check, must, startChild, root, context, only }) {
-  const { chromium } = await import('playwright-core');
+export function startFrameworkInstalls({ must, root, context, only }) {
   const names = frameworkNames.filter((n) => frameworks[n] && (!only || only.has(n)));
-  // Installs run one after another in the background, each ahead of its build: the network and the disk work while
-  // the previous app builds on the CPUs.
   const installs = new Map();
   let previous = Promise.resolve();
   const install = (name) => {
@@ -224,6 +222,17 @@ export async function frameworkChecks({ check, must, startChild, root, context, 
     previous = done.catch(() => undefined);
     done.catch(() => undefined); // reported by its check
   }
+  return installs;
+}
+
+/**
+ * Adds one check per framework to pack-check's list, over the installs `startFrameworkInstalls` began. `tools` carries
+ * pack-check's helpers (check, must, startChild) and `context()` the tarball, the work directory and the sandbox once
+ * they exist.
+ */
+export async function frameworkChecks({ check, must, startChild, context, installs }) {
+  const { chromium } = await import('playwright-core');
+  const names = [...installs.keys()];
   let browser;
   try {
     for (const name of names) {

@@ -59,11 +59,18 @@ export interface ShopCheckouts {
 /** A shop's checkout no buyer used for this long is let go, and made again on its next buyer. */
 export const defaultCheckoutIdleMs = 10 * 60_000;
 
+/** The secrets a shop's order tokens are signed with: each drawn from one of serve's secrets and the shop's id. */
+export const orderTokenSecrets = (secrets: readonly string[], storeId: string) => secrets.map((s) => createHmac('sha256', s).update(`pay-checkout/partner/order-token/${storeId}`).digest('base64url'));
+
+/** A key or channel of the shared store, under the shop's own id. */
+export const shopKey = (storeId: string) => (key: string) => `${storeId}:${key}`;
+
 /** Limits counted under the shop's own id: one shop's buyers never use up another's. */
 function shopLimits(limits: LimitStore, storeId: string): LimitStore {
+  const ownKey = shopKey(storeId);
   return {
     async hit(hits) {
-      const own = hits.map((hit) => ({ ...hit, key: `${storeId}:${hit.key}` }));
+      const own = hits.map((hit) => ({ ...hit, key: ownKey(hit.key) }));
       const waitMs = await limits.hit(own);
       own.forEach((hit, i) => {
         if (hit.refused) (hits[i] as { refused?: boolean }).refused = true;
@@ -109,14 +116,17 @@ export function shopCheckouts(options: ShopCheckoutOptions): ShopCheckouts {
     const storeId = record.store_id;
     const shopEmit: EventSink = (event) => emit({ ...event, store_id: storeId });
     const base = options.store;
-    // The shared store's claims and channels (order ids and order keys are the shop's own), its limits under the shop's id; never closed here.
+    // The shared store's claims, channels and limits, each under the shop's id: an order's id is the service's, and
+    // two shops' orders may share one (the service numbering per store, or again after a reset), so its delivery's
+    // once-key, its buyer's document for the code limits and its `order:{id}` wake-up are the shop's own. Never closed here.
+    const own = shopKey(storeId);
     const store: ClaimStore = {
-      claim: (key, digest, leaseMs) => base.claim(key, digest, leaseMs),
-      complete: (key, token, response, ttlMs) => base.complete(key, token, response, ttlMs),
-      release: (key, token) => base.release(key, token),
-      inspect: (key) => base.inspect(key),
-      publish: (channel, message) => base.publish(channel, message),
-      subscribe: (channel, listener) => base.subscribe(channel, listener),
+      claim: (key, digest, leaseMs) => base.claim(own(key), digest, leaseMs),
+      complete: (key, token, response, ttlMs) => base.complete(own(key), token, response, ttlMs),
+      release: (key, token) => base.release(own(key), token),
+      inspect: (key) => base.inspect(own(key)),
+      publish: (channel, message) => base.publish(own(channel), message),
+      subscribe: (channel, listener) => base.subscribe(own(channel), listener),
       limitStore: shopLimits(sharedLimits, storeId),
       ...(base.openOrders ? { openOrders: base.openOrders } : {}),
     };
@@ -139,7 +149,7 @@ export function shopCheckouts(options: ShopCheckoutOptions): ShopCheckouts {
         };
       },
       store,
-      secret: options.secrets.map((s) => createHmac('sha256', s).update(`pay-checkout/partner/order-token/${storeId}`).digest('base64url')),
+      secret: orderTokenSecrets(options.secrets, storeId),
       webhookSecret: options.webhookSecrets,
       allowedOrigins: record.allowed_origins,
       trustProxy: options.trustProxy,
