@@ -128,7 +128,7 @@ describe("each shop's rate on a partner-mode instance", () => {
   });
 
   it('reads PAY_CHECKOUT_SHOP_RATE and PAY_CHECKOUT_SHOP_BURST, and names either when it is not a whole number from 1', () => {
-    assert.deepEqual(parsePartnerServeSettings(env()).partner.shopRate, { perSecond: 100, burst: 200 });
+    assert.deepEqual(parsePartnerServeSettings(env()).partner.shopRate, { perSecond: 100, burst: 50 });
     assert.deepEqual(parsePartnerServeSettings(env({ PAY_CHECKOUT_SHOP_RATE: '20', PAY_CHECKOUT_SHOP_BURST: '60' })).partner.shopRate, { perSecond: 20, burst: 60 });
     assert.throws(() => parsePartnerServeSettings(env({ PAY_CHECKOUT_SHOP_RATE: '0' })), (error: unknown) => error instanceof SettingError && /PAY_CHECKOUT_SHOP_RATE/.test(error.message));
     assert.throws(() => parsePartnerServeSettings(env({ PAY_CHECKOUT_SHOP_BURST: '2.5' })), (error: unknown) => error instanceof SettingError && /PAY_CHECKOUT_SHOP_BURST/.test(error.message));

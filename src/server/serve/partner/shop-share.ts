@@ -21,11 +21,12 @@ export const defaultShopInProgress = 16;
 
 /**
  * A shop's buyer requests a second on one instance, and at once: docs/site/contributing/decisions.md says why. A sale's
- * buyers (each a link lookup and a create, some a code: 2 to 3 requests) fit the burst by the dozens at once and the
- * rate by thirty-odd starting a second; a flood takes at most 100 a second, some 10–20% of what one instance creates
- * on two cores (500–1,100 a second in the platform bench), where the cap alone let it take 540.
+ * buyers (each a link lookup as its page loads, a create as it pays, some a code: 2 to 3 requests, seconds apart) fit
+ * the burst by fifty paying in the same instant and the rate by thirty-odd starting a second; a flood takes at most 100
+ * a second, some 10–20% of what one instance creates on two cores (500–1,100 a second in the platform bench), where the
+ * cap alone let it take 540, and holds the instance at once for 50 creates, not more.
  */
-export const defaultShopRate = { perSecond: 100, burst: 200 };
+export const defaultShopRate = { perSecond: 100, burst: 50 };
 
 export interface ShopShareOptions {
   maxInProgress?: number;
