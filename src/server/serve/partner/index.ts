@@ -200,7 +200,7 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
   };
 
   /** A shop's request in its share of the instance (shop-share.ts); a waiting status request holds no turn. */
-  const share = shopShare(options.shopInProgress);
+  const share = shopShare({ ...partnerSettings.shopRate, ...(options.shopInProgress !== undefined ? { maxInProgress: options.shopInProgress } : {}) });
   const refusalPauseMs = options.shopRefusalPauseMs ?? 250;
   const fairly = async (storeId: string | undefined, request: Incoming, work: () => Promise<Answer>): Promise<Answer> => {
     if (!storeId || request.method === 'OPTIONS' || request.searchParams.has('wait')) return work();
@@ -243,8 +243,8 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
         throw CheckoutHttpError.of('LINK_NOT_FOUND');
       }
       const found = await checkouts.link(hash);
-      const checkout = await checkoutFor(found?.store_id, 'LINK_NOT_FOUND');
-      const answer = counted(found?.store_id, await fairly(found?.store_id, request, () => checkout.answer(request)));
+      // The shop's share first: a refusal costs no store read, no key opened, no body read.
+      const answer = counted(found?.store_id, await fairly(found?.store_id, request, async () => (await checkoutFor(found?.store_id, 'LINK_NOT_FOUND')).answer(request)));
       if (link[2] && request.method === 'POST' && (answer.status === 201 || answer.status === 200) && answer.text && found) {
         // Which shop an order is, before the buyer hears of it: its webhook and its status checks are routed by this.
         const idOrder = (JSON.parse(answer.text) as { data?: { id_order?: unknown } }).data?.id_order;
@@ -260,8 +260,7 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
     if (order) {
       const raw = order[1] as string;
       const owner = /^[1-9]\d{0,15}$/.test(raw) ? await ownerOf(Number(raw), request.headers.get(orderTokenHeader)) : undefined;
-      const checkout = await checkoutFor(owner, 'ORDER_NOT_FOUND');
-      return counted(owner, await fairly(owner, request, () => checkout.answer(request)));
+      return counted(owner, await fairly(owner, request, async () => (await checkoutFor(owner, 'ORDER_NOT_FOUND')).answer(request)));
     }
     return undefined;
   };
@@ -369,10 +368,9 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
     link: async (incoming, hash) => {
       try {
         const found = await checkouts.link(hash);
-        const checkout = await checkoutFor(found?.store_id, 'LINK_NOT_FOUND');
         const leave = found ? share.enter(found.store_id) : () => {};
         try {
-          return await checkout.link(incoming, hash);
+          return await (await checkoutFor(found?.store_id, 'LINK_NOT_FOUND')).link(incoming, hash);
         } finally {
           leave();
         }
