@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { parsePartnerServeSettings } from '../../src/server/serve/partner/settings.js';
-import { shopShare } from '../../src/server/serve/partner/shop-share.js';
+import { refusalPauseMs, shopShare } from '../../src/server/serve/partner/shop-share.js';
 import { startServeCommand, type RunningServeCommand } from '../../src/server/serve/index.js';
 import { rawSettings, SettingError } from '../../src/server/serve/settings.js';
 import { CheckoutHttpError } from '../../src/server/http/errors.js';
@@ -125,6 +125,15 @@ describe("each shop's rate on a partner-mode instance", () => {
     now = 60_000;
     for (let i = 0; i < 3; i++) share.enter('st_a')();
     assert.throws(() => share.enter('st_a'), CheckoutHttpError);
+  });
+
+  it("spreads a refusal's pause from half to one and a half times its length, so refused clients come back apart", () => {
+    assert.equal(refusalPauseMs(250, () => 0), 125);
+    assert.equal(refusalPauseMs(250, () => 0.5), 250);
+    assert.equal(refusalPauseMs(250, () => 0.999), 375);
+    const pauses = new Set(Array.from({ length: 50 }, () => refusalPauseMs(250)));
+    assert.ok(pauses.size > 10, `only ${pauses.size} different pauses in 50`);
+    for (const pause of pauses) assert.ok(pause >= 125 && pause <= 375, String(pause));
   });
 
   it('reads PAY_CHECKOUT_SHOP_RATE and PAY_CHECKOUT_SHOP_BURST, and names either when it is not a whole number from 1', () => {

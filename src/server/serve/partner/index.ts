@@ -28,7 +28,7 @@ import { merchantKeyTaken, shopApi } from './shop-api.js';
 import { orderTokenSecrets, shopCheckouts } from './shop-checkouts.js';
 import { shopMetrics } from './metrics.js';
 import { shopNotices, type ShopNotices } from './shop-notices.js';
-import { shopShare } from './shop-share.js';
+import { refusalPauseMs, shopShare } from './shop-share.js';
 import { createSweep, defaultSweepTimings, type SweepTimings } from '../../sweep/sweep.js';
 
 export interface PartnerCheckout {
@@ -57,7 +57,7 @@ export interface PartnerCheckoutOptions {
   storeWait?: StoreWait;
   /** A shop's buyer requests under way at once, beyond which one is refused (shop-share.ts); default 16. */
   shopInProgress?: number;
-  /** How long a refusal beyond a shop's share waits before it is answered; default 250 ms. */
+  /** How long a refusal beyond a shop's share waits before it is answered, on average (spread from half to 1.5×); default 250 ms. */
   shopRefusalPauseMs?: number;
 }
 
@@ -201,7 +201,7 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
 
   /** A shop's request in its share of the instance (shop-share.ts); a waiting status request holds no turn. */
   const share = shopShare({ ...partnerSettings.shopRate, ...(options.shopInProgress !== undefined ? { maxInProgress: options.shopInProgress } : {}) });
-  const refusalPauseMs = options.shopRefusalPauseMs ?? 250;
+  const refusalPause = options.shopRefusalPauseMs ?? 250;
   const fairly = async (storeId: string | undefined, request: Incoming, work: () => Promise<Answer>): Promise<Answer> => {
     if (!storeId || request.method === 'OPTIONS' || request.searchParams.has('wait')) return work();
     let leave: () => void;
@@ -210,8 +210,9 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
     } catch (error) {
       if (!(error instanceof CheckoutHttpError)) throw error;
       // Answered after a short pause that holds a timer, not a turn: a client asking again at once (a script, a closed
-      // loop) then sends a few refusals a second, not thousands that would be the instance's busiest work.
-      await new Promise((resolve) => setTimeout(resolve, refusalPauseMs));
+      // loop) then sends a few refusals a second, not thousands that would be the instance's busiest work. The pause
+      // is spread (shop-share.ts), so a flood's clients come back one by one, not as one burst every pause.
+      await new Promise((resolve) => setTimeout(resolve, refusalPauseMs(refusalPause)));
       return front.respond(request, error.status, error.body, error.headers);
     }
     try {

@@ -28,6 +28,17 @@ export const defaultShopInProgress = 16;
  */
 export const defaultShopRate = { perSecond: 100, burst: 50 };
 
+/**
+ * How long one refusal beyond a shop's share waits before it is answered: `baseMs` spread evenly from half to one and
+ * a half times it. A flood's clients refused together would otherwise all ask again in the same instant, every
+ * `baseMs`, and the tokens refilled meanwhile would go to them as one burst of creates each time, the moments the
+ * other shops' buyers waited behind (the platform bench's quiet shop, docs/site/servers/performance.md); spread, the
+ * refill is taken a few at a time as it comes.
+ */
+export function refusalPauseMs(baseMs: number, random: () => number = Math.random): number {
+  return Math.round(baseMs * (0.5 + random()));
+}
+
 export interface ShopShareOptions {
   maxInProgress?: number;
   /** The rate: requests a second (a whole number from 1), and at most this many at once; default `defaultShopRate`. */
