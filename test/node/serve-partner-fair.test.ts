@@ -127,6 +127,21 @@ describe("each shop's rate on a partner-mode instance", () => {
     assert.throws(() => share.enter('st_a'), CheckoutHttpError);
   });
 
+  it('caps the requests under way only of a shop that has spent half its burst, never of one well within its rate', () => {
+    let now = 0;
+    const share = shopShare({ maxInProgress: 2, perSecond: 10, burst: 10, now: () => now });
+    // Within its rate, requests held up (the instance slow for every shop) are let in past the cap.
+    const held = Array.from({ length: 6 }, () => share.enter('st_quiet'));
+    assert.equal(share.inProgress('st_quiet'), 6);
+    // Half its burst spent: now the cap refuses, until its requests finish.
+    assert.throws(() => share.enter('st_quiet'), (error: unknown) => error instanceof CheckoutHttpError && error.status === 429 && /at once/.test(String((error.body as { description?: string }).description)));
+    for (const leave of held.slice(0, 5)) leave();
+    share.enter('st_quiet')();
+    now = 1_000;
+    for (let i = 0; i < 2; i++) share.enter('st_other');
+    assert.equal(share.inProgress('st_other'), 2);
+  });
+
   it("spreads a refusal's pause from half to one and a half times its length, so refused clients come back apart", () => {
     assert.equal(refusalPauseMs(250, () => 0), 125);
     assert.equal(refusalPauseMs(250, () => 0.5), 250);

@@ -3,7 +3,8 @@
  * store call, no decryption: a map lookup and a little arithmetic):
  * - a rate: at most `perSecond` of a shop's buyer requests (link lookups, creates, order reads and actions) a second
  *   on this instance, `burst` of them at once after a quiet spell (a token bucket);
- * - a cap: at most `maxInProgress` of them under way at once.
+ * - a cap: at most `maxInProgress` of them under way at once, while the shop has spent half its burst (near or over its
+ *   rate): a shop well within its rate is never refused because the instance is slow for everyone.
  * One more is refused with 429 `LIMIT_REACHED` and `Retry-After` (limits.ts's refusal), without calling the service
  * (partner mode answers it after a short pause that holds only a timer, index.ts). So a flood on one shop's links takes
  * at most its rate of the instance's work, never the event loop, the store's connection and the service's sockets
@@ -72,7 +73,10 @@ export function shopShare({ maxInProgress = defaultShopInProgress, perSecond = d
       const tokens = tokensOf(storeId, at);
       if (tokens < 1) throw refused((1 - tokens) / perMs, 'shopRate', (seconds) => `Too many of this shop's payments are being started; try again in ${seconds} s.`);
       const going = under.get(storeId) ?? 0;
-      if (going >= maxInProgress) throw refused(1_000, 'shopInProgress', (seconds) => `Too many of this shop's payments are being started at once; try again in ${seconds} s.`);
+      // The cap refuses only a shop that has spent half its burst lately, one near or over its rate: a shop within it
+      // whose requests pile up is waiting on the instance (a flood's work, a collection), and refusing it would make
+      // another shop's flood its refusal.
+      if (going >= maxInProgress && tokens < burst / 2) throw refused(1_000, 'shopInProgress', (seconds) => `Too many of this shop's payments are being started at once; try again in ${seconds} s.`);
       if (buckets.size >= maxBuckets && !buckets.has(storeId)) {
         for (const id of buckets.keys()) if (tokensOf(id, at) >= burst) buckets.delete(id);
         if (buckets.size >= maxBuckets) buckets.clear();
