@@ -1,15 +1,23 @@
 // Summarizes a `node --cpu-prof` profile: share of samples by file (module), then the top functions by self time
-// with their two main callers. `node bench/cpu-profile.mjs FILE.cpuprofile [TOP]` (docs/site/servers/performance.md).
+// with their two main callers. `node bench/cpu-profile.mjs FILE.cpuprofile [TOP] [WINDOWS]` (docs/site/servers/performance.md).
+// WINDOWS, a comma list of START-END on the monotonic clock in µs (`process.hrtime.bigint() / 1000n`, as the platform
+// bench prints them under PAY_BENCH_PROF_DIR), keeps only the samples taken within them.
 import { readFileSync } from 'node:fs';
 
-const [file, top = '30'] = process.argv.slice(2);
-if (!file) throw new Error('usage: node bench/cpu-profile.mjs FILE.cpuprofile [TOP]');
+const [file, top = '30', windowList] = process.argv.slice(2);
+if (!file) throw new Error('usage: node bench/cpu-profile.mjs FILE.cpuprofile [TOP] [START-END,…]');
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
 const parents = new Map(profile.nodes.flatMap((node) => (node.children ?? []).map((child) => [child, node])));
+const windows = (windowList ?? '').split(',').filter(Boolean).map((w) => w.split('-').map(Number));
+const within = (at) => windows.length === 0 || windows.some(([start, end]) => at >= start && at <= end);
 
 const selfTime = new Map();
-profile.samples.forEach((id, i) => selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+let at = profile.startTime;
+profile.samples.forEach((id, i) => {
+  at += profile.timeDeltas[i] ?? 0;
+  if (within(at)) selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
 const total = [...selfTime.values()].reduce((sum, t) => sum + t, 0);
 
 const moduleOf = ({ url, functionName }) =>

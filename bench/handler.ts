@@ -5,9 +5,10 @@
  * shared, so the phases are loaded in turn, round after round, and each round's ratio is taken within the round; a
  * bare node:http proxy in front of the sandbox shows what any Node hop costs here. Then 1 and 3 instances sharing
  * Redis behind the same round-robin proxy (its own process), and the issue's storm (200 buyers × 5 identical
- * creates) on each, counting duplicate orders and stuck claims, which must both be 0. In each round too, with outcomes
- * wanted (`onOrderStatus`), an instance whose sweep follows every order against one with `sweep: false`: creates/s and
- * CPU per create at most 5% apart.
+ * creates) on each, counting duplicate orders and stuck claims, which must both be 0. In rounds of their own, with
+ * outcomes wanted (`onOrderStatus`), an instance whose sweep follows every order against one with `sweep: false`:
+ * creates/s and CPU per create at most 5% apart. One thing measured at a time: every phase starts on a clean sandbox,
+ * and an instance runs only while it is measured or idles (no sweep polls the sandbox behind another phase).
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { idempotencyKeyHeader } from '../src/contract/index.js';
@@ -98,16 +99,8 @@ export async function benchHandler(options: HandlerBenchOptions): Promise<boolea
     stops.push(one.close);
     const handler = one.instances[0] ?? one.url;
     await warm(handler, 3);
-    // Outcomes wanted, with the sweep following every order and without it: its cost on a create, side by side.
-    const sweeps: { name: string; origin: string; pid: number }[] = [];
-    for (const outcomes of ['sweep', 'no sweep'] as const) {
-      const cluster = await startCluster(1, { baseUrl: sandbox.baseUrl, webhookSecret: 'whsec_test_demo', outcomes });
-      stops.push(cluster.close);
-      sweeps.push({ name: outcomes === 'sweep' ? 'sweep on' : 'sweep off', origin: cluster.instances[0] ?? cluster.url, pid: cluster.pids[0] ?? 0 });
-    }
-    for (const { origin } of sweeps) await warm(origin, 3);
     // Warmed as a long-running server is: V8 optimizes the create path only after some thousands of creates.
-    for (const [origin, request] of [[sandbox.origin, merchantCreate], [handler, create], ...sweeps.map(({ origin }) => [origin, create] as const)] as const) {
+    for (const [origin, request] of [[sandbox.origin, merchantCreate], [handler, create]] as const) {
       await runLoad({ origin, request, ...options, durationMs: options.durationMs / 2 });
       await resetSandbox(sandbox.origin);
     }
@@ -118,8 +111,6 @@ export async function benchHandler(options: HandlerBenchOptions): Promise<boolea
     const floorRatios: number[] = [];
     const overheads: number[] = [];
     const floorOverheads: number[] = [];
-    const sweepRates: number[] = [];
-    const sweepCpus: number[] = [];
     for (let round = 1; round <= rounds; round++) {
       const direct = await measured({ origin: sandbox.origin, request: merchantCreate, ...options });
       print(`round ${round}: sandbox merchant API (no handler)`, direct);
@@ -130,28 +121,15 @@ export async function benchHandler(options: HandlerBenchOptions): Promise<boolea
       const through = await measured({ origin: handler, request: create, ...options });
       print(`round ${round}: 1 handler instance, memory store`, through);
       await resetSandbox(sandbox.origin);
-      const directOne = await runLoad({ origin: sandbox.origin, request: merchantCreate, ...options, durationMs: options.durationMs / 2, concurrency: 1 });
-      const bareOne = await runLoad({ origin: floor.url, request: merchantCreate, ...options, durationMs: options.durationMs / 2, concurrency: 1 });
-      const handlerOne = await runLoad({ origin: handler, request: create, ...options, durationMs: options.durationMs / 2, concurrency: 1 });
-      await resetSandbox(sandbox.origin);
-      // The sweep on and off, in alternating order; each instance's own CPU (the other one sweeps in the background).
-      const sweepFigures = new Map<string, { rate: number; cpu: number | null }>();
-      for (const instance of round % 2 ? sweeps : [...sweeps].reverse()) {
-        const before = processCpuMs(instance.pid);
-        const load = await runLoad({ origin: instance.origin, request: create, ...options });
-        const after = processCpuMs(instance.pid);
+      // One client each, each on a clean sandbox too (the orders of the one before would slow the next one's creates).
+      const oneClient = async (origin: string, request: typeof create) => {
+        const load = await runLoad({ origin, request, ...options, durationMs: options.durationMs / 2, concurrency: 1 });
         await resetSandbox(sandbox.origin);
-        const cpu = before === null || after === null ? null : (after - before) / Math.max(1, load.requests);
-        sweepFigures.set(instance.name, { rate: load.perSecond, cpu });
-        print(`round ${round}: 1 handler instance, outcomes wanted, ${instance.name}`, load);
-      }
-      const on = sweepFigures.get('sweep on');
-      const off = sweepFigures.get('sweep off');
-      if (on && off) {
-        sweepRates.push(on.rate / off.rate);
-        if (on.cpu !== null && off.cpu !== null) sweepCpus.push(on.cpu / off.cpu);
-        console.log(`${pad} sweep on against off: ${(on.rate / off.rate).toFixed(2)}× the creates/s, CPU per create ${ms(on.cpu)} against ${ms(off.cpu)}`);
-      }
+        return load;
+      };
+      const directOne = await oneClient(sandbox.origin, merchantCreate);
+      const bareOne = await oneClient(floor.url, merchantCreate);
+      const handlerOne = await oneClient(handler, create);
       ratios.push(through.perSecond / direct.perSecond);
       floorRatios.push(bare.perSecond / direct.perSecond);
       overheads.push(handlerOne.p50Ms - directOne.p50Ms);
@@ -175,6 +153,40 @@ export async function benchHandler(options: HandlerBenchOptions): Promise<boolea
         `one-client overhead ${overhead.toFixed(2)} ms (budget ≤ 2 ms; the bare proxy ${median(floorOverheads).toFixed(2)} ms)`,
     );
     ok &&= ratio >= 0.5 && overhead <= 2;
+    // Outcomes wanted, with the sweep following every order and without it: its cost on a create, side by side, in
+    // rounds of their own. Each instance runs only for its own phase (started, warmed, measured, stopped): a sweep
+    // polls the sandbox for every order it follows, so an instance left running would load the phases of the others.
+    const sweepRates: number[] = [];
+    const sweepCpus: number[] = [];
+    const sweepPhase = async (outcomes: 'sweep' | 'no sweep', round: number) => {
+      const name = outcomes === 'sweep' ? 'sweep on' : 'sweep off';
+      const cluster = await startCluster(1, { baseUrl: sandbox.baseUrl, webhookSecret: 'whsec_test_demo', outcomes });
+      try {
+        const origin = cluster.instances[0] ?? cluster.url;
+        const pid = cluster.pids[0] ?? 0;
+        await warm(origin, 3);
+        await runLoad({ origin, request: create, ...options, durationMs: options.durationMs / 2 });
+        await resetSandbox(sandbox.origin);
+        const before = processCpuMs(pid);
+        const load = await runLoad({ origin, request: create, ...options });
+        const after = processCpuMs(pid);
+        const cpu = before === null || after === null ? null : (after - before) / Math.max(1, load.requests);
+        print(`round ${round}: 1 handler instance, outcomes wanted, ${name}`, load);
+        return { rate: load.perSecond, cpu };
+      } finally {
+        await cluster.close();
+        await resetSandbox(sandbox.origin);
+      }
+    };
+    for (let round = 1; round <= rounds; round++) {
+      const order = round % 2 ? (['sweep', 'no sweep'] as const) : (['no sweep', 'sweep'] as const);
+      const first = await sweepPhase(order[0], round);
+      const second = await sweepPhase(order[1], round);
+      const [on, off] = order[0] === 'sweep' ? [first, second] : [second, first];
+      sweepRates.push(on.rate / off.rate);
+      if (on.cpu !== null && off.cpu !== null) sweepCpus.push(on.cpu / off.cpu);
+      console.log(`${pad} sweep on against off: ${(on.rate / off.rate).toFixed(2)}× the creates/s, CPU per create ${ms(on.cpu)} against ${ms(off.cpu)}`);
+    }
     const apart = (values: number[]) => Math.abs(median(values) - 1);
     console.log(
       `the sweep, median of ${rounds} rounds: on against off ${median(sweepRates).toFixed(2)}× the creates/s, ${median(sweepCpus).toFixed(2)}× the CPU per create (budget: at most 5% apart)`,

@@ -17,6 +17,7 @@ import {
 } from '../contract/orders.js';
 import type { CreateOrderInput, CreatedOrder, OrderDetails } from '../contract/orders.js';
 import type * as z from 'zod/mini';
+import { compiledOnUse } from '../contract/compiled.js';
 import { HttpCore, checkRequest, pathId, pathText, requireText } from './http.js';
 import { timedSend } from './timed-send.js';
 import type { CallOptions, ClientOptions } from './http.js';
@@ -56,6 +57,11 @@ export type OtpResult = z.infer<typeof OtpResultSchema>;
 export type RefundInput = { [K in keyof z.input<typeof RefundBodySchema>]?: z.input<typeof RefundBodySchema>[K] | null };
 export type DashboardStatsQuery = z.input<typeof DashboardStatsQuerySchema>;
 
+/** A create's two checks and the order read's, compiled (../contract/compiled.ts): each runs on every create or read. */
+const createOrderBodySchema = compiledOnUse(CreateOrderBodySchema);
+const createdOrderSchema = compiledOnUse(CreatedOrderSchema);
+const orderDetailsSchema = compiledOnUse(OrderDetailsSchema);
+
 /** The merchant API, authorized by `merchant-key` (and the partner pair when a partner acts for the store). */
 export class MerchantClient {
   readonly #http: HttpCore;
@@ -85,15 +91,15 @@ export class MerchantClient {
 
   /** Creates and starts processing an order at once; `order_key` comes back as `id_external`. */
   async createOrder(body: CreateOrderInput, options: CreateOrderOptions = {}): Promise<CreatedOrder> {
-    const payload = checkRequest(CreateOrderBodySchema, body);
+    const payload = checkRequest(createOrderBodySchema(), body);
     const { signal, onHeaders } = options;
-    return this.#http.request({ method: 'POST', path: '/orders', body: payload, schema: CreatedOrderSchema, wrapper: 'data', shape: 'order_status', signal, ...(onHeaders ? { onHeaders } : {}) });
+    return this.#http.request({ method: 'POST', path: '/orders', body: payload, schema: createdOrderSchema(), wrapper: 'data', shape: 'order_status', signal, ...(onHeaders ? { onHeaders } : {}) });
   }
 
   /** The order as the service sees it now: confirm a webhook's status with this before acting on it. */
   async getOrder(orderId: number, options: CallOptions = {}): Promise<OrderDetails> {
     const path = `/orders/${pathId(orderId, 'orderId')}`;
-    return this.#http.request({ method: 'GET', path, schema: OrderDetailsSchema, wrapper: 'data', shape: 'order', signal: options.signal });
+    return this.#http.request({ method: 'GET', path, schema: orderDetailsSchema(), wrapper: 'data', shape: 'order', signal: options.signal });
   }
 
   /** Full refund of a confirmed order within 96 hours of purchase; resolves to the service's message. */

@@ -66,8 +66,20 @@ export const normalBasePath = (basePath = '/v1') => basePath.replace(/\/+$/, '')
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Routers by base path: a router holds no state, so every handler of one process with the same base path (partner mode's one per shop) shares one, its patterns compiled once. */
+const routers = new Map<string, CheckoutRouter>();
+
 export function checkoutRouter(basePathOption?: string): CheckoutRouter {
   const basePath = normalBasePath(basePathOption);
+  let router = routers.get(basePath);
+  if (!router) {
+    if (routers.size >= 100) routers.clear();
+    routers.set(basePath, (router = makeRouter(basePath)));
+  }
+  return router;
+}
+
+function makeRouter(basePath: string): CheckoutRouter {
   const base = escapeRegExp(basePath);
   const buyer = new RegExp(`^(?:/.*)?${base}/checkout/(.+)$`);
   const webhook = new RegExp(`^(?:/.*)?${base}/webhooks$`);

@@ -1,70 +1,39 @@
 /**
  * Partner mode under attack, on a real serve (in process), the real sandbox and a real Redis: a merchant of the same
- * partner who learns another shop's store_id and finishes onboarding naming it, the same partner webhook delivered
- * several times at once, floods and bad bodies at registration, and no key of any shop in any event serve emits.
+ * partner who learns another shop's store_id and finishes onboarding naming it (then removes that integration), the
+ * same partner webhook delivered several times at once or again later, two shops' orders under one id, floods and
+ * bad bodies at registration, and no key of any shop in any event serve emits. Set up by test/harness/partner-serve.ts.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from 'redis';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { isPublicAddress } from '../../src/server/serve/partner/public-address.js';
-import { parsePartnerServeSettings } from '../../src/server/serve/partner/settings.js';
 import { runDoctor } from '../../src/doctor/doctor.js';
 import { serveCommand } from '../../src/server/serve/command.js';
+import { runStores } from '../../src/server/serve/partner/stores-command.js';
 import { startServeCommand, type RunningServeCommand } from '../../src/server/serve/index.js';
-import { rawSettings, SettingError } from '../../src/server/serve/settings.js';
+import { SettingError } from '../../src/server/serve/settings.js';
 import { sign } from '../../src/webhooks/signature.js';
+import { startPartnerServe, type PartnerServe } from '../harness/partner-serve.js';
 import { freePort, launch, startRedis, stopChild, type TestRedis } from './redis-harness.js';
 
 let redis: TestRedis;
-let sandbox: RunningSandbox;
-let serve: RunningServeCommand;
-const events: string[] = [];
-const received: { path: string; type: string; data: Record<string, unknown> }[] = [];
-const receiver = createServer((request, response) => {
-  let body = '';
-  request.setEncoding('utf8');
-  request.on('data', (chunk: string) => (body += chunk));
-  request.on('end', () => {
-    const notice = JSON.parse(body) as { type: string; data: Record<string, unknown> };
-    received.push({ path: request.url ?? '/', ...notice });
-    response.writeHead(200).end();
-  });
-});
-const notifyUrl = (shop: string) => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/${shop}`;
+let h: PartnerServe;
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-async function api(method: string, route: string, { body, key, headers = {} }: { body?: unknown; key?: string; headers?: Record<string, string> } = {}) {
-  const response = await fetch(`${serve.url}${route}`, {
-    method,
-    redirect: 'manual',
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+const api: PartnerServe['api'] = (method, route, options) => h.api(method, route, options);
+const until = <T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, limitMs?: number) => h.until(what, check, limitMs);
+const onboard: PartnerServe['onboard'] = (storeName, external) => h.onboard(storeName, external);
+/** What serve emitted, each as its JSON text. */
+const events = () => h.events.map((event) => JSON.stringify(event));
+
+/** Until serve answered the service's integration_uninstalled for a service store. */
+async function uninstallAnswered(idStore: number) {
+  await until('the integration_uninstalled answered', async () => {
+    const records = (await h.control('GET', '/deliveries')).data as Json[];
+    return records.some((r) => r.event === 'integration_uninstalled' && r.payload.id_store === idStore && r.url.startsWith(h.url) && r.state !== 'pending');
   });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, json: (text ? JSON.parse(text) : {}) as Json };
-}
-
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, limitMs = 10_000): Promise<T> {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`still waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** A merchant of the sandbox's demo partner, onboarded through its API; `external` names a shop of ours, if any. */
-async function onboard(storeName: string, external?: string): Promise<{ merchantKey: string; idStore: number }> {
-  const response = await fetch(`${sandbox.url}/sandbox/onboarding`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform: 'demo-partner', store_name: storeName, ...(external ? { external_store_id: external } : {}) }) });
-  const json = (await response.json()) as Json;
-  assert.equal(response.status, 200, JSON.stringify(json));
-  return { merchantKey: json.data.merchant_key, idStore: json.data.id_store };
 }
 
 /** Until serve said what it did with a store_onboarded naming the shop (at most 3 s: a silent takeover says nothing). */
@@ -77,14 +46,13 @@ async function externalOf(connectUrl: string): Promise<string> {
 }
 
 const handled = (since: number, storeId: string) =>
-  until('the store_onboarded to be handled', () => events.slice(since).some((e) => /"store_(onboarded_refused|onboarded_unbound|connected)"/.test(e) && e.includes(storeId)), 3_000).catch(() => false);
+  until('the store_onboarded to be handled', () => events().slice(since).some((e) => /"store_(onboarded_refused|onboarded_unbound|connected)"/.test(e) && e.includes(storeId)), 3_000).catch(() => false);
 
 const secrets: string[] = [];
 async function register(name: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  const made = await api('POST', '/v1/stores', { body: { name, notify_url: notifyUrl(name), ...extra }, headers });
-  assert.equal(made.status, 201, JSON.stringify(made.json));
-  secrets.push(made.json.data.api_key, made.json.data.notify_secret);
-  return made.json.data as { store_id: string; api_key: string; status: string };
+  const shop = await h.register(name, extra, headers);
+  secrets.push(shop.apiKey, shop.notifySecret);
+  return { store_id: shop.storeId, api_key: shop.apiKey, status: shop.status };
 }
 
 /** Each registration from its own address, so the per-address limit is the flood test's alone. */
@@ -92,34 +60,12 @@ let addresses = 0;
 const fromNewAddress = () => ({ 'x-forwarded-for': `203.0.113.${(addresses += 1)}` });
 
 before(async () => {
-  receiver.listen(0, '127.0.0.1');
-  [redis, sandbox] = await Promise.all([startRedis(), startSandbox({ port: 0, defaultReceiver: false }), once(receiver, 'listening')]);
-  const settings = parsePartnerServeSettings(rawSettings(partnerEnv(redis.url)));
-  serve = await startServeCommand(settings, { onEvent: (event) => void events.push(JSON.stringify(event)), partner: { noticeTimings: { firstRetryMs: 100, pollMs: 50 } } });
-  const forward = await fetch(`${sandbox.url}/sandbox/forward`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${serve.url}/v1/webhooks` }) });
-  assert.equal(forward.status, 200, await forward.text());
-});
-
-const partnerKeys = randomBytes(32).toString('base64');
-const partnerEnv = (redisUrl: string) => ({
-      PAY_CHECKOUT_PARTNER_KEY: 'pk_test_demo',
-      PAY_CHECKOUT_PARTNER_SECRET: 'sk_test_demo',
-      PAY_CHECKOUT_PARTNER_WEBHOOK_SECRET: 'whsec_test_demo',
-      PAY_CHECKOUT_KEYS: partnerKeys,
-      PAY_CHECKOUT_REDIS_URL: redisUrl,
-      PAY_CHECKOUT_BASE_URL: sandbox.baseUrl,
-      PAY_CHECKOUT_ALLOW_LOCAL_SHOPS: '1',
-      PAY_CHECKOUT_TRUST_PROXY: '1',
-      PAY_CHECKOUT_PENDING_SHOPS: '40',
-      PORT: '0',
-      HOST: '127.0.0.1',
+  redis = await startRedis();
+  h = await startPartnerServe({ store: { redisUrl: redis.url }, env: { PAY_CHECKOUT_TRUST_PROXY: '1', PAY_CHECKOUT_PENDING_SHOPS: '40' } });
 });
 
 after(async () => {
-  await serve?.close();
-  receiver.closeAllConnections();
-  await new Promise((r) => receiver.close(r));
-  await sandbox?.close();
+  await h?.close();
   await redis?.stop();
 });
 
@@ -128,7 +74,7 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     const own = await onboard('Tienda propia');
     const shop = await register('byok', { merchant_key: own.merchantKey }, fromNewAddress());
     assert.equal(shop.status, 'connected');
-    const before = events.length;
+    const before = h.events.length;
     // Another merchant of the same partner, who learnt the shop's id, finishes onboarding naming it.
     await onboard('Tienda ajena', shop.store_id);
     await handled(before, shop.store_id);
@@ -136,9 +82,26 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     assert.equal(me.json.data.id_store, null, 'the shop was handed to the other merchant\'s service store');
   });
 
+  it("keeps selling a shop that brought its own merchant key when a stranger's onboarding names its store_id and is then uninstalled", async () => {
+    const own = await onboard('Tienda con llave propia');
+    const shop = await register('byok-victim', { merchant_key: own.merchantKey }, fromNewAddress());
+    assert.equal(shop.status, 'connected');
+    // A stranger onboards a merchant of the same partner naming the shop's store_id, then removes that integration:
+    // the service tells the partner, naming the store_id the stranger gave.
+    const stranger = await onboard('Tienda del extraño', shop.store_id);
+    const removed = await fetch(`${h.sandbox.baseUrl}/partners/stores/${stranger.idStore}`, { method: 'DELETE', headers: { 'x-api-key': 'pk_test_demo', 'x-api-secret': 'sk_test_demo' } });
+    assert.equal(removed.status, 200, await removed.text());
+    await uninstallAnswered(stranger.idStore);
+    assert.equal((await status(shop.api_key)).status, 'connected', "a stranger's uninstall disconnected the shop");
+    const link = await api('POST', '/v1/stores/me/links', { key: shop.api_key, body: { description: 'Sigue vendiendo', reference: 'cart-1', amount: 15000 } });
+    assert.equal(link.status, 201, JSON.stringify(link.json));
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(!h.notices.some((n) => n.shop === 'byok-victim' && n.type === 'store.disconnected'), 'the shop was told it was disconnected');
+  });
+
   it("connects no shop for a stranger who finishes onboarding naming its store_id or a used connect value; only a fresh connect_url does", async () => {
     const shop = await register('victim', {}, fromNewAddress());
-    let before = events.length;
+    let before = h.events.length;
     // A stranger who learnt the pending shop's store_id onboards their own merchant account naming it.
     await onboard('Tienda del atacante', shop.store_id);
     await handled(before, shop.store_id);
@@ -151,11 +114,11 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     assert.equal((await status(shop.api_key)).id_store, own.idStore);
     // Disconnected by the service: neither its bare id nor the used value connects it to another account.
     const payload = JSON.stringify({ event: 'integration_uninstalled', timestamp: new Date().toISOString(), id_store: own.idStore, store_name: 'Tienda de la víctima' });
-    const uninstalled = await fetch(`${serve.url}/v1/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': await sign(payload, 'whsec_test_demo') }, body: payload });
+    const uninstalled = await fetch(`${h.url}/v1/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': await sign(payload, 'whsec_test_demo') }, body: payload });
     assert.equal(uninstalled.status, 200);
     await until('the shop disconnected', async () => (await status(shop.api_key)).status === 'disconnected');
     for (const value of [shop.store_id, external]) {
-      before = events.length;
+      before = h.events.length;
       await onboard('Tienda del atacante', value);
       await handled(before, shop.store_id);
       assert.equal((await status(shop.api_key)).status, 'disconnected', `onboarding naming ${value === external ? 'the used value' : 'the bare id'} connected the shop`);
@@ -168,30 +131,62 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     await until('the shop connected again', async () => (await status(shop.api_key)).id_store === again.idStore);
   });
 
+  it('acts once on a partner delivery sent again: an integration_uninstalled replayed after the shop was bound again leaves it connected', async () => {
+    const shop = await register('replayed', {}, fromNewAddress());
+    const bind = async (idStore: number) => {
+      await until('the store_onboarded kept', () => events().some((e) => e.includes('"store_onboarded_unbound"') && e.includes(`"id_store":${idStore}`)));
+      assert.equal(await runStores(h.settings(), ['bind', shop.store_id, String(idStore)], () => {}), 0);
+      assert.equal((await status(shop.api_key)).status, 'connected');
+    };
+    // Onboarding that names the shop by its bare id binds nothing; the operator binds it by hand.
+    const merchant = await onboard('Tienda enlazada', shop.store_id);
+    await bind(merchant.idStore);
+    const removed = await fetch(`${h.sandbox.baseUrl}/partners/stores/${merchant.idStore}`, { method: 'DELETE', headers: { 'x-api-key': 'pk_test_demo', 'x-api-secret': 'sk_test_demo' } });
+    assert.equal(removed.status, 200, await removed.text());
+    await until('the shop disconnected', async () => (await status(shop.api_key)).status === 'disconnected');
+    const sent = ((await h.control('GET', '/deliveries')).data as Json[]).find((r) => r.event === 'integration_uninstalled' && r.payload.id_store === merchant.idStore && r.url.startsWith(h.url));
+    assert.ok(sent, 'the service sent serve its integration_uninstalled');
+    // The merchant comes back (the service re-subscribes the same store), and is bound again.
+    const before = h.events.length;
+    await onboard('Tienda enlazada', shop.store_id);
+    await until('the return kept', () => events().slice(before).some((e) => e.includes('"store_onboarded_unbound"')));
+    await bind(merchant.idStore);
+    // The service's earlier delivery, sent again as it was (a late retry, or a copy someone kept).
+    const replayed = await fetch(`${h.url}/v1/webhooks`, { method: 'POST', headers: sent.headers, body: sent.body });
+    assert.equal(replayed.status, 200, await replayed.text());
+    assert.equal((await status(shop.api_key)).status, 'connected', 'the replayed uninstall disconnected the shop again');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(h.noticesOf('replayed').filter((n) => n.type === 'store.disconnected').length, 1);
+  });
+
   it('never connects again a shop that deleted itself, whoever finishes onboarding for it', async () => {
     const shop = await register('gone', {}, fromNewAddress());
     assert.equal((await api('DELETE', '/v1/stores/me', { key: shop.api_key })).status, 200);
-    const before = events.length;
+    const before = h.events.length;
     await onboard('Tienda ajena 2', shop.store_id);
     await handled(before, shop.store_id);
     const connect = await api('GET', `/v1/stores/${shop.store_id}/connect`);
     assert.notEqual(connect.json.api_code, 'STORE_ALREADY_CONNECTED', 'a shop that deleted itself was connected to another merchant');
-    assert.ok(!events.slice(before).some((e) => e.includes('"store_connected"') && e.includes(shop.store_id)));
+    assert.ok(!events().slice(before).some((e) => e.includes('"store_connected"') && e.includes(shop.store_id)));
   });
 
   it('sends one store.disconnected when the same integration_uninstalled arrives several times at once', async () => {
     const merchant = await onboard('Tienda doble');
     const shop = await register('twice', { merchant_key: merchant.merchantKey }, fromNewAddress());
-    // Connected through its own key, then bound to its service store by a store_onboarded the service sends for it.
+    // Connected through its own key (serve knows no id_store of it); its integration removed at the service, whose
+    // own delivery names no shop of ours. The same removal, naming the shop, then arrives six times at once.
+    const removed = await fetch(`${h.sandbox.baseUrl}/partners/stores/${merchant.idStore}`, { method: 'DELETE', headers: { 'x-api-key': 'pk_test_demo', 'x-api-secret': 'sk_test_demo' } });
+    assert.equal(removed.status, 200, await removed.text());
+    await uninstallAnswered(merchant.idStore);
     const payload = JSON.stringify({ event: 'integration_uninstalled', timestamp: new Date().toISOString(), id_store: merchant.idStore, external_id: shop.store_id, external_store_id: shop.store_id, store_name: 'Tienda doble' });
     const signature = await sign(payload, 'whsec_test_demo');
     const answers = await Promise.all(
-      Array.from({ length: 6 }, () => fetch(`${serve.url}/v1/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': signature }, body: payload }).then((r) => r.status)),
+      Array.from({ length: 6 }, () => fetch(`${h.url}/v1/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': signature }, body: payload }).then((r) => r.status)),
     );
     assert.ok(answers.every((s) => s === 200), JSON.stringify(answers));
-    await until('a store.disconnected', () => received.some((n) => n.path === '/twice' && n.type === 'store.disconnected'));
+    await until('a store.disconnected', () => h.notices.some((n) => n.shop === 'twice' && n.type === 'store.disconnected'));
     await new Promise((r) => setTimeout(r, 600));
-    assert.equal(received.filter((n) => n.path === '/twice' && n.type === 'store.disconnected').length, 1);
+    assert.equal(h.notices.filter((n) => n.shop === 'twice' && n.type === 'store.disconnected').length, 1);
   });
 
   it('refuses unsigned and forged partner webhooks with an ErrorResponse, and connects nothing', async () => {
@@ -208,15 +203,15 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
   it('limits registrations per address with 429 and Retry-After, and answers bad bodies with 4xx ErrorResponses', async () => {
     const address = { 'x-forwarded-for': '198.51.100.77' };
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await api('POST', '/v1/stores', { body: { name: `flood ${i}`, notify_url: notifyUrl('flood') }, headers: address })).status);
+    for (let i = 0; i < 12; i++) statuses.push((await api('POST', '/v1/stores', { body: { name: `flood ${i}`, notify_url: h.notifyUrl('flood') }, headers: address })).status);
     assert.deepEqual(statuses.slice(0, 10), Array(10).fill(201));
-    const limited = await api('POST', '/v1/stores', { body: { name: 'flood', notify_url: notifyUrl('flood') }, headers: address });
+    const limited = await api('POST', '/v1/stores', { body: { name: 'flood', notify_url: h.notifyUrl('flood') }, headers: address });
     assert.equal(limited.status, 429);
     assert.equal(limited.json.api_code, 'LIMIT_REACHED');
     assert.match(limited.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
     const bad = [
       await api('POST', '/v1/stores', { body: '{"name":', headers: fromNewAddress() }),
-      await api('POST', '/v1/stores', { body: JSON.stringify({ name: 'x'.repeat(5_000_000), notify_url: notifyUrl('big') }), headers: fromNewAddress() }),
+      await api('POST', '/v1/stores', { body: JSON.stringify({ name: 'x'.repeat(5_000_000), notify_url: h.notifyUrl('big') }), headers: fromNewAddress() }),
       await api('POST', '/v1/stores', { body: { name: 'long', notify_url: `https://93.184.216.34/${'a'.repeat(3_000)}` }, headers: fromNewAddress() }),
       await api('POST', '/v1/stores', { body: { name: 'creds', notify_url: 'http://user:pass@127.0.0.1:1/n' }, headers: fromNewAddress() }),
       await api('POST', '/v1/stores', { body: [], headers: fromNewAddress() }),
@@ -232,12 +227,12 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
 
   it('counts registrations from one IPv6 /64 as from one address', async () => {
     const statuses: number[] = [];
-    for (let i = 1; i <= 10; i++) statuses.push((await api('POST', '/v1/stores', { body: { name: `v6 ${i}`, notify_url: notifyUrl('v6') }, headers: { 'x-forwarded-for': `2001:db8:77:1::${i.toString(16)}` } })).status);
+    for (let i = 1; i <= 10; i++) statuses.push((await api('POST', '/v1/stores', { body: { name: `v6 ${i}`, notify_url: h.notifyUrl('v6') }, headers: { 'x-forwarded-for': `2001:db8:77:1::${i.toString(16)}` } })).status);
     assert.deepEqual(statuses, Array(10).fill(201));
-    const sameNetwork = await api('POST', '/v1/stores', { body: { name: 'v6 again', notify_url: notifyUrl('v6') }, headers: { 'x-forwarded-for': '2001:db8:77:1:ffff:1234:5678:9abc' } });
+    const sameNetwork = await api('POST', '/v1/stores', { body: { name: 'v6 again', notify_url: h.notifyUrl('v6') }, headers: { 'x-forwarded-for': '2001:db8:77:1:ffff:1234:5678:9abc' } });
     assert.equal(sameNetwork.status, 429, 'another address of the same /64 registered past the limit');
     assert.equal(sameNetwork.json.api_code, 'LIMIT_REACHED');
-    const otherNetwork = await api('POST', '/v1/stores', { body: { name: 'v6 other', notify_url: notifyUrl('v6') }, headers: { 'x-forwarded-for': '2001:db8:77:2::1' } });
+    const otherNetwork = await api('POST', '/v1/stores', { body: { name: 'v6 other', notify_url: h.notifyUrl('v6') }, headers: { 'x-forwarded-for': '2001:db8:77:2::1' } });
     assert.equal(otherNetwork.status, 201, JSON.stringify(otherNetwork.json));
   });
 
@@ -246,7 +241,7 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     const log = console.log;
     const error = console.error;
     console.log = console.error = (line: unknown) => void printed.push(String(line));
-    const check = (argv: string[]) => serveCommand(['--check', ...argv], partnerEnv(redis.url), { probe: runDoctor });
+    const check = (argv: string[]) => serveCommand(['--check', ...argv], h.env(), { probe: runDoctor });
     try {
       const shop = await register('checked', {}, fromNewAddress());
       printed.length = 0;
@@ -254,7 +249,7 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
       const lines = printed.join('\n');
       for (const item of ['keys', 'service', 'webhook', 'notify']) assert.match(lines, new RegExp(`^✓ ${item}: `, 'm'), lines);
       assert.match(lines, /took the service's signed test delivery \(200\)/);
-      assert.ok(received.some((n) => n.path === '/checked' && n.type === 'test'), 'the shop got no test notice');
+      assert.ok(h.notices.some((n) => n.shop === 'checked' && n.type === 'test'), 'the shop got no test notice');
       // A shop whose notify URL answers nothing fails the check, naming it.
       const closed = await api('POST', '/v1/stores', { body: { name: 'closed', notify_url: `http://127.0.0.1:${await freePort()}/n` }, headers: fromNewAddress() });
       printed.length = 0;
@@ -273,7 +268,7 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     const made: { store_id: string; api_key: string }[] = [];
     let refused: Awaited<ReturnType<typeof api>> | undefined;
     for (let i = 0; i < 60 && !refused; i++) {
-      const answer = await api('POST', '/v1/stores', { body: { name: `cap ${i}`, notify_url: notifyUrl('cap') }, headers: fromNewAddress() });
+      const answer = await api('POST', '/v1/stores', { body: { name: `cap ${i}`, notify_url: h.notifyUrl('cap') }, headers: fromNewAddress() });
       if (answer.status === 201) made.push(answer.json.data);
       else refused = answer;
     }
@@ -288,8 +283,8 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     const first = made[0]!;
     await onboard('Tienda que conecta', await externalOf((await status(first.api_key)).connect_url));
     await until('the shop connected', async () => (await status(first.api_key)).status === 'connected');
-    assert.equal((await api('POST', '/v1/stores', { body: { name: 'cap after', notify_url: notifyUrl('cap') }, headers: fromNewAddress() })).status, 201);
-    assert.equal((await api('POST', '/v1/stores', { body: { name: 'cap full', notify_url: notifyUrl('cap') }, headers: fromNewAddress() })).status, 429);
+    assert.equal((await api('POST', '/v1/stores', { body: { name: 'cap after', notify_url: h.notifyUrl('cap') }, headers: fromNewAddress() })).status, 201);
+    assert.equal((await api('POST', '/v1/stores', { body: { name: 'cap full', notify_url: h.notifyUrl('cap') }, headers: fromNewAddress() })).status, 429);
     // Pending shops, and one that deleted itself before it connected, are still forgotten within 24 hours.
     const client = createClient({ url: redis.url });
     await client.connect();
@@ -310,9 +305,9 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
   it("waits at start for a shops' store that does not answer yet, saying so, and starts once it does; gives up past its bound with a setting error", async () => {
     const port = await freePort();
     const said: { name: string; message: string }[] = [];
-    const settings = parsePartnerServeSettings(rawSettings({ ...partnerEnv(`redis://127.0.0.1:${port}`), PAY_CHECKOUT_KEYS: randomBytes(32).toString('base64') }));
+    const settings = h.settings({ PAY_CHECKOUT_REDIS_URL: `redis://127.0.0.1:${port}`, PAY_CHECKOUT_KEYS: randomBytes(32).toString('base64') });
     // Beside it, one whose store never answers (both at once: a first try takes the 5 s bound on connecting).
-    const neverSettings = parsePartnerServeSettings(rawSettings(partnerEnv(`redis://127.0.0.1:${await freePort()}`)));
+    const neverSettings = h.settings({ PAY_CHECKOUT_REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
     const never = startServeCommand(neverSettings, { onEvent: () => {}, partner: { storeWait: { boundMs: 400, firstRetryMs: 100 } } });
     never.catch(() => {});
     // Nothing answers there for a while; then a Redis starts on that port.
@@ -334,14 +329,77 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     await assert.rejects(never, (error: unknown) => error instanceof SettingError && /PAY_CHECKOUT_REDIS_URL\) did not answer within/.test(error.message));
   });
 
+  it("keeps two shops' orders of one id apart: the partner webhook, the wake-up and the code limits are each shop's", async () => {
+    // The sandbox numbers orders from 1 again after a reset (the service's ids may repeat across its stores): shop A
+    // (the sandbox's demo store, kept by a reset) is paid for its order 1; then shop B's order 1 is made and paid.
+    const restart = async () => {
+      await h.control('POST', '/reset');
+      await h.forward();
+    };
+    const sell = async (apiKey: string, reference: string) => {
+      const link = await api('POST', '/v1/stores/me/links', { key: apiKey, body: { description: `Pedido ${reference}`, reference, amount: 20_000 } });
+      assert.equal(link.status, 201, JSON.stringify(link.json));
+      const order = await api('POST', `/v1/checkout/links/${encodeURIComponent(link.json.data.hash)}/orders`, {
+        headers: { 'idempotency-key': `same-id-${reference}` },
+        body: { payment_gateway: { id_payment_gateway: 2 }, shopper: { id_number: reference === 'cart-a' ? '1020304050' : '5040302010', id_type: 1, phone_number: '3001234567' } },
+      });
+      assert.equal(order.status, 201, JSON.stringify(order.json));
+      return order.json.data as { id_order: number; order_token: string };
+    };
+    const client = createClient({ url: redis.url });
+    const subscriber = client.duplicate();
+    await Promise.all([client.connect(), subscriber.connect()]);
+    try {
+      await restart();
+      const a = await register('same-id-a', { merchant_key: 'mk_test_demo' }, fromNewAddress());
+      const orderA = await sell(a.api_key, 'cart-a');
+      assert.equal((await fetch(`${h.sandbox.url}/sandbox/orders/${orderA.id_order}/approve`, { method: 'POST' })).status, 200);
+      await until("A's order.paid", () => h.notices.some((n) => n.shop === 'same-id-a' && n.type === 'order.paid'));
+      await restart();
+      const merchant = await onboard('Tienda mismo número');
+      const b = await register('same-id-b', { merchant_key: merchant.merchantKey }, fromNewAddress());
+      const orderB = await sell(b.api_key, 'cart-b');
+      assert.equal(orderB.id_order, orderA.id_order, 'the sandbox gave the second shop another order id');
+      const id = orderB.id_order;
+      // The document each buyer gave, kept for the code limits of that shop's order.
+      const documents = await client.keys(`*code-document:${id}`);
+      for (const shop of [a, b]) assert.equal(documents.filter((key) => key.includes(shop.store_id)).length, 1, `${shop.store_id}: ${JSON.stringify(documents)}`);
+      // B's order paid: the partner webhook reaches B (A's delivery of its order 1 does not stand for it), and wakes B's order only.
+      const channels: string[] = [];
+      await subscriber.pSubscribe(`*order:${id}`, (_message, channel) => void channels.push(channel));
+      assert.equal((await fetch(`${h.sandbox.url}/sandbox/orders/${id}/approve`, { method: 'POST' })).status, 200);
+      const paid = await until("B's order.paid", () => h.notices.find((n) => n.shop === 'same-id-b' && n.type === 'order.paid'), 5_000);
+      assert.deepEqual([paid.data.store_id, paid.data.reference], [b.store_id, 'cart-b']);
+      assert.equal(h.notices.filter((n) => n.shop === 'same-id-a' && n.type === 'order.paid').length, 1, 'A was told of B\'s order');
+      await until('a wake-up', () => channels.length > 0);
+      assert.ok(channels.every((channel) => channel.includes(b.store_id)), JSON.stringify(channels));
+      // Each shop reads its own order of that id; a buyer's token of one shop never opens the other's.
+      const mine = await api('GET', `/v1/stores/me/orders/${id}`, { key: b.api_key });
+      assert.equal(mine.status, 200, JSON.stringify(mine.json));
+      assert.equal(mine.json.data.reference, 'cart-b');
+      const buyerB = await api('GET', `/v1/checkout/orders/${id}`, { headers: { 'x-order-token': orderB.order_token } });
+      assert.equal(buyerB.status, 200, JSON.stringify(buyerB.json));
+      const buyerA = await api('GET', `/v1/checkout/orders/${id}`, { headers: { 'x-order-token': orderA.order_token } });
+      assert.ok(buyerA.status >= 400 && buyerA.status < 500 && buyerA.json.error === true, JSON.stringify(buyerA.json));
+      // An order recorded before an id could name more than one shop's (one record, not a list) is still its shop's.
+      const index = `pay-checkout:{partner}:order:${id}`;
+      const kept = JSON.parse((await client.get(index)) ?? '[]') as { store_id: string }[];
+      await client.set(index, JSON.stringify(kept.find((order) => order.store_id === b.store_id)));
+      assert.equal((await api('GET', `/v1/stores/me/orders/${id}`, { key: b.api_key })).status, 200, 'an order of the earlier form was lost');
+    } finally {
+      await subscriber.quit();
+      await client.quit();
+    }
+  });
+
   it('takes no IPv6 address that carries an IPv4 one through a tunnel or translation as public', () => {
     for (const address of ['::7f00:1', '::127.0.0.1', '::ffff:0:7f00:1', '64:ff9b:1::7f00:1', '2002:7f00:1::1', '2001:0:4136:e378:8000:63bf:80ff:fffe']) assert.equal(isPublicAddress(address), false, address);
     for (const address of ['2606:4700:4700::1111', '8.8.8.8', '::ffff:8.8.8.8', '64:ff9b::808:808']) assert.equal(isPublicAddress(address), true, address);
   });
 
   it('puts no api key, notify secret or merchant key in any event it emitted', () => {
-    assert.ok(events.length > 10);
-    const all = events.join('\n');
+    assert.ok(h.events.length > 10);
+    const all = events().join('\n');
     for (const secret of secrets) assert.ok(!all.includes(secret), 'a shop secret in an event');
     assert.ok(!/mk_test_[0-9a-f]{24}/.test(all), 'a merchant key in an event');
   });

@@ -8,21 +8,15 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { parsePartnerServeSettings } from '../../src/server/serve/partner/settings.js';
 import { runStores } from '../../src/server/serve/partner/stores-command.js';
 import { serveCommand } from '../../src/server/serve/command.js';
 import { startServeCommand as startServeInProcess } from '../../src/server/serve/index.js';
-import { rawSettings } from '../../src/server/serve/settings.js';
 import { buildOpenApiDocument, routes } from '../../src/openapi/index.js';
-import { verifyPayCheckoutSignature } from '../../src/webhooks/index.js';
+import { startPartnerServe, type PartnerServe, type Shop as HarnessShop } from '../harness/partner-serve.js';
 import { openApiChecker } from './openapi-checker.js';
 import { freePort, startRedis, stopChild, type TestRedis } from './redis-harness.js';
 
@@ -32,52 +26,18 @@ const key1 = randomBytes(32).toString('base64');
 const key2 = randomBytes(32).toString('base64');
 
 let redis: TestRedis;
-let sandbox: RunningSandbox;
+let h: PartnerServe;
 let port: number;
 let serve: { child: ChildProcess; tail: () => string } | undefined;
 const base = () => `http://127.0.0.1:${port}`;
 
-/** What each shop's notify endpoint received, by path, with whether its signature verified under that shop's secret. */
-const received = new Map<string, { id: string; type: string; data: Record<string, unknown>; signed: boolean }[]>();
-const notifySecrets = new Map<string, string>();
-const receiver = createServer((request, response) => {
-  let body = '';
-  request.setEncoding('utf8');
-  request.on('data', (chunk: string) => (body += chunk));
-  request.on('end', () => {
-    const shop = (request.url ?? '/').slice(1);
-    const notice = JSON.parse(body) as { id: string; type: string; data: Record<string, unknown> };
-    const secret = notifySecrets.get(shop);
-    const signed = secret !== undefined && verifyPayCheckoutSignature({ header: request.headers['pay-checkout-signature'] as string, signedText: body, secrets: [secret] });
-    received.set(shop, [...(received.get(shop) ?? []), { ...notice, signed }]);
-    // The shop whose endpoint hangs: it takes the request and never answers.
-    if (shop !== 'hang') response.writeHead(200).end();
+const until = <T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, limitMs = 20_000) =>
+  h.until(what, check, limitMs).catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; serve said:\n${serve?.tail() ?? ''}`);
   });
-});
-const notifyUrl = (shop: string) => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/${shop}`;
-
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, limitMs = 20_000): Promise<T> {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`still waiting for ${what}; serve said:\n${serve?.tail() ?? ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const env = (keys: string) => ({
-  PAY_CHECKOUT_PARTNER_KEY: 'pk_test_demo',
-  PAY_CHECKOUT_PARTNER_SECRET: 'sk_test_demo',
-  PAY_CHECKOUT_PARTNER_WEBHOOK_SECRET: 'whsec_test_demo',
-  PAY_CHECKOUT_KEYS: keys,
-  PAY_CHECKOUT_REDIS_URL: redis.url,
-  PAY_CHECKOUT_BASE_URL: sandbox.baseUrl,
-  PAY_CHECKOUT_ALLOW_LOCAL_SHOPS: '1',
-});
 
 async function startServe(keys: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env(keys), PORT: String(port), HOST: '127.0.0.1', PAY_CHECKOUT_NOTIFY_RETRY_MS: '100' } });
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...h.env({ PAY_CHECKOUT_KEYS: keys, PORT: String(port), PAY_CHECKOUT_NOTIFY_RETRY_MS: '100' }) } });
   let tail = '';
   const keep = (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-6_000));
   child.stdout?.on('data', keep);
@@ -91,59 +51,20 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const document = openApiChecker(buildOpenApiDocument());
 const undocumented: string[] = [];
 const checkedOperations = new Set<string>();
-async function api(method: string, route: string, { body, key, headers = {} }: { body?: unknown; key?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; json: Json }> {
-  const response = await fetch(`${base()}${route}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await response.json()) as Json;
-  if (route.startsWith('/v1/stores')) {
-    const checked = document.response(method, route.slice('/v1'.length), response.status, json);
-    checkedOperations.add(checked.operation);
-    undocumented.push(...checked.errors.map((error) => `${checked.operation}: ${error}`));
-  }
-  return { status: response.status, json };
-}
+const checkAnswer = (method: string, route: string, status: number, json: Json) => {
+  if (!route.startsWith('/v1/stores')) return;
+  const checked = document.response(method, route.slice('/v1'.length), status, json);
+  checkedOperations.add(checked.operation);
+  undocumented.push(...checked.errors.map((error) => `${checked.operation}: ${error}`));
+};
+const api: PartnerServe['api'] = (method, route, options) => h.api(method, route, options);
 
-interface Shop {
-  name: string;
-  storeId: string;
-  apiKey: string;
-  notifySecret: string;
-  merchantKey: string;
-  idStore: number;
-  hash?: string;
-}
+type Shop = Omit<HarnessShop, 'status'> & { merchantKey: string; idStore: number; hash?: string };
 const shops: Record<string, Shop> = {};
-
-async function register(name: string, extra: Record<string, unknown> = {}): Promise<Json> {
-  const made = await api('POST', '/v1/stores', { body: { name, notify_url: notifyUrl(name), ...extra } });
-  assert.equal(made.status, 201, JSON.stringify(made.json));
-  notifySecrets.set(name, made.json.data.notify_secret);
-  return made.json.data;
-}
 
 /** Registers a shop and connects it as a merchant would: connect_url, the onboarding page, its form. */
 async function registerAndConnect(name: string): Promise<Shop> {
-  const data = await register(name);
-  assert.equal(data.status, 'pending');
-  const redirect = await fetch(data.connect_url, { redirect: 'manual' });
-  assert.equal(redirect.status, 302);
-  const onboarding = new URL(redirect.headers.get('location') ?? '');
-  // The shop's id and a token only serve makes (a bare store_id, which anyone may know, connects nothing).
-  const external = onboarding.searchParams.get('external_store_id') ?? '';
-  assert.match(external, new RegExp(`^${data.store_id}\\.[0-9a-z]+\\.[A-Za-z0-9_-]{43}$`));
-  const page = await (await fetch(onboarding)).text();
-  assert.ok(page.includes(`value="${external}"`), 'the onboarding page carries the value through');
-  const form = new URLSearchParams({ store_name: `Tienda ${name}`, external_store_id: external });
-  const done = await fetch(`${sandbox.url}/onboarding?platform=demo-partner`, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: sandbox.url } });
-  const html = await done.text();
-  assert.equal(done.status, 200, html);
-  const merchantKey = /<code>(mk_test_[0-9a-f]+)<\/code>/.exec(html)?.[1] ?? '';
-  await until(`${name} connected`, async () => (await api('GET', '/v1/stores/me', { key: data.api_key })).json.data?.status === 'connected');
-  const me = await api('GET', '/v1/stores/me', { key: data.api_key });
-  return (shops[name] = { name, storeId: data.store_id, apiKey: data.api_key, notifySecret: data.notify_secret, merchantKey, idStore: me.json.data.id_store });
+  return (shops[name] = await h.connectThroughOnboarding(name));
 }
 
 async function makeLink(shop: Shop, reference: string, amount = 30_000): Promise<string> {
@@ -153,14 +74,7 @@ async function makeLink(shop: Shop, reference: string, amount = 30_000): Promise
   return made.json.data.hash as string;
 }
 
-let buyers = 0;
-async function buy(hash: string): Promise<{ status: number; json: Json }> {
-  buyers += 1;
-  return api('POST', `/v1/checkout/links/${encodeURIComponent(hash)}/orders`, {
-    headers: { 'idempotency-key': `partner-buyer-${buyers}-${Date.now()}` },
-    body: { payment_gateway: { id_payment_gateway: 1 }, shopper: { id_number: `${3_000_000 + buyers}`, id_type: 1, phone_number: `300555${String(1000 + buyers).slice(-4)}` } },
-  });
-}
+const buy = (hash: string) => h.buy(hash);
 
 /** A shop sells: it makes a new link, and a buyer's order on it is created. */
 async function sells(shop: Shop): Promise<void> {
@@ -169,10 +83,10 @@ async function sells(shop: Shop): Promise<void> {
 }
 
 before(async () => {
-  receiver.listen(0, '127.0.0.1');
-  [redis, sandbox, port] = await Promise.all([startRedis(), startSandbox({ port: 0, defaultReceiver: false }), freePort(), once(receiver, 'listening')]);
-  const forward = await fetch(`${sandbox.url}/sandbox/forward`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${base()}/v1/webhooks` }) });
-  assert.equal(forward.status, 200, await forward.text());
+  [redis, port] = await Promise.all([startRedis(), freePort()]);
+  h = await startPartnerServe({ store: { redisUrl: redis.url }, serve: false, onAnswer: checkAnswer });
+  h.at(base());
+  await h.forward();
   await startServe(key1);
 });
 
@@ -184,9 +98,7 @@ after(async () => {
     const operation = `${route.method.toUpperCase()} ${route.path} ${String(route.success[0])}`;
     assert.ok(checkedOperations.has(operation), `not exercised: ${operation}`);
   }
-  receiver.closeAllConnections();
-  await new Promise((r) => receiver.close(r));
-  await sandbox?.close();
+  await h?.close();
   await redis?.stop();
 });
 
@@ -201,9 +113,9 @@ describe('pay-checkout serve in partner mode', () => {
     assert.equal(link.json.data.amount, 30_000);
     const order = await buy(a.hash);
     assert.equal(order.status, 201, JSON.stringify(order.json));
-    const approved = await fetch(`${sandbox.url}/sandbox/orders/${order.json.data.id_order}/approve`, { method: 'POST' });
+    const approved = await fetch(`${h.sandbox.url}/sandbox/orders/${order.json.data.id_order}/approve`, { method: 'POST' });
     assert.equal(approved.status, 200, await approved.text());
-    const paid = await until('a notice of the paid order', () => received.get('a')?.find((n) => n.type === 'order.paid'));
+    const paid = await until('a notice of the paid order', () => h.noticesOf('a').find((n) => n.type === 'order.paid'));
     assert.equal(paid.signed, true);
     assert.equal(paid.data.store_id, a.storeId);
     assert.equal(paid.data.reference, 'cart-a-1');
@@ -211,8 +123,8 @@ describe('pay-checkout serve in partner mode', () => {
     assert.equal(paid.data.link, a.hash);
     // The partner webhook named A's order: B heard of its own connection, nothing of A's.
     await new Promise((r) => setTimeout(r, 300));
-    assert.deepEqual((received.get('b') ?? []).map((n) => n.type), ['store.connected']);
-    assert.ok((received.get('a') ?? []).every((n) => n.signed && n.data.store_id === a.storeId));
+    assert.deepEqual(h.noticesOf('b').map((n) => n.type), ['store.connected']);
+    assert.ok(h.noticesOf('a').every((n) => n.signed && n.data.store_id === a.storeId));
     // The paid link answers as paid; the shop reads its order back.
     const mine = await api('GET', `/v1/stores/me/orders/${order.json.data.id_order}`, { key: a.apiKey });
     assert.equal(mine.status, 200, JSON.stringify(mine.json));
@@ -243,35 +155,29 @@ describe('pay-checkout serve in partner mode', () => {
   });
 
   it("delays no shop's notices while another shop's endpoint hangs", async () => {
-    const onboarded = await fetch(`${sandbox.url}/sandbox/onboarding`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform: 'demo-partner', store_name: 'Tienda hang' }) });
-    const merchantKey = ((await onboarded.json()) as Json).data.merchant_key as string;
-    const made = await register('hang', { merchant_key: merchantKey });
-    const hang: Shop = (shops.hang = { name: 'hang', storeId: made.store_id, apiKey: made.api_key, notifySecret: made.notify_secret, merchantKey, idStore: 0 });
+    h.hang('hang');
+    const hang: Shop = (shops.hang = await h.connectedShop('hang'));
     hang.hash = await makeLink(hang, 'cart-hang-1');
     for (let i = 0; i < 3; i++) {
       const order = await buy(hang.hash);
       assert.equal(order.status, 201, JSON.stringify(order.json));
-      await fetch(`${sandbox.url}/sandbox/orders/${order.json.data.id_order}/approve`, { method: 'POST' });
+      await fetch(`${h.sandbox.url}/sandbox/orders/${order.json.data.id_order}/approve`, { method: 'POST' });
     }
-    await until('the hanging shop to be sent its notices', () => (received.get('hang')?.length ?? 0) >= 2);
+    await until('the hanging shop to be sent its notices', () => h.noticesOf('hang').length >= 2);
     const { b } = shops as { b: Shop };
     const order = await buy(b.hash as string);
-    await fetch(`${sandbox.url}/sandbox/orders/${order.json.data.id_order}/approve`, { method: 'POST' });
+    await fetch(`${h.sandbox.url}/sandbox/orders/${order.json.data.id_order}/approve`, { method: 'POST' });
     const started = Date.now();
     // An attempt runs 10 s before it times out: B's notice does not wait for those.
-    await until("b's notice", () => received.get('b')?.some((n) => n.data.id_order === order.json.data.id_order), 5_000);
+    await until("b's notice", () => h.noticesOf('b').some((n) => n.data.id_order === order.json.data.id_order), 5_000);
     assert.ok(Date.now() - started < 5_000);
   });
 
   it('keeps no merchant key, API key or notify secret in clear in Redis after three shops connect', async () => {
     // A third shop brings its own merchant key: checked with one call to the service, connected at once.
-    const onboarded = await fetch(`${sandbox.url}/sandbox/onboarding`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform: 'demo-partner', store_name: 'Tienda c' }) });
-    const merchantKey = ((await onboarded.json()) as Json).data.merchant_key as string;
-    const c = await register('c', { merchant_key: merchantKey });
-    assert.equal(c.status, 'connected');
-    shops.c = { name: 'c', storeId: c.store_id, apiKey: c.api_key, notifySecret: c.notify_secret, merchantKey, idStore: 0 };
-    shops.c.hash = await makeLink(shops.c, 'cart-c-1');
-    const refused = await api('POST', '/v1/stores', { body: { name: 'd', notify_url: notifyUrl('d'), merchant_key: 'mk_test_not_a_key' } });
+    const c: Shop = (shops.c = await h.connectedShop('c'));
+    c.hash = await makeLink(c, 'cart-c-1');
+    const refused = await api('POST', '/v1/stores', { body: { name: 'd', notify_url: h.notifyUrl('d'), merchant_key: 'mk_test_not_a_key' } });
     assert.equal(refused.json.api_code, 'MERCHANT_KEY_NOT_ACCEPTED');
 
     const client = createClient({ url: redis.url });
@@ -287,7 +193,7 @@ describe('pay-checkout serve in partner mode', () => {
     } finally {
       await client.quit();
     }
-    assert.ok(dump.includes(shops.a!.storeId) && dump.includes(c.store_id), 'the dump holds the shops');
+    assert.ok(dump.includes(shops.a!.storeId) && dump.includes(c.storeId), 'the dump holds the shops');
     for (const shop of Object.values(shops)) {
       assert.ok(shop.merchantKey.startsWith('mk_test_'), `${shop.name}'s merchant key is known to the test`);
       for (const secret of [shop.merchantKey, shop.apiKey, shop.notifySecret]) assert.ok(!dump.includes(secret), `${shop.name}: a secret in clear in Redis`);
@@ -296,10 +202,10 @@ describe('pay-checkout serve in partner mode', () => {
 
   it('disconnects a shop on integration_uninstalled: its link and link creation refused, one store.disconnected', async () => {
     const { a } = shops as { a: Shop };
-    const removed = await fetch(`${sandbox.baseUrl}/partners/stores/${a.idStore}`, { method: 'DELETE', headers: { 'x-api-key': 'pk_test_demo', 'x-api-secret': 'sk_test_demo' } });
+    const removed = await fetch(`${h.sandbox.baseUrl}/partners/stores/${a.idStore}`, { method: 'DELETE', headers: { 'x-api-key': 'pk_test_demo', 'x-api-secret': 'sk_test_demo' } });
     assert.equal(removed.status, 200, await removed.text());
     await until('a disconnected', async () => (await api('GET', '/v1/stores/me', { key: a.apiKey })).json.data?.status === 'disconnected');
-    await until('store.disconnected', () => received.get('a')?.some((n) => n.type === 'store.disconnected'));
+    await until('store.disconnected', () => h.noticesOf('a').some((n) => n.type === 'store.disconnected'));
     const link = await api('GET', `/v1/checkout/links/${encodeURIComponent(a.hash as string)}`);
     assert.equal(link.status, 410);
     assert.equal(link.json.api_code, 'STORE_DISCONNECTED');
@@ -309,7 +215,7 @@ describe('pay-checkout serve in partner mode', () => {
     assert.equal(create.status, 409);
     assert.equal(create.json.api_code, 'STORE_NOT_CONNECTED');
     await new Promise((r) => setTimeout(r, 500));
-    const disconnected = (received.get('a') ?? []).filter((n) => n.type === 'store.disconnected');
+    const disconnected = h.noticesOf('a').filter((n) => n.type === 'store.disconnected');
     assert.equal(disconnected.length, 1);
     assert.deepEqual(disconnected[0]?.data, { store_id: a.storeId, reason: 'integration_uninstalled' });
     // The shop deleting itself revokes its key.
@@ -326,7 +232,7 @@ describe('pay-checkout serve in partner mode', () => {
   it('still sells after the keys rotate from "1" to "2,1" and then to "2" alone, and refuses to start with a key that opens nothing', async () => {
     await stopChild(serve!.child);
     serve = undefined;
-    const settingsOf = (keys: string) => parsePartnerServeSettings(rawSettings({ ...env(keys), PORT: String(port), HOST: '127.0.0.1' }));
+    const settingsOf = (keys: string) => h.settings({ PAY_CHECKOUT_KEYS: keys, PORT: String(port) });
     const printed: string[] = [];
     const print = (line: string) => void printed.push(line);
     // Key 2 in front: key 1 still opens every shop, so serve sells; rotate-keys wraps them all under key 2.
@@ -355,7 +261,7 @@ describe('pay-checkout serve in partner mode', () => {
     const error = console.error;
     console.error = (line: string) => void errors.push(line);
     try {
-      const status = await serveCommand([], { ...env(randomBytes(32).toString('base64')), PORT: '0', HOST: '127.0.0.1' }, { probe: async () => ({ ok: true }) as never });
+      const status = await serveCommand([], h.env({ PAY_CHECKOUT_KEYS: randomBytes(32).toString('base64') }), { probe: async () => ({ ok: true }) as never });
       assert.equal(status, 2);
     } finally {
       console.error = error;

@@ -23,6 +23,7 @@ import {
   type OrderDetails,
 } from '../../contract/index.js';
 import type * as z from 'zod/mini';
+import { compiledOnUse } from '../../contract/compiled.js';
 import { cached, discoveryTtlMs } from './cache.js';
 import type { ClaimStore } from '../once/claims.js';
 import type { Guards } from './guards.js';
@@ -70,6 +71,11 @@ export interface OperationDeps {
   /** Where outcomes go (`onOrderStatus`); undefined without one. */
   orderStatus?: OrderStatusNotices | undefined;
 }
+
+/** The create's two checks and the order view's, compiled (../../contract/compiled.ts). */
+const orderBodySchema = compiledOnUse(CheckoutOrderBodySchema);
+const orderCreatedSchema = compiledOnUse(CheckoutOrderCreatedSchema);
+const orderViewSchema = compiledOnUse(CheckoutOrderSchema);
 
 /** Our own output is checked against the contract, so a bad `resolveLink` answer is a 500, not a broken element. */
 function checked<S extends z.ZodMiniType>(schema: S, value: unknown, what: string): z.output<S> {
@@ -140,7 +146,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
   };
 
   const orderView = async (details: OrderDetails): Promise<CheckoutOrder> => {
-    const view = checked(CheckoutOrderSchema, viewOf(details), 'The order');
+    const view = checked(orderViewSchema(), viewOf(details), 'The order');
     if (deps.orderStatus) await deps.orderStatus.seen(details);
     return view;
   };
@@ -148,7 +154,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
   const currentOrder = async (order: TokenOrder): Promise<Reply> => ({ status: 200, data: await orderView(await readOwn(order)) });
 
   const withToken = async (order: CheckoutOrder, orderKey: string) =>
-    checked(CheckoutOrderCreatedSchema, { ...order, order_token: await orderTokenFor((await deps.secrets()).sign, order.id_order, orderKey) }, 'The created order');
+    checked(orderCreatedSchema(), { ...order, order_token: await orderTokenFor((await deps.secrets()).sign, order.id_order, orderKey) }, 'The created order');
 
   /** The create itself, run only under a claim. Failures before `POST /orders` is sent are definite. */
   const createNew = async (request: Incoming, hash: string, info: CheckoutLinkInfo, body: CheckoutOrderInput, orderKey: string): Promise<Reply> => {
@@ -247,7 +253,7 @@ export function checkoutOperations(deps: OperationDeps): Operations {
       if (key.length > maxIdempotencyKeyLength) {
         throw CheckoutHttpError.invalid([{ field: 'Idempotency-Key', message: `must be at most ${maxIdempotencyKeyLength} characters` }]);
       }
-      const parsed = parseWith(CheckoutOrderBodySchema, await readJsonBody(request.body));
+      const parsed = parseWith(orderBodySchema(), await readJsonBody(request.body));
       if (!parsed.ok) throw CheckoutHttpError.invalid(parsed.problems);
       const body = parsed.value;
       const info = await resolve(request, hash);

@@ -120,9 +120,13 @@ export async function enforce(plan: LimitsPlan | undefined, groups: LimitKeys | 
   }
 }
 
-export function limitReached(waitMs: number): CheckoutHttpError {
+/**
+ * The refusal of a limit: 429 `LIMIT_REACHED` with `Retry-After` in whole seconds (at least 1), its description
+ * saying what was counted (`describe` gets those seconds; by default "Too many attempts").
+ */
+export function limitReached(waitMs: number, describe: (seconds: number) => string = (seconds) => `Too many attempts; try again in ${seconds} s.`): CheckoutHttpError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return CheckoutHttpError.of('LIMIT_REACHED', { description: `Too many attempts; try again in ${seconds} s.` }, { 'Retry-After': String(seconds) });
+  return CheckoutHttpError.of('LIMIT_REACHED', { description: describe(seconds) }, { 'Retry-After': String(seconds) });
 }
 
 /** A phone as the element sends it (10 digits from 3), whatever spacing or +57 an attacker adds to dodge the count. */

@@ -40,6 +40,8 @@ export const serveCommandSettings = {
   partnerWebhookSecret: { env: 'PAY_CHECKOUT_PARTNER_WEBHOOK_SECRET', flag: 'partner-webhook-secret', expects: "the partner account's webhook signing secret (a comma list while rotating)" },
   keys: { env: 'PAY_CHECKOUT_KEYS', flag: 'keys', expects: 'a comma list of random 32-byte keys in base64 (openssl rand -base64 32); the first encrypts, every one decrypts' },
   pendingShops: { env: 'PAY_CHECKOUT_PENDING_SHOPS', flag: 'pending-shops', expects: 'at most how many shops may be registered and not yet connected at once, a whole number from 1' },
+  shopRate: { env: 'PAY_CHECKOUT_SHOP_RATE', flag: 'shop-rate', expects: "at most how many of one shop's buyer requests each instance takes a second, a whole number from 1" },
+  shopBurst: { env: 'PAY_CHECKOUT_SHOP_BURST', flag: 'shop-burst', expects: "at most how many of one shop's buyer requests each instance takes at once after a quiet spell, a whole number from 1" },
   allowLocalShops: { env: 'PAY_CHECKOUT_ALLOW_LOCAL_SHOPS', flag: 'allow-local-shops', expects: '1 to allow http and local notify URLs (development and tests only), or 0' },
   port: { env: 'PORT', flag: 'port', expects: 'a port number from 0 to 65535' },
   host: { env: 'HOST', flag: 'host', expects: 'the interface to listen on, like 0.0.0.0 or 127.0.0.1' },

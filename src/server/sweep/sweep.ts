@@ -70,7 +70,7 @@ export interface SweepDeps {
   /** The client that reads an order of this merchant reference (`''`: the handler's own); undefined when there is none now. */
   clientFor(merchant: string): MerchantClient | undefined | Promise<MerchantClient | undefined>;
   /** Whether a buyer's waiting request on this instance is reading the order (this id and order key) already. */
-  busy?(order: Pick<OpenOrderRecord, 'id_order' | 'order_key'>): boolean | Promise<boolean>;
+  busy?(order: Pick<OpenOrderRecord, 'id_order' | 'order_key' | 'merchant'>): boolean | Promise<boolean>;
   timings: SweepTimings;
   emit: EventSink;
   /** Each read and what it found: `pending`, `found` (an outcome the sweep learnt first), `known`, `other`, `failed`, `left` (a buyer reads it). */

@@ -6,11 +6,12 @@
  * (shop-checkouts.ts), and health. Outcomes go to each shop's notify URL (shop-notices.ts).
  */
 import { PartnerClient, ServiceError } from '../../../client/index.js';
-import { errorBody } from '../../../contract/index.js';
+import { errorBody, orderTokenHeader } from '../../../contract/index.js';
 import { safeSink, type EventSink } from '../../events.js';
 import { assembleCheckout, type CheckoutAssembly } from '../../handler.js';
 import { clientAddressOf } from '../../http/client-address.js';
 import { CheckoutHttpError } from '../../http/errors.js';
+import { isOrderToken } from '../../secrets.js';
 import type { Answer, Incoming } from '../../http/incoming.js';
 import { memoryLimitStore } from '../../limits/limit-store.js';
 import type { ClaimStore } from '../../once/claims.js';
@@ -23,8 +24,8 @@ import { postgresKv } from './postgres-kv.js';
 import { redisKv } from './redis-kv.js';
 import { createRegistry, type Registry, type ShopRecord } from './registry.js';
 import type { PartnerServeSettings } from './settings.js';
-import { shopApi } from './shop-api.js';
-import { shopCheckouts } from './shop-checkouts.js';
+import { merchantKeyTaken, shopApi } from './shop-api.js';
+import { orderTokenSecrets, shopCheckouts } from './shop-checkouts.js';
 import { shopMetrics } from './metrics.js';
 import { shopNotices, type ShopNotices } from './shop-notices.js';
 import { shopShare } from './shop-share.js';
@@ -147,6 +148,7 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
   // The sweep's timings as one shop's serve takes them (serve/index.ts): each shop's orders are recorded for it.
   const sweepTimings: Partial<SweepTimings> | false =
     settings.sweep === false ? false : { ...settings.sweep, ...(settings.sweep.firstReadMs !== undefined ? { pollMs: Math.min(1_000, settings.sweep.firstReadMs) } : {}) };
+  const tokenSecrets = settings.secret ?? [partnerSettings.apiSecret];
   const checkouts = shopCheckouts({
     registry,
     sweep: sweepTimings,
@@ -154,7 +156,7 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
     service: settings.service,
     partner: pair,
     webhookSecrets: partnerSettings.webhookSecrets,
-    secrets: settings.secret ?? [partnerSettings.apiSecret],
+    secrets: tokenSecrets,
     trustProxy: settings.trustProxy,
     emit,
     ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -183,7 +185,12 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
     return `${settings.trustProxy > 0 && request.headers.get('x-forwarded-proto') === 'https' ? 'https' : 'http'}://${host}`;
   };
   const stores = shopApi({ registry, partner, policy, notices, limits, emit, onChange, originOf: origin, pendingShops: partnerSettings.pendingShops, addressOf: (request) => clientAddressOf(request, { trustProxy: settings.trustProxy }) });
-  const webhooks = partnerWebhooks({ registry, secrets: partnerSettings.webhookSecrets, notices, checkoutOf: (record) => checkouts.of(record), onChange, emit });
+  // The service refuses a key it no longer lets this partner use with 401 (its authentication rule 4); a 429 or 5xx is no word on it.
+  const keyRevoked = async (record: ShopRecord) => {
+    const merchantKey = registry.secrets(record).merchantKey;
+    return !merchantKey || !(await merchantKeyTaken(partner, merchantKey, (status) => status === 401 || status === 403));
+  };
+  const webhooks = partnerWebhooks({ registry, secrets: partnerSettings.webhookSecrets, notices, checkoutOf: (record) => checkouts.of(record), onChange, keyRevoked, claims, emit });
 
   const metrics = shopMetrics(() => notices.pendingByShop());
   /** A shop's refusal counted by its api_code (read from the answer, never its other fields). */
@@ -193,7 +200,7 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
   };
 
   /** A shop's request in its share of the instance (shop-share.ts); a waiting status request holds no turn. */
-  const share = shopShare(options.shopInProgress);
+  const share = shopShare({ ...partnerSettings.shopRate, ...(options.shopInProgress !== undefined ? { maxInProgress: options.shopInProgress } : {}) });
   const refusalPauseMs = options.shopRefusalPauseMs ?? 250;
   const fairly = async (storeId: string | undefined, request: Incoming, work: () => Promise<Answer>): Promise<Answer> => {
     if (!storeId || request.method === 'OPTIONS' || request.searchParams.has('wait')) return work();
@@ -236,12 +243,15 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
         throw CheckoutHttpError.of('LINK_NOT_FOUND');
       }
       const found = await checkouts.link(hash);
-      const checkout = await checkoutFor(found?.store_id, 'LINK_NOT_FOUND');
-      const answer = counted(found?.store_id, await fairly(found?.store_id, request, () => checkout.answer(request)));
+      // The shop's share first: a refusal costs no store read, no key opened, no body read.
+      const answer = counted(found?.store_id, await fairly(found?.store_id, request, async () => (await checkoutFor(found?.store_id, 'LINK_NOT_FOUND')).answer(request)));
       if (link[2] && request.method === 'POST' && (answer.status === 201 || answer.status === 200) && answer.text && found) {
         // Which shop an order is, before the buyer hears of it: its webhook and its status checks are routed by this.
         const idOrder = (JSON.parse(answer.text) as { data?: { id_order?: unknown } }).data?.id_order;
-        if (typeof idOrder === 'number') await registry.setOrder(idOrder, found.store_id, hash);
+        if (typeof idOrder === 'number') {
+          await registry.setOrder(idOrder, found.store_id, hash);
+          rememberOrder(idOrder, found.store_id);
+        }
         if (answer.status === 201) metrics.order(found.store_id);
       }
       return answer;
@@ -249,24 +259,54 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
     const order = orderRoute.exec(request.path);
     if (order) {
       const raw = order[1] as string;
-      const owner = /^[1-9]\d{0,15}$/.test(raw) ? await ordersOf(Number(raw)) : undefined;
-      const checkout = await checkoutFor(owner, 'ORDER_NOT_FOUND');
-      return counted(owner, await fairly(owner, request, () => checkout.answer(request)));
+      const owner = /^[1-9]\d{0,15}$/.test(raw) ? await ownerOf(Number(raw), request.headers.get(orderTokenHeader)) : undefined;
+      return counted(owner, await fairly(owner, request, async () => (await checkoutFor(owner, 'ORDER_NOT_FOUND')).answer(request)));
     }
     return undefined;
   };
 
-  // Orders never change shop: remembered once read.
-  const orderShops = new Map<number, string>();
-  const ordersOf = async (idOrder: number) => {
-    const known = orderShops.get(idOrder);
+  // The shops with an order of each id, the latest last: an order never changes shop, but an id may name orders of
+  // more than one (the service's ids are its own: it may number per store, and numbers again after a reset).
+  const orderShops = new Map<number, string[]>();
+  const rememberOrder = (idOrder: number, storeId: string) => {
+    if (orderShops.size > 100_000) orderShops.clear();
+    orderShops.set(idOrder, [...(orderShops.get(idOrder) ?? []).filter((id) => id !== storeId), storeId]);
+  };
+  const shopsOf = async (idOrder: number, fresh: boolean) => {
+    const known = fresh ? undefined : orderShops.get(idOrder);
     if (known) return known;
-    const owner = await registry.order(idOrder);
-    if (owner) {
+    const owners = (await registry.orders(idOrder)).map((order) => order.store_id);
+    if (owners.length > 0) {
       if (orderShops.size > 100_000) orderShops.clear();
-      orderShops.set(idOrder, owner.store_id);
+      orderShops.set(idOrder, owners);
     }
-    return owner?.store_id;
+    return owners;
+  };
+  /**
+   * The shop a buyer's request on an order is for: the one whose order token it carries (each shop's tokens are
+   * signed with its own secret), looked up again once when none known here is (another instance may have recorded a
+   * newer one); else the latest, whose checkout refuses a token not its own as for any order.
+   */
+  const shopTokenSecrets = new Map<string, string[]>();
+  const tokenSecretsOf = (storeId: string) => {
+    let secrets = shopTokenSecrets.get(storeId);
+    if (!secrets) {
+      if (shopTokenSecrets.size > 20_000) shopTokenSecrets.clear();
+      shopTokenSecrets.set(storeId, (secrets = orderTokenSecrets(tokenSecrets, storeId)));
+    }
+    return secrets;
+  };
+  const ownerOf = async (idOrder: number, token: string | null): Promise<string | undefined> => {
+    const known = await shopsOf(idOrder, false);
+    if (token === null) return known.at(-1);
+    const signer = async (shops: string[]) => {
+      for (const storeId of [...shops].reverse()) if (await isOrderToken(tokenSecretsOf(storeId), idOrder, token)) return storeId;
+      return undefined;
+    };
+    const signed = await signer(known);
+    if (signed) return signed;
+    const fresh = await shopsOf(idOrder, true);
+    return (await signer(fresh.filter((storeId) => !known.includes(storeId)))) ?? fresh.at(-1);
   };
 
   // One sweep for every shop's open orders (the shared store's), each read with its shop's merchant key and the
@@ -289,10 +329,7 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
             },
           },
           clientFor: async (storeId) => (await followedOf(storeId))?.client,
-          busy: (order) => {
-            const owner = orderShops.get(order.id_order);
-            return owner ? (checkouts.held(owner)?.followed?.busy(order) ?? false) : false;
-          },
+          busy: (order) => checkouts.held(order.merchant)?.followed?.busy(order) ?? false,
           timings: { ...defaultSweepTimings, ...sweepTimings },
           emit,
         })
@@ -331,10 +368,9 @@ export async function startPartnerCheckout(settings: PartnerServeSettings, claim
     link: async (incoming, hash) => {
       try {
         const found = await checkouts.link(hash);
-        const checkout = await checkoutFor(found?.store_id, 'LINK_NOT_FOUND');
         const leave = found ? share.enter(found.store_id) : () => {};
         try {
-          return await checkout.link(incoming, hash);
+          return await (await checkoutFor(found?.store_id, 'LINK_NOT_FOUND')).link(incoming, hash);
         } finally {
           leave();
         }

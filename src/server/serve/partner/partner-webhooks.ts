@@ -5,12 +5,15 @@
  * token only serve can make, used up by the connection); a bare store_id, a used or stale token, or no shop of ours
  * connects nothing and is kept for `stores bind`. A delivery from the service store a shop is connected to already
  * updates that shop's key. An
- * `integration_uninstalled` or `store_deleted` disconnects the shop. An `order_payment` goes to the checkout of the
+ * `integration_uninstalled` or `store_deleted` disconnects the shop connected to its `id_store`; one that names a
+ * shop by its external id alone (a shop that brought its own key) disconnects it only once the service refuses that
+ * shop's key. An `order_payment` goes to the checkout of the
  * shop whose link the order was made through, as the registry recorded at creation (never by what the payload
  * says of the store), and that checkout reads the order back with that shop's key before it counts.
  */
 import { parseDelivery, type WebhookDelivery } from '../../../webhooks/delivery.js';
 import { WebhookDeliveryError } from '../../../webhooks/errors.js';
+import { deliveryKey, processOnce, type DeliveryClaims } from '../../../webhooks/process-once.js';
 import type { EventSink } from '../../events.js';
 import { readTextRequest } from '../../http/body.js';
 import { CheckoutHttpError, type Reply } from '../../http/errors.js';
@@ -26,11 +29,17 @@ export interface PartnerWebhookOptions {
   notices: ShopNotices;
   checkoutOf(record: ShopRecord): CheckoutAssembly | undefined;
   onChange(record: ShopRecord): void;
+  /** Where each store delivery is claimed, so a copy of it is acted on once (the shared claim store). */
+  claims: DeliveryClaims;
+  /** Whether the service refuses the shop's merchant key from this partner now (its integration removed). */
+  keyRevoked(record: ShopRecord): Promise<boolean>;
   emit: EventSink;
   now?: () => number;
 }
 
 type Json = Record<string, unknown>;
+/** How long a store delivery is remembered: past the 5 minutes either way its timestamp is taken for. */
+const deliveryMemoryMs = 15 * 60 * 1000;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The payload's fields, a `data`-nested one flattened. */
@@ -87,10 +96,20 @@ export function partnerWebhooks(options: PartnerWebhookOptions): (request: Incom
 
   const uninstalled = async (fields: Json, reason: DisconnectReason): Promise<Reply> => {
     const idStore = idStoreOf(fields);
-    const storeId = (idStore !== undefined ? await registry.byIdStore(idStore) : undefined) ?? text(fields.external_store_id) ?? text(fields.external_id);
+    const external = text(fields.external_store_id) ?? text(fields.external_id);
+    const storeId = (idStore !== undefined ? await registry.byIdStore(idStore) : undefined) ?? (external ? (parseExternalStoreId(external)?.storeId ?? external) : undefined);
     const record = storeId ? await registry.get(storeId) : undefined;
     // Only the shop this service store is connected to: an id in a payload alone does not disconnect another.
     if (!record || (idStore !== undefined && record.id_store !== null && record.id_store !== idStore)) return { status: 200, data: { received: true, handled: false } };
+    if (idStore === undefined || record.id_store !== idStore) {
+      // Named by the payload's external id alone (a shop that brought its own key has no id_store here), which any
+      // merchant of this partner can set to any store_id at onboarding: only a connected shop whose key the service
+      // no longer takes from this partner is disconnected. The service unreachable: 503, and its retry asks again.
+      if (record.status !== 'connected' || !(await options.keyRevoked(record))) {
+        emit({ level: 'warn', name: 'store_uninstall_ignored', message: `${reason} for id_store ${idStore ?? '?'} names shop ${record.store_id} by its external id only, and the service still takes that shop's key; the shop stays ${record.status}`, store_id: record.store_id, id_store: idStore ?? null, reason });
+        return { status: 200, data: { received: true, handled: false } };
+      }
+    }
     const changed = await registry.disconnect(record.store_id, reason);
     if (!changed) return { status: 200, data: { received: true, handled: false } };
     options.onChange(changed.after);
@@ -99,6 +118,21 @@ export function partnerWebhooks(options: PartnerWebhookOptions): (request: Incom
       emit({ level: 'info', name: 'store_disconnected', message: `shop ${record.store_id} disconnected (${reason})`, store_id: record.store_id, reason });
     }
     return { status: 200, data: { received: true, handled: true } };
+  };
+
+  /**
+   * The shop an `order_payment` is for: the one an order of this id was made through. Where the id names orders of
+   * more than one shop, the one the delivery's service store is connected to, else the one its external id names
+   * (of those alone), else the latest. Its checkout reads the order back with its own key before it counts.
+   */
+  const ownerOf = async (idOrder: number, fields: Json): Promise<ShopRecord | undefined> => {
+    const owners = await registry.orders(idOrder);
+    if (owners.length <= 1) return owners[0] ? registry.get(owners[0].store_id) : undefined;
+    const records = (await Promise.all(owners.map((owner) => registry.get(owner.store_id)))).filter((record): record is ShopRecord => record !== undefined);
+    const idStore = idStoreOf(fields);
+    const external = text(fields.external_store_id) ?? text(fields.external_id);
+    const named = external ? (parseExternalStoreId(external)?.storeId ?? external) : undefined;
+    return records.find((record) => idStore !== undefined && record.id_store === idStore) ?? records.find((record) => record.store_id === named) ?? records.at(-1);
   };
 
   return async (request) => {
@@ -117,12 +151,21 @@ export function partnerWebhooks(options: PartnerWebhookOptions): (request: Incom
     }
     const name = delivery.event === 'unknown' ? delivery.name : delivery.event;
     const fields = fieldsOf(delivery.payload);
-    if (name === 'store_onboarded' || name === 'store.activated' || name === 'store.updated' || name === 'store_updated') return onboarded(fields);
-    if (name === 'integration_uninstalled') return uninstalled(fields, 'integration_uninstalled');
-    if (name === 'store_deleted') return uninstalled(fields, 'store_deleted');
+    const storeEvent =
+      name === 'store_onboarded' || name === 'store.activated' || name === 'store.updated' || name === 'store_updated'
+        ? () => onboarded(fields)
+        : name === 'integration_uninstalled' || name === 'store_deleted'
+          ? () => uninstalled(fields, name)
+          : undefined;
+    if (storeEvent) {
+      // Each delivery acted on once (its exact payload, for as long as its timestamp is taken): a late retry or a kept
+      // copy must not undo what came after it (disconnect a shop bound again since, or bring back a replaced key).
+      // A copy that arrives while the first is under way is answered as done: were the first to fail, its own retry comes.
+      const once = await processOnce(options.claims, delivery, storeEvent, { key: `partner:${await deliveryKey(delivery)}`, ttlMs: deliveryMemoryMs });
+      return once.outcome === 'processed' ? once.result : { status: 200, data: { received: true, handled: false, duplicate: true } };
+    }
     if (delivery.event !== 'order_payment') return { status: 200, data: { received: true, handled: false } };
-    const owner = await registry.order(delivery.payload.id_order);
-    const record = owner ? await registry.get(owner.store_id) : undefined;
+    const record = await ownerOf(delivery.payload.id_order, fields);
     const checkout = record && options.checkoutOf(record);
     if (!checkout) {
       emit({ level: 'info', name: 'order_payment_unrouted', message: `order_payment for order ${delivery.payload.id_order}: no connected shop made it here`, id_order: delivery.payload.id_order });

@@ -22,18 +22,23 @@ export function redisKv(options: RedisKvOptions): Kv {
   const timeoutMs = options.commandTimeoutMs ?? 2_000;
   const connections = storeConnections(timeoutMs);
   let link: Promise<RedisLink> | undefined;
+  /** The link once made: a command then waits on no connecting bound (a timer and a race fewer per command). */
+  let made: RedisLink | undefined;
   let closed = false;
   const connect = () =>
     // Each command is bounded by `withinBound` below: node-redis's own per-command timeout (an AbortSignal, a timer and,
     // when it fires after the answer, a DOMException, for every command) would only bound it twice, at a cost per read.
-    (link ??= connectLink({ url: options.url, clientOptions: { commandOptions: { timeout: 0 } } }, () => {}, connections).catch((error: unknown) => {
-      link = undefined;
-      throw error;
-    }));
+    (link ??= connectLink({ url: options.url, clientOptions: { commandOptions: { timeout: 0 } } }, () => {}, connections).then(
+      (current) => (made = current),
+      (error: unknown) => {
+        link = undefined;
+        throw error;
+      },
+    ));
   const send = async (what: string, args: string[]): Promise<unknown> => {
     if (closed) throw new ClaimStoreError(`redis registry ${what}: closed`);
     try {
-      const current = await withinBound(connect(), Math.max(timeoutMs, 5_000), `redis registry ${what} (connecting)`);
+      const current = made ?? (await withinBound(connect(), Math.max(timeoutMs, 5_000), `redis registry ${what} (connecting)`));
       return await withinBound(current.send(base, args), timeoutMs, `redis registry ${what}`);
     } catch (error) {
       throw error instanceof ClaimStoreError ? error : new ClaimStoreError(`redis registry ${what}: ${messageOf(error)}`, { cause: error });

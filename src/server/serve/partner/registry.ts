@@ -45,6 +45,15 @@ export interface ShopLink {
   paid: boolean;
 }
 
+/** An order made on a shop's link: which shop, which link, when. */
+export interface ShopOrder {
+  store_id: string;
+  link: string;
+  at?: number;
+}
+/** The shops kept under one order id, at most (the latest). */
+const ordersPerId = 4;
+
 /** A `store_onboarded` that named no shop of ours, kept for `stores bind` (the merchant key sealed). */
 export interface UnboundOnboarding {
   id_store: number;
@@ -114,8 +123,15 @@ export interface Registry {
   openShopper(link: ShopLink, record: ShopRecord): unknown;
   sealShopper(record: ShopRecord, shopper: unknown): string;
   markPaid(hash: string): Promise<void>;
+  /** Records which shop's link an order was made on. */
   setOrder(idOrder: number, storeId: string, hash: string): Promise<void>;
-  order(idOrder: number): Promise<{ store_id: string; link: string; at?: number } | undefined>;
+  /**
+   * The shops with an order of this id, the latest last: the service's ids are its own, and two shops' orders may
+   * share one (a service numbering per store, or again after a reset), so an id alone may name more than one.
+   */
+  orders(idOrder: number): Promise<ShopOrder[]>;
+  /** The shop's order of this id. */
+  order(idOrder: number, storeId: string): Promise<ShopOrder | undefined>;
   /** Orders made through each shop's links since `since` (the operator's list). */
   ordersSince(since: number): Promise<Map<string, number>>;
   keepUnbound(idStore: number, storeName: string | null, merchantKey: string): Promise<void>;
@@ -175,6 +191,12 @@ export function createRegistry({ kv, keyring, now = Date.now }: RegistryOptions)
   };
   const get = async (storeId: string) => (/^st_[A-Za-z0-9_-]{8,64}$/.test(storeId) ? parse<ShopRecord>(await kv.get(keys.shop(storeId))) : undefined);
   const unboundAad = (idStore: number) => `onboarded-${idStore}`;
+  /** An order id's shops, as stored: a list, or (written before there could be more than one) a single one. */
+  const ordersOf = (text: string | null): ShopOrder[] => {
+    const value = parse<ShopOrder | ShopOrder[]>(text);
+    const list = Array.isArray(value) ? value : value ? [value] : [];
+    return list.filter((order) => typeof order?.store_id === 'string' && typeof order.link === 'string');
+  };
   const connectMac = (record: ShopRecord, at: string) => {
     const key = Buffer.from(hkdfSync('sha256', dataKeyOf(record), Buffer.alloc(0), 'pay-checkout connect token', 32));
     return createHmac('sha256', key).update(`${record.store_id}\n${at}`).digest('base64url');
@@ -297,16 +319,22 @@ export function createRegistry({ kv, keyring, now = Date.now }: RegistryOptions)
       if (link && !link.paid) await kv.set(linkKey(hash), JSON.stringify({ ...link, paid: true }));
     },
     async setOrder(idOrder, storeId, hash) {
-      await kv.set(keys.order(idOrder), JSON.stringify({ store_id: storeId, link: hash, at: now() }), { ttlMs: orderTtlMs });
+      const order: ShopOrder = { store_id: storeId, link: hash, at: now() };
+      // One write for an id no shop has yet (every order, unless the service's ids repeat); else added to its shops.
+      if (await kv.set(keys.order(idOrder), JSON.stringify([order]), { ttlMs: orderTtlMs, onlyNew: true })) return;
+      const others = (await registry.orders(idOrder)).filter((held) => held.store_id !== storeId);
+      await kv.set(keys.order(idOrder), JSON.stringify([...others, order].slice(-ordersPerId)), { ttlMs: orderTtlMs });
     },
-    async order(idOrder) {
-      return parse<{ store_id: string; link: string }>(await kv.get(keys.order(idOrder)));
+    async orders(idOrder) {
+      return ordersOf(await kv.get(keys.order(idOrder)));
+    },
+    async order(idOrder, storeId) {
+      return (await registry.orders(idOrder)).find((order) => order.store_id === storeId);
     },
     async ordersSince(since) {
       const counts = new Map<string, number>();
       for (const [, value] of await kv.scan('order:')) {
-        const order = parse<{ store_id: string; at?: number }>(value);
-        if (order && (order.at ?? 0) >= since) counts.set(order.store_id, (counts.get(order.store_id) ?? 0) + 1);
+        for (const order of ordersOf(value)) if ((order.at ?? 0) >= since) counts.set(order.store_id, (counts.get(order.store_id) ?? 0) + 1);
       }
       return counts;
     },

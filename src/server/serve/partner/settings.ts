@@ -5,6 +5,7 @@
  */
 import { parseCommonSettings, parseSweepSettings, serveCommandSettings, SettingError, wrong, type CommonSettings, type RawSettings, type ServeCommandSettings } from '../settings.js';
 import { parseMasterKeys, type MasterKey } from './keyring.js';
+import { defaultShopRate } from './shop-share.js';
 
 export interface PartnerSettings {
   apiKey: string;
@@ -19,6 +20,8 @@ export interface PartnerSettings {
   notifyRetryMs: number | undefined;
   /** `PAY_CHECKOUT_PENDING_SHOPS`: at most this many shops registered and never connected at once. */
   pendingShops: number;
+  /** `PAY_CHECKOUT_SHOP_RATE`, `PAY_CHECKOUT_SHOP_BURST`: each shop's buyer requests a second on an instance, and at once (shop-share.ts). */
+  shopRate: { perSecond: number; burst: number };
 }
 
 /** Shops registered and not connected, at most, by default: a flood of registrations fills no store. */
@@ -56,10 +59,17 @@ export function parsePartnerServeSettings(raw: RawSettings): PartnerServeSetting
   }
   const pendingShops = raw.pendingShops === undefined ? defaultPendingShops : Number(raw.pendingShops);
   if (raw.pendingShops !== undefined && !(/^\d{1,9}$/.test(raw.pendingShops) && pendingShops >= 1)) throw wrong('pendingShops', raw.pendingShops);
+  const wholeFromOne = (name: 'shopRate' | 'shopBurst', fallback: number) => {
+    const value = raw[name];
+    if (value === undefined) return fallback;
+    if (!(/^\d{1,9}$/.test(value) && Number(value) >= 1)) throw wrong(name, value);
+    return Number(value);
+  };
+  const shopRate = { perSecond: wholeFromOne('shopRate', defaultShopRate.perSecond), burst: wholeFromOne('shopBurst', defaultShopRate.burst) };
   if (raw.allowLocalShops !== undefined && raw.allowLocalShops !== '1' && raw.allowLocalShops !== '0') throw wrong('allowLocalShops', raw.allowLocalShops);
   const common = parseCommonSettings(raw);
   const { store } = common;
   if (store.kind === 'memory') throw new SettingError(`${serveCommandSettings.redisUrl.env} is not set: partner mode keeps its shops in Redis (${serveCommandSettings.redisUrl.expects}) or PostgreSQL (${serveCommandSettings.databaseUrl.env}, ${serveCommandSettings.databaseUrl.expects}).`);
   const sweep = parseSweepSettings(raw);
-  return { ...common, store, sweep, partner: { apiKey, apiSecret, webhookSecrets, keys, allowLocalShops: raw.allowLocalShops === '1', notifyRetryMs, pendingShops } };
+  return { ...common, store, sweep, partner: { apiKey, apiSecret, webhookSecrets, keys, allowLocalShops: raw.allowLocalShops === '1', notifyRetryMs, pendingShops, shopRate } };
 }

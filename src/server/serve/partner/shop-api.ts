@@ -71,6 +71,20 @@ export function parseExternalStoreId(value: string): { storeId: string; token: s
   return match ? { storeId: match[1] as string, token: match[2] as string } : undefined;
 }
 
+/**
+ * The service's word on a merchant key sent with this partner's pair, from one read-only call (the gateways): taken,
+ * or refused (an answer `refused` counts as such: by default any 4xx). Anything else (unreachable, 5xx) is thrown.
+ */
+export async function merchantKeyTaken(partner: PartnerClient, key: string, refused: (status: number) => boolean = (status) => status >= 400 && status < 500): Promise<boolean> {
+  try {
+    await partner.forMerchant(key).paymentGateways();
+    return true;
+  } catch (error) {
+    if (error instanceof ServiceError && refused(error.status)) return false;
+    throw error;
+  }
+}
+
 /** The routes under `/v1/stores`; undefined for a path that is none of them. */
 export function shopApi(options: ShopApiOptions): (request: Incoming, rest: string) => Promise<Reply & { headers?: Record<string, string> }> | undefined {
   const { registry, partner, notices, emit } = options;
@@ -90,16 +104,7 @@ export function shopApi(options: ShopApiOptions): (request: Incoming, rest: stri
     return record;
   };
 
-  /** The service's word on a merchant key, with one read-only call: accepted, or refused for this partner. */
-  const checkMerchantKey = async (key: string): Promise<boolean> => {
-    try {
-      await merchantOf(key).paymentGateways();
-      return true;
-    } catch (error) {
-      if (error instanceof ServiceError && error.status >= 400 && error.status < 500) return false;
-      throw error;
-    }
-  };
+  const checkMerchantKey = (key: string) => merchantKeyTaken(partner, key);
 
   const register = async (request: Incoming): Promise<Reply> => {
     const address = options.addressOf(request);
@@ -201,10 +206,10 @@ export function shopApi(options: ShopApiOptions): (request: Incoming, rest: stri
   const order = async (record: ShopRecord, raw: string): Promise<Reply> => {
     const id = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : undefined;
     if (id === undefined) throw CheckoutHttpError.invalid([{ field: 'id_order', message: 'must be an integer of at least 1' }]);
-    const owner = await registry.order(id);
+    const owner = await registry.order(id, record.store_id);
     const merchantKey = record.status === 'connected' ? registry.secrets(record).merchantKey : null;
     // Another shop's order is no order of this shop's: the same 404 as none at all.
-    if (!owner || owner.store_id !== record.store_id || !merchantKey) throw refuse('ORDER_NOT_FOUND');
+    if (!owner || !merchantKey) throw refuse('ORDER_NOT_FOUND');
     const details = await merchantOf(merchantKey).getOrder(id);
     const link = await registry.link(owner.link);
     return { status: 200, data: { id_order: details.id_order, id_external: details.id_external ?? null, status: details.status, amount: details.total, currency: details.currency, link: owner.link, reference: link?.reference ?? '' } };
