@@ -182,6 +182,7 @@ async function nodeTests() {
   let failed = 0;
   for (const [index, batch] of batches.entries()) {
     console.log(`${batch.files.length} file(s), ${batch.concurrency} at a time`);
+    const batchStarted = Date.now();
     const tap = path.join(scratch, `node-${index}.tap`);
     const { code } = await run(process.execPath, [
       '--import',
@@ -201,6 +202,7 @@ async function nodeTests() {
     skipped += count('skipped') + count('todo');
     // The runner itself failed (bad flag, crash): never report green.
     failed += code !== 0 && batchFailed === 0 ? 1 : batchFailed;
+    console.log(`${batch.files.length} file(s), ${batch.concurrency} at a time: ${((Date.now() - batchStarted) / 1000).toFixed(1)} s`);
   }
   record(title, started, { passed, failed, skipped });
 }

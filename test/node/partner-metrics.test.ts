@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import { metrics } from '@opentelemetry/api';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { shopMetrics } from '../../src/server/serve/partner/metrics.js';
+import { importApi } from '../../src/server/telemetry/telemetry.js';
 
 const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
 const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
@@ -27,8 +28,9 @@ const points = async (name: string) => {
 describe('per-shop metrics of partner mode', () => {
   it('counts orders, refusals and pending notices under each shop id, and nothing personal', async () => {
     const shops = shopMetrics(async () => new Map([['st_a', 3], ['st_b', 0]]));
-    // The API module is imported once, in the background.
-    await new Promise((r) => setTimeout(r, 50));
+    // The API module is imported once, in the background: the same import settled here, then its callback has run.
+    await importApi();
+    await new Promise((r) => setImmediate(r));
     shops.order('st_a');
     shops.order('st_a');
     shops.order('st_b');
