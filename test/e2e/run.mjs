@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureBuilt } from '../harness/build-once.mjs';
+import { ensureBuilt, newestMtime } from '../harness/build-once.mjs';
 import { currentEngine, engineLabel } from '../harness/engines.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,14 +22,6 @@ const here = path.join(root, 'test', 'e2e');
 /** What the hosted page and dist/pay-checkout.js are built from; the sandbox and the server handler run from source. */
 const browserSources = ['hosted', 'vite.hosted.config.ts', 'build', 'src/server/hosted-page/deploy.ts', 'src/element', 'src/flow', 'src/i18n', 'src/client', 'src/contract', 'src/define.ts', 'src/script-tag.ts', 'src/index.ts'];
 const builtFiles = ['dist/hosted/index.html', 'dist/pay-checkout.js'];
-
-function newestMtime(entry) {
-  const full = path.join(root, entry);
-  if (!existsSync(full)) return 0;
-  const stat = statSync(full);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(full).reduce((newest, name) => Math.max(newest, newestMtime(path.join(entry, name))), stat.mtimeMs);
-}
 
 function run(command, args) {
   return new Promise((resolve) => {

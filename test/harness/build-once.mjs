@@ -29,7 +29,8 @@ export const BUILD_OUTPUTS = ['dist/hosted/index.html', 'dist/pay-checkout.js', 
 
 const stamp = path.join(root, 'node_modules', '.cache', 'pay-checkout-test', 'build-stamp');
 
-function newestMtime(entry) {
+/** The newest modification time under `entry` (relative to the root), a folder walked whole; 0 when it is missing. */
+export function newestMtime(entry) {
   const full = path.join(root, entry);
   if (!existsSync(full)) return 0;
   const stat = statSync(full);
