@@ -301,7 +301,7 @@ export async function benchPlatform(options: PlatformBenchOptions): Promise<bool
     const onPartner = (n: number) => createOn(firstLinks[n % firstLinks.length] as string, next());
     const onSingle = (n: number) => createOn(`bench-link-${n % 200}`, next());
     // A create on every shop's link, so every shop's checkout is made (its key opened) as on an instance that has run a
-    // while, before the memory is read and anything is timed; then warm partner mode as well. (Until 16:15 on
+    // while, before the memory is read and anything is timed; then warm partner mode as well. (Until 16:10 on
     // 2026-11-29 only the timed warm-up did this: on a loaded machine its 2.5 s reached half the shops, whose checkouts
     // were then made inside the first measured round, and the memory per shop counted only the shops it reached.)
     await inParallel(firstLinks, 16, async (hash) => {
