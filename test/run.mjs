@@ -370,7 +370,9 @@ const chrome = needsBrowser ? findChromium() : null;
 // printed whole, under their own headers, when the main lane is done; the summary lists every step in its usual order.
 const suiteStarted = Date.now();
 const main = selected.filter((step) => !step.beside);
-const beside = selected.filter((step) => step.beside);
+// The docs site first, beside Chromium's browser step (as at 14:15), then WebKit's steps, which keep under a core busy,
+// beside Firefox's.
+const beside = [...selected.filter((step) => step.beside && step.key === 'docs'), ...selected.filter((step) => step.beside && step.key !== 'docs')];
 let besideLane = null;
 const kepts = [];
 const startBeside = async () => {

@@ -48,8 +48,8 @@ export const NODE_CONCURRENCY = 2;
 export const E2E_BESIDE = ['webkit'];
 /**
  * The engines whose browser step (web-test-runner, with a sandbox and a port of its own) runs in the second lane,
- * before the docs site: WebKit, which keeps under one core busy (15:34, load 5-11: WebKitWebProcess about 0.4 of a core,
- * web-test-runner and the sandbox 19 CPU-s in 272 s), so it fits beside Chromium's. Chromium's and Firefox's browser
+ * after the docs site: WebKit, which keeps under one core busy (15:34, load 5-11: WebKitWebProcess about 0.4 of a core,
+ * web-test-runner and the sandbox 19 CPU-s in 272 s), so it fits beside Firefox's. Chromium's and Firefox's browser
  * steps each keep more than a core busy (8-12 CPU-s a file), and stay in the main lane.
  */
 export const BROWSER_BESIDE = ['webkit'];
