@@ -99,6 +99,25 @@ describe('partner mode against a hostile merchant, shop or sender', () => {
     assert.ok(!h.notices.some((n) => n.shop === 'byok-victim' && n.type === 'store.disconnected'), 'the shop was told it was disconnected');
   });
 
+  it('disconnects a shop that brought its own merchant key when its own service store removes the integration, and no other', async () => {
+    // Such a shop's id_store is never learnt: the service's uninstall names a store no shop here is connected to.
+    const own = await onboard('Tienda que se va');
+    const leaving = await register('byok-leaving', { merchant_key: own.merchantKey }, fromNewAddress());
+    const other = await onboard('Tienda que sigue');
+    const staying = await register('byok-staying', { merchant_key: other.merchantKey }, fromNewAddress());
+    assert.deepEqual([leaving.status, staying.status], ['connected', 'connected']);
+    const removed = await fetch(`${h.sandbox.baseUrl}/partners/stores/${own.idStore}`, { method: 'DELETE', headers: { 'x-api-key': 'pk_test_demo', 'x-api-secret': 'sk_test_demo' } });
+    assert.equal(removed.status, 200, await removed.text());
+    await uninstallAnswered(own.idStore);
+    assert.equal((await status(leaving.api_key)).status, 'disconnected', 'the shop whose integration was removed still sells');
+    assert.equal((await status(staying.api_key)).status, 'connected', 'another shop that brought its own key was disconnected');
+    const link = await api('POST', '/v1/stores/me/links', { key: leaving.api_key, body: { description: 'Ya no', reference: 'cart-2', amount: 15000 } });
+    assert.ok(link.status >= 400 && link.status < 500 && link.json.error === true, JSON.stringify(link.json));
+    await until('the shop told', () => h.notices.some((n) => n.shop === 'byok-leaving' && n.type === 'store.disconnected'));
+    assert.equal(h.notices.filter((n) => n.shop === 'byok-leaving' && n.type === 'store.disconnected').length, 1);
+    assert.ok(!h.notices.some((n) => n.shop === 'byok-staying' && n.type === 'store.disconnected'));
+  });
+
   it("connects no shop for a stranger who finishes onboarding naming its store_id or a used connect value; only a fresh connect_url does", async () => {
     const shop = await register('victim', {}, fromNewAddress());
     let before = h.events.length;

@@ -7,7 +7,8 @@
  * updates that shop's key. An
  * `integration_uninstalled` or `store_deleted` disconnects the shop connected to its `id_store`; one that names a
  * shop by its external id alone (a shop that brought its own key) disconnects it only once the service refuses that
- * shop's key. An `order_payment` goes to the checkout of the
+ * shop's key; one whose `id_store` no shop is connected to disconnects each shop that brought its own key and whose
+ * key the service now refuses. An `order_payment` goes to the checkout of the
  * shop whose link the order was made through, as the registry recorded at creation (never by what the payload
  * says of the store), and that checkout reads the order back with that shop's key before it counts.
  */
@@ -40,6 +41,8 @@ export interface PartnerWebhookOptions {
 type Json = Record<string, unknown>;
 /** How long a store delivery is remembered: past the 5 minutes either way its timestamp is taken for. */
 const deliveryMemoryMs = 15 * 60 * 1000;
+/** Shops asked of the service at once when an uninstall names a service store no shop is connected to. */
+const revokedProbesAtOnce = 8;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The payload's fields, a `data`-nested one flattened. */
@@ -94,30 +97,55 @@ export function partnerWebhooks(options: PartnerWebhookOptions): (request: Incom
     return { status: 200, data: { received: true, handled: true } };
   };
 
+  /** Disconnects a shop, telling it once (not again when it was disconnected already); false when it is gone. */
+  const disconnect = async (record: ShopRecord, reason: DisconnectReason): Promise<boolean> => {
+    const changed = await registry.disconnect(record.store_id, reason);
+    if (!changed) return false;
+    options.onChange(changed.after);
+    if (changed.before.status !== 'disconnected') {
+      await notices.recordStore(record.store_id, 'store.disconnected', { reason }, changed.before.status_since);
+      emit({ level: 'info', name: 'store_disconnected', message: `shop ${record.store_id} disconnected (${reason})`, store_id: record.store_id, reason });
+    }
+    return true;
+  };
+
+  /**
+   * A service store no shop here is connected to may be one a shop that brought its own key belongs to: serve never
+   * learns such a shop's `id_store`. Each connected shop without one is asked of the service (one read-only call with
+   * its key, 8 at a time), and the shops whose key it now refuses from this partner are disconnected.
+   */
+  const disconnectRevoked = async (reason: DisconnectReason): Promise<boolean> => {
+    const unbound = (await registry.list()).filter((record) => record.status === 'connected' && record.id_store === null && record.merchant_key !== null);
+    let any = false;
+    for (let i = 0; i < unbound.length; i += revokedProbesAtOnce) {
+      const batch = unbound.slice(i, i + revokedProbesAtOnce);
+      const revoked = await Promise.all(batch.map((record) => options.keyRevoked(record)));
+      for (const [j, record] of batch.entries()) if (revoked[j] && (await disconnect(record, reason))) any = true;
+    }
+    return any;
+  };
+
   const uninstalled = async (fields: Json, reason: DisconnectReason): Promise<Reply> => {
     const idStore = idStoreOf(fields);
     const external = text(fields.external_store_id) ?? text(fields.external_id);
-    const storeId = (idStore !== undefined ? await registry.byIdStore(idStore) : undefined) ?? (external ? (parseExternalStoreId(external)?.storeId ?? external) : undefined);
+    const bound = idStore !== undefined ? await registry.byIdStore(idStore) : undefined;
+    const storeId = bound ?? (external ? (parseExternalStoreId(external)?.storeId ?? external) : undefined);
     const record = storeId ? await registry.get(storeId) : undefined;
+    const answer = (handled: boolean): Reply => ({ status: 200, data: { received: true, handled } });
+    // A service store no shop is connected to: perhaps a shop's own key (see disconnectRevoked).
+    const unboundStore = idStore !== undefined && bound === undefined;
     // Only the shop this service store is connected to: an id in a payload alone does not disconnect another.
-    if (!record || (idStore !== undefined && record.id_store !== null && record.id_store !== idStore)) return { status: 200, data: { received: true, handled: false } };
+    if (!record || (idStore !== undefined && record.id_store !== null && record.id_store !== idStore)) return answer(unboundStore && (await disconnectRevoked(reason)));
     if (idStore === undefined || record.id_store !== idStore) {
       // Named by the payload's external id alone (a shop that brought its own key has no id_store here), which any
       // merchant of this partner can set to any store_id at onboarding: only a connected shop whose key the service
       // no longer takes from this partner is disconnected. The service unreachable: 503, and its retry asks again.
       if (record.status !== 'connected' || !(await options.keyRevoked(record))) {
         emit({ level: 'warn', name: 'store_uninstall_ignored', message: `${reason} for id_store ${idStore ?? '?'} names shop ${record.store_id} by its external id only, and the service still takes that shop's key; the shop stays ${record.status}`, store_id: record.store_id, id_store: idStore ?? null, reason });
-        return { status: 200, data: { received: true, handled: false } };
+        return answer(unboundStore && (await disconnectRevoked(reason)));
       }
     }
-    const changed = await registry.disconnect(record.store_id, reason);
-    if (!changed) return { status: 200, data: { received: true, handled: false } };
-    options.onChange(changed.after);
-    if (changed.before.status !== 'disconnected') {
-      await notices.recordStore(record.store_id, 'store.disconnected', { reason }, changed.before.status_since);
-      emit({ level: 'info', name: 'store_disconnected', message: `shop ${record.store_id} disconnected (${reason})`, store_id: record.store_id, reason });
-    }
-    return { status: 200, data: { received: true, handled: true } };
+    return answer(await disconnect(record, reason));
   };
 
   /**
