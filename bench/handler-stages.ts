@@ -3,7 +3,8 @@
  * settings) in its own process, in front of a sandbox with `--no-order-key-dedupe`, creates sent one after another,
  * each timed in the instance with `process.hrtime` marks from the request event to the answer's `finish`, split at
  * the claim, the service call and the reply's storing (the store and the service client are wrapped; the handler's own
- * code is not touched). Beside it, the sandbox's own p50 for the merchant's create, and the instance's CPU per create.
+ * code is not touched). Beside it, the p50 of the merchant's create on the sandbox alone and through the bench's bare
+ * `node:http` proxy, and the instance's CPU per create.
  * Medians of each stage over the round. `node --import tsx bench/handler-stages.ts [--rounds 3] [--seconds 4]`.
  */
 import { fork } from 'node:child_process';
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ClaimStore } from '../src/server/index.js';
 import { stormLink } from '../test/harness/buyer-storm.js';
+import { startProxyProcess } from '../test/harness/handler-cluster.js';
 import { runLoad, type LoadRequest } from './load.js';
 
 /** The stages, in order; each is the time from the mark before it. */
@@ -127,6 +129,7 @@ async function main() {
   // @ts-expect-error plain ESM test infrastructure shared with web-test-runner; typed by its JSDoc only
   const { startSandbox } = (await import('../test/harness/sandbox-process.mjs')) as { startSandbox: (options: { args: string[] }) => Promise<{ baseUrl: string; origin: string; stop: () => void }> };
   const sandbox = await startSandbox({ args: ['--no-order-key-dedupe'] });
+  const floor = await startProxyProcess([sandbox.origin]);
   const child = fork(fileURLToPath(import.meta.url), ['--serve', sandbox.baseUrl], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = () => new Promise<Record<string, unknown>>((resolve) => child.once('message', (message) => resolve(message as Record<string, unknown>)));
   const { url } = (await next()) as { url: string };
@@ -153,6 +156,8 @@ async function main() {
       const busy = loadavg()[0] ?? 0;
       const alone = await runLoad({ origin: sandbox.origin, request: direct, concurrency: 1, durationMs, warmupMs: 200 });
       await reset();
+      const proxied = await runLoad({ origin: floor.url, request: direct, concurrency: 1, durationMs, warmupMs: 200 });
+      await reset();
       child.send('start');
       const through = await runLoad({ origin: url, request: create, concurrency: 1, durationMs, warmupMs: 0 });
       const report = next();
@@ -160,13 +165,14 @@ async function main() {
       const { creates, cpuUs, medians } = (await report) as { creates: number; cpuUs: number; medians: Record<Stage, number> };
       await reset();
       console.log(
-        `round ${round} (load ${busy.toFixed(1)}): sandbox alone p50 ${(alone.p50Ms * 1000).toFixed(0)}, through the handler p50 ${(through.p50Ms * 1000).toFixed(0)} ` +
+        `round ${round} (load ${busy.toFixed(1)}): p50 sandbox alone ${(alone.p50Ms * 1000).toFixed(0)}, through the bare proxy ${(proxied.p50Ms * 1000).toFixed(0)}, through the handler ${(through.p50Ms * 1000).toFixed(0)} ` +
           `(${creates} creates, instance CPU ${cpuUs.toFixed(0)} per create)`,
       );
       for (const [stage, label] of stages) console.log(`  ${medians[stage].toFixed(0).padStart(6)}  ${label}`);
     }
   } finally {
     child.kill();
+    await floor.close();
     sandbox.stop();
   }
 }
