@@ -13,7 +13,7 @@ import { fromRollup } from '@web/dev-server-rollup';
 import rollupCommonjs from '@rollup/plugin-commonjs';
 import { chromiumLaunchOptions } from './test/harness/chromium.mjs';
 import { countReporter } from './test/harness/wtr-count-reporter.mjs';
-import { currentEngine, firefoxLaunchOptions, startWebKitDriver, webkitCapabilities } from './test/harness/engines.mjs';
+import { currentEngine, firefoxLaunchOptions, freePort, startWebKitDriver, webkitCapabilities } from './test/harness/engines.mjs';
 import { startSandbox, proxyMiddleware } from './test/harness/sandbox-process.mjs';
 import { ssrMiddleware } from './test/harness/ssr-middleware.mjs';
 import { slowChunkMiddleware } from './test/harness/slow-chunk-middleware.mjs';
@@ -40,6 +40,8 @@ if (sandbox) console.log(`[sandbox] ${sandbox.baseUrl} proxied at /v1 and /sandb
 /** @type {import('@web/test-runner').TestRunnerConfig} */
 export default {
   files: ['test/browser/**/*.test.ts'],
+  // A port of its own (not web-test-runner's search from 8000): `npm test` runs engines side by side (test/harness/parts.mjs).
+  port: await freePort(),
   // `browser: true` honours package.json "browser" maps (qrcode's lib/index.js -> lib/browser.js, no `fs`).
   nodeResolve: { browser: true, exportConditions: ['browser', 'development'] },
   // One file at a time: every file shares one sandbox, whose state tests reset (and WebKitWebDriver holds one session).

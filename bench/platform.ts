@@ -7,6 +7,16 @@
  * - Isolation under a flood: one shop's buyers (a steady pace, as real buyers come) measured alone, then while another
  *   shop's links are flooded by many clients from many addresses. Goal: the quiet shop's p99 within 1.5× of alone.
  *   The steady pace is a tenth of the creates/s partner mode took in the rounds: ordinary traffic on this machine now.
+ *   Measured fairly on a shared 2-core machine (since 2026-11-29 16:00):
+ *   - alone, then during the flood, three rounds (`rounds`), and the goal judged on the median round's ratio, every
+ *     round printed: a single pair of 10 s phases landed on a quiet or a busy moment of the others' work on this machine,
+ *     and moved 1.35–2.67× between runs of the same code;
+ *   - the flood's clients in a process of their own at the lowest priority (nice 19, flood-process.ts): a real flood's
+ *     clients are on other machines and take none of the server's CPU; here they shared the two cores with serve, the
+ *     sandbox and the quiet shop's own client at the same priority. Not easier: the flood must still ask at least twice
+ *     its shop's rate in every round (printed), or the goal is not met;
+ *   - serve's garbage collections in each phase, from `--trace-gc` (count, pause in all, longest, major ones): a pause
+ *     stops every shop's requests, and the quiet shop's worst creates are those that waited on one.
  * Shops register over the API (`POST /v1/stores`, each from its own address) and connect through the sandbox's partner
  * onboarding, which sends serve `store_onboarded` as the service would.
  */
@@ -16,8 +26,9 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { availableParallelism, loadavg } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { availableParallelism, loadavg, setPriority } from 'node:os';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 // @ts-expect-error plain ESM test infrastructure shared with web-test-runner; typed by its JSDoc only
 import { startSandbox as startSandboxProcess } from '../test/harness/sandbox-process.mjs';
@@ -121,17 +132,64 @@ async function json(send: () => Promise<Response>, what: string): Promise<{ data
   return JSON.parse(text) as { data: Record<string, unknown> };
 }
 
-/** Runs the flood (flood-worker.ts) in a worker thread; resolves with its result. */
-function floodInThread(data: { origin: string; hashes: string[]; concurrency: number; durationMs: number; warmupMs: number; first: number }): Promise<LoadResult> {
-  // A thread does not take the TypeScript loader the bench runs under: it registers tsx's, then loads the flood.
-  const entry = new URL('./flood-worker.ts', import.meta.url).href;
-  const loader = import.meta.resolve('tsx/esm/api');
-  const worker = new Worker(`import(${JSON.stringify(loader)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, { eval: true, workerData: data });
-  return new Promise<LoadResult>((resolve, reject) => {
-    worker.once('message', (result: LoadResult) => resolve(result));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the flood's thread exited with ${code} before its result`)));
+/** The flood's process (flood-process.ts) at the lowest CPU priority; `run` floods once and resolves with its result. */
+async function startFlood(): Promise<{ run(data: { origin: string; hashes: string[]; concurrency: number; durationMs: number; warmupMs: number; first: number }): Promise<LoadResult>; child: ChildProcess }> {
+  const child = fork(fileURLToPath(new URL('./flood-process.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    if (child.pid) setPriority(child.pid, 19);
+  } catch {
+    // Not allowed here: the flood runs at the bench's priority, and says so below.
+  }
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the flood's process exited with ${code} before it was ready`)));
   });
+  return {
+    run: (data) =>
+      new Promise<LoadResult>((resolve, reject) => {
+        const exited = (code: number | null) => reject(new Error(`the flood's process exited with ${code} before its result`));
+        child.once('exit', exited);
+        child.once('message', (message: { result: LoadResult }) => {
+          child.off('exit', exited);
+          resolve(message.result);
+        });
+        child.send({ run: data });
+      }),
+    child,
+  };
+}
+
+/**
+ * serve's garbage collections, from its `--trace-gc` lines as they come: `take()` answers those since the last take
+ * (how many, their pause in all, the longest). A pause stops every request, so the quiet shop's worst ones show here.
+ */
+function gcPauses(child: ChildProcess): { take(): { count: number; totalMs: number; maxMs: number; major: number } } {
+  let count = 0;
+  let totalMs = 0;
+  let maxMs = 0;
+  let major = 0;
+  let rest = '';
+  child.stdout?.on('data', (chunk: string) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      // `[pid:0x…]  1234 ms: Scavenge 150.2 (160.3) -> 148.1 (161.3) MB, 1.23 / 0.00 ms  …`
+      const found = /ms: (Scavenge|Mark-Compact|Mark-sweep|Minor Mark-Compact)[^,]*, ([\d.]+) \/ ([\d.]+) ms/.exec(line);
+      if (!found) continue;
+      const pause = Number(found[2]);
+      count += 1;
+      totalMs += pause;
+      maxMs = Math.max(maxMs, pause);
+      if (found[1] === 'Mark-Compact' || found[1] === 'Mark-sweep') major += 1;
+    }
+  });
+  return {
+    take() {
+      const taken = { count, totalMs, maxMs, major };
+      count = totalMs = maxMs = major = 0;
+      return taken;
+    },
+  };
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -179,8 +237,12 @@ export async function benchPlatform(options: PlatformBenchOptions): Promise<bool
       PAY_CHECKOUT_KEYS: randomBytes(32).toString('base64'),
       // The shops' notify URLs are this machine's: allowed for the bench as for the tests.
       PAY_CHECKOUT_ALLOW_LOCAL_SHOPS: '1',
-    });
+      // PAY_BENCH_PARTNER_NODE_ARGS: more of node's flags for partner mode's process (a V8 setting tried on it).
+    }, ['--trace-gc', ...(process.env.PAY_BENCH_PARTNER_NODE_ARGS ?? '').split(' ').filter(Boolean)]);
     children.push(partner.child);
+    const gc = gcPauses(partner.child);
+    const flooder = await startFlood();
+    children.push(flooder.child);
     // The partner account's webhooks (store_onboarded) reach partner mode's one webhook URL.
     await json(() => control('/forward', { url: `${partner.url}/v1/webhooks` }), 'POST /sandbox/forward');
 
@@ -294,23 +356,49 @@ export async function benchPlatform(options: PlatformBenchOptions): Promise<bool
     // shop is; above it the quiet shop would be refused for its own pace, not measured beside the flood.
     const perSecond = Math.min(80, Math.max(2, Math.round(median(partnerRates) / 10)));
     const pace = { origin: partner.url, request: quietRequest, perSecond, durationMs: options.durationMs * 2 };
-    const alone = await runPaced(pace);
-    print(`quiet shop, ${perSecond} creates/s, alone`, alone);
-    // The flood from a thread of its own, so its spinning clients never hold up the quiet shop's timings in this one.
-    const flood = floodInThread({ origin: partner.url, hashes: flooded.hashes, concurrency: options.concurrency * 2, durationMs: pace.durationMs + 1_000, warmupMs: 500, first: 1_000_000_000 + next() });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const floodFrom = process.hrtime.bigint() / 1000n;
-    const during = await runPaced(pace);
-    if (process.env.PAY_BENCH_PROF_DIR) console.log(`${pad} profile window of the flood (pid ${partner.child.pid}): ${floodFrom}-${process.hrtime.bigint() / 1000n}`);
-    const flooding = await flood;
-    print(`quiet shop, ${perSecond} creates/s, during the flood`, during);
-    print(`flood on one shop's links, ${options.concurrency * 2} clients`, flooding);
-    const slower = during.p99Ms / alone.p99Ms;
-    // The flood beyond its shop's share is refused (429); none of it, and none of the quiet shop's, may be a 5xx.
-    const failed = [flooding, during].reduce((sum, r) => sum + Object.entries(r.errors).filter(([status]) => status === 'network' || Number(status) >= 500).reduce((n, [, count]) => n + count, 0), 0);
-    console.log(`the flooded shop's creates refused with 429: ${(flooding.errors['429'] ?? 0).toLocaleString('en')} of ${flooding.requests.toLocaleString('en')}; 5xx or failed connections in the flood and the quiet shop: ${failed}`);
-    console.log(`the quiet shop's p99 during another shop's flood: ${slower.toFixed(2)}× its p99 alone (goal ≤ 1.5×)`);
-    return ratio >= 0.9 && slower <= 1.5 && failed === 0 && during.errorCount === 0;
+    // Alone, then during the flood, round after round: the machine is shared, and one pair of phases can land on a busy
+    // or a quiet moment of the others' work; the goal is judged on the median pair, and every pair is printed.
+    const gcText = (taken: ReturnType<typeof gc.take>) => `serve's GC: ${taken.count} pauses, ${taken.totalMs.toFixed(0)} ms in all, longest ${taken.maxMs.toFixed(1)} ms, ${taken.major} major`;
+    const slowdowns: number[] = [];
+    let failed = 0;
+    let refusedInAll = 0;
+    let duringErrors = 0;
+    let floodPerSecond = Infinity;
+    for (let round = 1; round <= rounds; round++) {
+      const [busyAlone = 0] = loadavg();
+      gc.take();
+      const alone = await runPaced(pace);
+      print(`round ${round}: quiet shop, ${perSecond} creates/s, alone`, alone);
+      console.log(`${pad} ${gcText(gc.take())}`);
+      const [busyFlood = 0] = loadavg();
+      const flood = flooder.run({ origin: partner.url, hashes: flooded.hashes, concurrency: options.concurrency * 2, durationMs: pace.durationMs + 1_000, warmupMs: 500, first: 1_000_000_000 * round });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      gc.take();
+      const floodFrom = process.hrtime.bigint() / 1000n;
+      const during = await runPaced(pace);
+      if (process.env.PAY_BENCH_PROF_DIR) console.log(`${pad} profile window of the flood (pid ${partner.child.pid}): ${floodFrom}-${process.hrtime.bigint() / 1000n}`);
+      const gcDuring = gc.take();
+      const flooding = await flood;
+      print(`round ${round}: quiet shop, ${perSecond} creates/s, during the flood`, during);
+      console.log(`${pad} ${gcText(gcDuring)}`);
+      print(`round ${round}: flood on one shop's links, ${options.concurrency * 2} clients`, flooding);
+      const slower = during.p99Ms / alone.p99Ms;
+      slowdowns.push(slower);
+      // The flood beyond its shop's share is refused (429); none of it, and none of the quiet shop's, may be a 5xx.
+      failed += [flooding, during].reduce((sum, r) => sum + Object.entries(r.errors).filter(([status]) => status === 'network' || Number(status) >= 500).reduce((n, [, count]) => n + count, 0), 0);
+      refusedInAll += flooding.errors['429'] ?? 0;
+      duringErrors += during.errorCount;
+      floodPerSecond = Math.min(floodPerSecond, flooding.perSecond);
+      console.log(`${pad} load ${busyAlone.toFixed(1)} / ${busyFlood.toFixed(1)}; the quiet shop's p99 during the flood: ${slower.toFixed(2)}× alone; the flood asked ${flooding.perSecond.toFixed(0)}/s, ${(flooding.errors['429'] ?? 0).toLocaleString('en')} refused with 429`);
+    }
+    const slower = median(slowdowns);
+    // A flood that asked less than twice its shop's rate measured no flood: the goal is not met on it. (64 clients whose
+    // refusals each wait 125–375 ms ask at most some 250 refused and the rate's 100 admitted a second.)
+    const rate = Number(process.env.PAY_CHECKOUT_SHOP_RATE ?? 100);
+    const flooded2 = floodPerSecond >= 2 * rate;
+    console.log(`the flooded shop's creates refused with 429: ${refusedInAll.toLocaleString('en')}; 5xx or failed connections in the flood and the quiet shop: ${failed}; the flood asked at least ${floodPerSecond.toFixed(0)}/s in each round (${flooded2 ? 'at least' : 'LESS than'} 2× the shop's rate of ${rate}/s)`);
+    console.log(`the quiet shop's p99 during another shop's flood, median of ${rounds} rounds: ${slower.toFixed(2)}× its p99 alone (goal ≤ 1.5×; rounds: ${slowdowns.map((x) => x.toFixed(2)).join(', ')})`);
+    return ratio >= 0.9 && slower <= 1.5 && flooded2 && failed === 0 && duringErrors === 0;
   } finally {
     for (const child of children) {
       if (child.exitCode !== null || child.signalCode !== null) continue;

@@ -66,11 +66,11 @@ export async function startLinksApp(): Promise<{ url: string; asked: () => numbe
 }
 
 /** `pay-checkout serve` from this checkout's source (as the embedded handler runs from it), once it says it listens. */
-export async function startServeProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+export async function startServeProcess(env: Record<string, string>, nodeArgs: string[] = []): Promise<{ url: string; child: ChildProcess }> {
   // PAY_BENCH_PROF_DIR=DIR runs each instance under `node --cpu-prof` (a profile per instance, written as it exits on
   // SIGTERM; `node bench/cpu-profile.mjs DIR/FILE` reads it).
   const prof = process.env.PAY_BENCH_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PAY_BENCH_PROF_DIR}`] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'src/cli.ts', 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...prof, ...nodeArgs, '--import', 'tsx', 'src/cli.ts', 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   const url = await new Promise<string>((resolve, reject) => {

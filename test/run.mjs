@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chooseEngines, engineLabel, isExecutable, missingFor } from './harness/engines.mjs';
 import { ensureBuilt } from './harness/build-once.mjs';
-import { E2E_BESIDE, E2E_PART, NODE_ALONE, NODE_CONCURRENCY, PARTS } from './harness/parts.mjs';
+import { BROWSER_BESIDE, E2E_BESIDE, E2E_PART, NODE_ALONE, NODE_CONCURRENCY, PARTS, STATIC_CONCURRENCY } from './harness/parts.mjs';
 import { preflight, systemBinary } from './harness/system-packages.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -104,20 +104,21 @@ function findChromium() {
 }
 
 // ── 2. Static checks: one test each ───────────────────────────────────────────────────────────────
-async function check(title, command, args, { skipWhen } = {}) {
-  header(title);
+async function check(title, command, args, { skipWhen } = {}, kept) {
+  const say = sayTo(kept);
+  header(title, say);
   const started = Date.now();
   if (skipWhen) {
-    console.log(`skipped: ${skipWhen}`);
+    say(`skipped: ${skipWhen}`);
     return record(title, started, { note: 'skipped' });
   }
   const { code, output } = await run(command, args, { mode: 'capture' });
   if (code === 0) {
-    console.log('ok');
+    say('ok');
     return record(title, started, { passed: 1 });
   }
-  process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
-  console.log(`failed (exit ${code})`);
+  say(output.endsWith('\n') ? output.slice(0, -1) : output);
+  say(`failed (exit ${code})`);
   record(title, started, { failed: 1 });
 }
 
@@ -127,14 +128,15 @@ async function check(title, command, args, { skipWhen } = {}) {
  * report's totals decide.
  */
 const OPENAPI_TITLE = 'OpenAPI lint (Redocly recommended)';
-async function openApiLint() {
+async function openApiLint(kept) {
   const title = OPENAPI_TITLE;
-  header(title);
+  const say = sayTo(kept);
+  header(title, say);
   const started = Date.now();
   const document = path.join(scratch, 'openapi.json');
   const built = await run(process.execPath, ['--import', 'tsx', 'build/openapi.ts', document], { mode: 'capture' });
   if (built.code !== 0) {
-    process.stdout.write(built.output);
+    say(built.output);
     return record(title, started, { failed: 1, note: 'build/openapi.ts failed' });
   }
   const env = { ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', REDOCLY_TELEMETRY: 'off' };
@@ -143,18 +145,18 @@ async function openApiLint() {
   try {
     report = JSON.parse(stdout);
   } catch {
-    process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+    say(output.endsWith('\n') ? output.slice(0, -1) : output);
     return record(title, started, { failed: 1, note: `redocly exited ${code} without a report` });
   }
   const { errors = 0, warnings = 0 } = report.totals ?? {};
   if (code === 0 && errors === 0 && warnings === 0) {
-    console.log('ok: 0 errors, 0 warnings');
+    say('ok: 0 errors, 0 warnings');
     return record(title, started, { passed: 1 });
   }
   for (const problem of report.problems ?? []) {
-    console.log(`${problem.severity} ${problem.ruleId}: ${problem.message} (${problem.location?.[0]?.pointer ?? ''})`);
+    say(`${problem.severity} ${problem.ruleId}: ${problem.message} (${problem.location?.[0]?.pointer ?? ''})`);
   }
-  console.log(`failed: ${errors} error(s), ${warnings} warning(s)`);
+  say(`failed: ${errors} error(s), ${warnings} warning(s)`);
   record(title, started, { failed: 1 });
 }
 
@@ -218,21 +220,24 @@ function engineMissing(engine, chrome) {
 const browserTitle = (engine) => `Browser tests: ${engineLabel[engine]} (web-test-runner)`;
 const e2eTitle = (engine) => `${E2E_PART.name}: ${engineLabel[engine]}`;
 
-async function browserTests(engine, chrome) {
+async function browserTests(engine, chrome, kept) {
   const title = browserTitle(engine);
-  header(title);
+  const say = sayTo(kept);
+  header(title, say);
   const started = Date.now();
   if (findFiles('test/browser', '.test.ts').length === 0) {
-    console.log('skipped: no test/browser/**/*.test.ts files');
+    say('skipped: no test/browser/**/*.test.ts files');
     return record(title, started, { note: 'skipped' });
   }
   const missing = engineMissing(engine, chrome);
   if (missing) {
-    console.log(`not run: ${missing}`);
+    say(`not run: ${missing}`);
     return record(title, started, { failed: 1, note: missing });
   }
   const countFile = path.join(scratch, `wtr-${engine}.json`);
-  const { code } = await run(bin('wtr'), [], { env: { ...process.env, ENGINE: engine, WTR_COUNT_FILE: countFile } });
+  const env = { ...process.env, ENGINE: engine, WTR_COUNT_FILE: countFile };
+  const { code, output } = await run(bin('wtr'), [], kept ? { mode: 'capture', env, whole: true } : { env });
+  kept?.push(output.endsWith('\n') ? output : `${output}\n`);
   let counts = { passed: 0, failed: 0, skipped: 0 };
   if (existsSync(countFile)) counts = JSON.parse(readFileSync(countFile, 'utf8'));
   if (code !== 0 && counts.failed === 0) counts.failed = 1; // e.g. the runner or the sandbox failed to start
@@ -310,18 +315,20 @@ const { engines, rest: only } = chosen;
 
 // `beside: true`: the step runs beside the others rather than after them (see "Two lanes" below).
 const STEPS = [
-  { key: 'typecheck', run: () => check('Type-check (tsc --noEmit)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']) },
-  { key: 'lint', run: () => check('ESLint', bin('eslint'), ['.']) },
+  // `static: true`: the static checks, each one process on one core, run STATIC_CONCURRENCY at a time.
+  { key: 'typecheck', static: true, run: (kept) => check('Type-check (tsc --noEmit)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], {}, kept) },
+  { key: 'lint', static: true, run: (kept) => check('ESLint', bin('eslint'), ['.'], {}, kept) },
   {
     key: 'lit',
-    run: () =>
+    static: true,
+    run: (kept) =>
       check('lit-analyzer', bin('lit-analyzer'), ['src/element', '--strict'], {
         skipWhen: findFiles('src/element', '.ts').length === 0 ? 'no src/element/**/*.ts files' : undefined,
-      }),
+      }, kept),
   },
-  { key: 'openapi', run: openApiLint },
+  { key: 'openapi', static: true, run: openApiLint },
   { key: 'node', run: nodeTests },
-  ...engines.map((engine) => ({ key: 'browser', run: () => browserTests(engine, chrome) })),
+  ...engines.map((engine) => ({ key: 'browser', beside: BROWSER_BESIDE.includes(engine), run: (kept) => browserTests(engine, chrome, kept) })),
   ...engines.map((engine) => ({ key: E2E_PART.key, beside: E2E_BESIDE.includes(engine), run: (kept) => e2eTests(engine, chrome, kept) })),
   ...PARTS.map((part) => ({ key: part.key, beside: part.beside === true, run: (kept) => runPart(part, kept) })),
 ];
@@ -384,8 +391,25 @@ const startBeside = async () => {
     }
   })();
 };
+/**
+ * The static checks side by side, STATIC_CONCURRENCY at a time (tsc, ESLint, lit-analyzer and Redocly each keep one
+ * core busy), their output printed in their usual order once all are done.
+ */
+async function staticChecks(steps) {
+  const kepts = steps.map(() => []);
+  let next = 0;
+  const worker = async () => {
+    while (next < steps.length) {
+      const index = next++;
+      await steps[index].run(kepts[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(STATIC_CONCURRENCY, steps.length) }, worker));
+  for (const kept of kepts) process.stdout.write(kept.join(''));
+}
 if (!main.some((step) => step.key === 'node')) await startBeside();
-for (const step of main) {
+await staticChecks(main.filter((step) => step.static));
+for (const step of main.filter((step) => !step.static)) {
   await step.run();
   if (step.key === 'node') await startBeside();
 }

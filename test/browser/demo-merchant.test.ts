@@ -7,6 +7,9 @@ import type { DemoFixtures } from '../../demo/start/fixtures-view.js';
 import type { PayCheckout } from '../../src/define.js';
 import { resetSandbox, text } from './demo-helpers.js';
 
+/** A wait on the sandbox and the element's lazy chunks: @open-wc's default of 1 s ran out in WebKit at load 15. */
+const settle = { timeout: 15_000 };
+
 describe('demo merchant page', () => {
   beforeEach(resetSandbox);
 
@@ -20,7 +23,7 @@ describe('demo merchant page', () => {
     const checkout = page.querySelector('pay-checkout')!;
     logEvents(page, log);
     checkout.setAttribute('link', 'demo-dynamic');
-    await waitUntil(() => log.querySelector('.event-name'), 'no event was logged');
+    await waitUntil(() => log.querySelector('.event-name'), 'no event was logged', settle);
     expect(text(log.querySelector('.event-name'))).to.equal('pay-ready');
     const detail = JSON.parse(log.querySelector('pre')!.textContent ?? '') as { link: { hash: string } };
     expect(detail.link.hash).to.equal('demo-dynamic');
@@ -68,7 +71,7 @@ describe('demo start page', () => {
 
   it('lists the sandbox fixtures with the hosted page of each demo link', async () => {
     const el = await fixture<DemoFixtures>(html`<demo-fixtures></demo-fixtures>`);
-    await waitUntil(() => el.querySelector('[data-link]'), 'the fixtures never loaded');
+    await waitUntil(() => el.querySelector('[data-link]'), 'the fixtures never loaded', settle);
     const hosted = [...el.querySelectorAll('a')].map((a) => a.getAttribute('href'));
     expect(hosted).to.include('/checkout/demo-fixed').and.include('/checkout/demo-dynamic');
     expect(text(el)).to.include('mk_test_demo').and.include('whsec_test_demo').and.include('$ 50.000').and.include('Bre-B');

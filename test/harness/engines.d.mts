@@ -19,6 +19,7 @@ export declare function webkitCapabilities(): {
   'wdio:enforceWebDriverClassic': boolean;
   'webkitgtk:browserOptions': { binary: string; args: string[] };
 };
+export declare function freePort(): Promise<number>;
 export declare function startWebKitDriver(): Promise<{ hostname: string; port: number; stop: () => void }>;
 export declare function isExecutable(file: string): boolean;
 export declare function onPath(name: string): string | null;

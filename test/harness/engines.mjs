@@ -62,7 +62,8 @@ export const webkitCapabilities = () => ({
   'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: ['--automation'] },
 });
 
-const freePort = () =>
+/** A free loopback port: web-test-runner's own search starts at 8000 for every run, so two runs started at once would race for it. */
+export const freePort = () =>
   new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

@@ -11,3 +11,5 @@ export const PARTS: TestPart[];
 export const NODE_ALONE: string[];
 export const NODE_CONCURRENCY: number;
 export const E2E_BESIDE: string[];
+export const BROWSER_BESIDE: string[];
+export const STATIC_CONCURRENCY: number;

@@ -3,7 +3,8 @@
 // once per engine; the others once.
 export const E2E_PART = { key: 'e2e', name: 'End-to-end', file: 'test/e2e/run.mjs' };
 
-// `beside: true`: the part runs in test/run.mjs's second lane, beside the browser and end-to-end steps.
+// `beside: true`: the part runs in test/run.mjs's second lane, beside the browser and end-to-end steps (with
+// BROWSER_BESIDE's browser steps and E2E_BESIDE's end-to-end steps, below).
 export const PARTS = [
   { key: 'size', name: 'Bundle size', file: 'test/size/size-check.mjs' },
   // Packaging stays in the main lane: beside the browser steps, `next dev` missed its 60 s to first render (13:41).
@@ -40,7 +41,17 @@ export const NODE_ALONE = [
 ];
 export const NODE_CONCURRENCY = 2;
 /**
- * The engines whose end-to-end step runs in the second lane. None for now: beside the Chromium browser tests, Firefox's
- * live-dialect file went over its 120 s at load 10 (13:41), so every end-to-end step stays in the main lane.
+ * The engines whose end-to-end step runs in the second lane: WebKit, whose MiniBrowser keeps under one core busy (its
+ * 14 tests took 44 s alone at 14:15; each file has 120 s). Firefox stays in the main lane: beside the Chromium browser
+ * tests, its live-dialect file went over its 120 s at load 10 (13:41).
  */
-export const E2E_BESIDE = [];
+export const E2E_BESIDE = ['webkit'];
+/**
+ * The engines whose browser step (web-test-runner, with a sandbox and a port of its own) runs in the second lane,
+ * before the docs site: WebKit, which keeps under one core busy (15:34, load 5-11: WebKitWebProcess about 0.4 of a core,
+ * web-test-runner and the sandbox 19 CPU-s in 272 s), so it fits beside Chromium's. Chromium's and Firefox's browser
+ * steps each keep more than a core busy (8-12 CPU-s a file), and stay in the main lane.
+ */
+export const BROWSER_BESIDE = ['webkit'];
+/** The static checks (tsc, ESLint, lit-analyzer, Redocly) at a time: each is one process that keeps one core busy. */
+export const STATIC_CONCURRENCY = 2;

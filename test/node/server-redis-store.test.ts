@@ -82,6 +82,23 @@ describe('createRedisStore when Redis is slow', () => {
     assert.equal((await store.claim('slow-claim', 'd', 60_000)).state, 'claimed');
     await admin.close();
   });
+
+  it("arms no driver timer per command: each is bounded by the store's commandTimeoutMs alone", async () => {
+    const store = track(createRedisStore({ url: redis.url }));
+    await store.inspect('warm-up-bound');
+    // node-redis arms an AbortSignal.timeout for each command sent with a timeout (its default, 5 s): counted here.
+    const real = AbortSignal.timeout.bind(AbortSignal);
+    let armed = 0;
+    AbortSignal.timeout = (ms: number) => ((armed += 1), real(ms));
+    try {
+      for (let i = 0; i < 20; i++) await store.inspect(`bounded-${i}`);
+      assert.equal((await store.claim('bounded-claim', 'd', 60_000)).state, 'claimed');
+    } finally {
+      AbortSignal.timeout = real;
+    }
+    // The driver's own PING (every 5 s) may keep its timeout; the store's 21 commands arm none.
+    assert.ok(armed <= 1, `${armed} driver timers armed for 21 store commands`);
+  });
 });
 
 describe('createRedisStore when Redis is down', () => {

@@ -8,12 +8,25 @@ import type { Connections } from './connections.js';
 export type Listener = (message: string, channel: string) => void;
 export type RedisTopology = 'single' | 'cluster' | 'sentinel';
 
+/** The per-command options node-redis takes (v5 and later; v4 ignores them). */
+export interface CommandOptions {
+  timeout?: number;
+}
+
+/**
+ * What every command sent through a link carries: no driver timeout. Each caller (the store's `run`, the outbox, the
+ * registry) bounds its commands itself (`withinBound`), and node-redis's own per-command timeout (5 s by default)
+ * would arm an AbortSignal timer per command on top (measured 19 µs a command against 1.15 µs without). The client's
+ * own default stays on what the driver sends by itself (its PING every `pingInterval`) and on the connecting checks.
+ */
+export const bounded: CommandOptions = Object.freeze({ timeout: 0 });
+
 /** What a node-redis single client (v4 and later, `createClient()`) has that this store uses. */
 export interface RedisClientLike {
   readonly isOpen: boolean;
   readonly isReady?: boolean;
   connect(): Promise<unknown>;
-  sendCommand(args: string[]): Promise<unknown>;
+  sendCommand(args: string[], options?: CommandOptions): Promise<unknown>;
   duplicate(): RedisClientLike;
   subscribe(channel: string, listener: Listener): Promise<unknown>;
   unsubscribe(channel: string, listener: Listener): Promise<unknown>;
@@ -29,12 +42,12 @@ export interface RedisClusterLike {
   readonly isReady?: boolean;
   readonly masters: readonly object[];
   connect(): Promise<unknown>;
-  sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
+  sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[], options?: CommandOptions): Promise<unknown>;
   subscribe(channel: string, listener: Listener): Promise<unknown>;
   unsubscribe(channel: string, listener: Listener): Promise<unknown>;
   sSubscribe(channel: string, listener: Listener): Promise<unknown>;
   sUnsubscribe(channel: string, listener: Listener): Promise<unknown>;
-  nodeClient(node: unknown): Promise<{ sendCommand(args: string[]): Promise<unknown> }>;
+  nodeClient(node: unknown): Promise<{ sendCommand(args: string[], options?: CommandOptions): Promise<unknown> }>;
   on(event: 'error', listener: (error: unknown) => void): unknown;
   close?(): Promise<unknown>;
   destroy?(): unknown;
@@ -45,7 +58,7 @@ export interface RedisSentinelLike {
   readonly isOpen: boolean;
   readonly isReady?: boolean;
   connect(): Promise<unknown>;
-  sendCommand(isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
+  sendCommand(isReadonly: boolean | undefined, args: string[], options?: CommandOptions): Promise<unknown>;
   subscribe(channel: string, listener: Listener): Promise<unknown>;
   unsubscribe(channel: string, listener: Listener): Promise<unknown>;
   acquire(): Promise<unknown>;
@@ -112,10 +125,10 @@ export function singleLink(main: RedisClientLike, owned: boolean, onError: (erro
   };
   return {
     topology: 'single',
-    send: (_key, args) => main.sendCommand(args),
-    onOneConnection: (_key, work) => work((args) => main.sendCommand(args)),
-    onEveryMaster: async (args) => [await main.sendCommand(args)],
-    publish: async (channel, message) => void (await main.sendCommand(['PUBLISH', channel, message])),
+    send: (_key, args) => main.sendCommand(args, bounded),
+    onOneConnection: (_key, work) => work((args) => main.sendCommand(args, bounded)),
+    onEveryMaster: async (args) => [await main.sendCommand(args, bounded)],
+    publish: async (channel, message) => void (await main.sendCommand(['PUBLISH', channel, message], bounded)),
     subscribe: async (channel, listener) => void (await (await subscriberClient()).subscribe(channel, listener)),
     unsubscribe: async (channel, listener) => {
       // Without a pub/sub connection (closed, never opened, or failed) there is no subscription to end.
@@ -138,10 +151,10 @@ export function singleLink(main: RedisClientLike, owned: boolean, onError: (erro
 export function clusterLink(cluster: RedisClusterLike, owned: boolean, sharded: boolean, connections: Connections): RedisLink {
   return {
     topology: 'cluster',
-    send: (key, args) => cluster.sendCommand(key, false, args),
-    onOneConnection: (key, work) => work((args) => cluster.sendCommand(key, false, args)),
-    onEveryMaster: (args) => Promise.all(cluster.masters.map(async (master) => (await cluster.nodeClient(master)).sendCommand(args))),
-    publish: async (channel, message) => void (await cluster.sendCommand(channel, false, [sharded ? 'SPUBLISH' : 'PUBLISH', channel, message])),
+    send: (key, args) => cluster.sendCommand(key, false, args, bounded),
+    onOneConnection: (key, work) => work((args) => cluster.sendCommand(key, false, args, bounded)),
+    onEveryMaster: (args) => Promise.all(cluster.masters.map(async (master) => (await cluster.nodeClient(master)).sendCommand(args, bounded))),
+    publish: async (channel, message) => void (await cluster.sendCommand(channel, false, [sharded ? 'SPUBLISH' : 'PUBLISH', channel, message], bounded)),
     subscribe: async (channel, listener) => void (await (sharded ? cluster.sSubscribe(channel, listener) : cluster.subscribe(channel, listener))),
     unsubscribe: async (channel, listener) => void (await (sharded ? cluster.sUnsubscribe(channel, listener) : cluster.unsubscribe(channel, listener))),
     close: async () => {
@@ -154,11 +167,11 @@ export function clusterLink(cluster: RedisClusterLike, owned: boolean, sharded: 
 export function sentinelLink(sentinel: RedisSentinelLike, owned: boolean, connections: Connections): RedisLink {
   return {
     topology: 'sentinel',
-    send: (_key, args) => sentinel.sendCommand(false, args),
+    send: (_key, args) => sentinel.sendCommand(false, args, bounded),
     // One master connection (node-redis's default masterPoolSize of 1), so a WAIT covers the claim sent before it.
-    onOneConnection: (_key, work) => work((args) => sentinel.sendCommand(false, args)),
-    onEveryMaster: async (args) => [await sentinel.sendCommand(false, args)],
-    publish: async (channel, message) => void (await sentinel.sendCommand(false, ['PUBLISH', channel, message])),
+    onOneConnection: (_key, work) => work((args) => sentinel.sendCommand(false, args, bounded)),
+    onEveryMaster: async (args) => [await sentinel.sendCommand(false, args, bounded)],
+    publish: async (channel, message) => void (await sentinel.sendCommand(false, ['PUBLISH', channel, message], bounded)),
     subscribe: async (channel, listener) => void (await sentinel.subscribe(channel, listener)),
     unsubscribe: async (channel, listener) => void (await sentinel.unsubscribe(channel, listener)),
     close: async () => {

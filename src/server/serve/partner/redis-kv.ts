@@ -26,9 +26,9 @@ export function redisKv(options: RedisKvOptions): Kv {
   let made: RedisLink | undefined;
   let closed = false;
   const connect = () =>
-    // Each command is bounded by `withinBound` below: node-redis's own per-command timeout (an AbortSignal, a timer and,
-    // when it fires after the answer, a DOMException, for every command) would only bound it twice, at a cost per read.
-    (link ??= connectLink({ url: options.url, clientOptions: { commandOptions: { timeout: 0 } } }, () => {}, connections).then(
+    // Each command is bounded by `withinBound` below, and sent by the link without node-redis's own per-command timeout
+    // (link.ts, `bounded`); the client's default stays on its PING.
+    (link ??= connectLink({ url: options.url }, () => {}, connections).then(
       (current) => (made = current),
       (error: unknown) => {
         link = undefined;
