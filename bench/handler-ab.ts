@@ -1,7 +1,8 @@
 /**
  * Handler CPU per create, A/B, back to back: one handler instance from each given checkout (a directory holding this
  * repository's test/harness/handler-instance.ts, e.g. an exported older commit) in front of one sandbox, loaded in turn.
- * `node --import tsx bench/handler-ab.ts [--rounds 3] [--seconds 5] [--prof DIR] [--redis] DIR_A DIR_B ...`
+ * `node --import tsx bench/handler-ab.ts [--rounds 3] [--seconds 5] [--prof DIR] [--redis] DIR_A DIR_B ...`; `DIR:built` runs that
+ * checkout's built package (dist/, as `pay-checkout/server` ships) instead of its source under tsx.
  * `--prof DIR` runs the instances under `node --cpu-prof` (profiles written on exit; `bench/cpu-profile.mjs` reads them).
  * `--pairs N [--phase-ms 2000]`: on a loaded machine, N pairs of short phases instead of the rounds, the order within a
  * pair alternating, and each checkout's CPU per create divided by the first's within the pair (median and quartiles):
@@ -63,7 +64,12 @@ const reset = () => fetch(`${sandbox.origin}/sandbox/reset`, { method: 'POST' })
 const seconds = Number(values.seconds) * 1000;
 const concurrency = Number(values.clients);
 const instances: { dir: string; url: string; pid: number; stop: () => Promise<void> }[] = [];
-for (const dir of positionals) instances.push({ dir, ...(await startInstance(dir, { baseUrl: sandbox.baseUrl, webhookSecret: 'whsec_test_demo', ...(redis ? { redisUrl: redis.url } : {}) })) });
+// `DIR:built`: that checkout's built package (its dist/, `npm run build` first) instead of its source under tsx.
+for (const given of positionals) {
+  const built = given.endsWith(':built');
+  const dir = built ? given.slice(0, -':built'.length) : given;
+  instances.push({ dir: given, ...(await startInstance(dir, { baseUrl: sandbox.baseUrl, webhookSecret: 'whsec_test_demo', ...(redis ? { redisUrl: redis.url } : {}), ...(built ? { built: true } : {}) })) });
+}
 /** `pairs` pairs of short phases, alternating which checkout goes first; CPU per create relative to the first checkout. */
 async function alternate(pairs: number, phaseMs: number) {
   const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * q)] ?? NaN;

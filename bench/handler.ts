@@ -138,7 +138,7 @@ export async function benchHandler(options: HandlerBenchOptions): Promise<boolea
         `${pad} load ${direct.busy.toFixed(1)} / ${bare.busy.toFixed(1)} / ${through.busy.toFixed(1)}; handler ${(through.perSecond / direct.perSecond).toFixed(2)}× the sandbox, bare proxy ${(bare.perSecond / direct.perSecond).toFixed(2)}×`,
       );
       console.log(
-        `${pad} CPU per create: sandbox ${ms(direct.cpu.sandbox)} alone, ${ms(through.cpu.sandbox)} behind the handler; handler ${ms(through.cpu['handler-instance'])}; ` +
+        `${pad} CPU per create: sandbox ${ms(direct.cpu.sandbox)} alone, ${ms(bare.cpu.sandbox)} behind the bare proxy, ${ms(through.cpu.sandbox)} behind the handler; handler ${ms(through.cpu['handler-instance'])}; ` +
           `bare proxy ${ms(bare.cpu['round-robin-proxy'])}; load generator ${ms(direct.cpu.client)}`,
       );
       console.log(

@@ -125,62 +125,64 @@ class NodeIncoming implements Incoming, OwnBody {
   readonly socketAddress: string | undefined;
   readonly headers = this;
   readonly body = this;
-  readonly #req: IncomingMessage;
-  readonly #res: ServerResponse | undefined;
-  readonly #url: URL;
-  #aborted = false;
-  #controller: AbortController | undefined;
-  #request: Request | undefined;
+  // TypeScript's `private`, not `#`: the server bundle's browser target lowers `#` members to a WeakMap each, looked
+  // up on every access (measured: the built handler 1.3–1.4× the source's CPU per create).
+  private readonly nodeReq: IncomingMessage;
+  private readonly nodeRes: ServerResponse | undefined;
+  private readonly url: URL;
+  private isGone = false;
+  private controller: AbortController | undefined;
+  private made: Request | undefined;
 
   constructor(req: IncomingMessage, res?: ServerResponse) {
-    this.#req = req;
-    this.#res = res;
+    this.nodeReq = req;
+    this.nodeRes = res;
     // The same parse as the web Request's URL, so both paths route alike (dot segments, encoding); the host plays no
     // part. A target no URL parser takes (`GET http://[x/...`, which Node's own parser lets through) is a 404.
-    this.#url = targetUrl(req.url ?? '/');
+    this.url = targetUrl(req.url ?? '/');
     this.method = req.method ?? 'GET';
-    this.path = this.#url.pathname;
+    this.path = this.url.pathname;
     this.socketAddress = req.socket.remoteAddress;
   }
 
   get searchParams(): URLSearchParams {
-    return this.#url.searchParams;
+    return this.url.searchParams;
   }
 
   get(name: string): string | null {
-    const value = this.#req.headers[name.toLowerCase()];
+    const value = this.nodeReq.headers[name.toLowerCase()];
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
 
   readWithin(limit: number): Promise<Uint8Array | undefined> {
-    return readWithin(this.#req, limit);
+    return readWithin(this.nodeReq, limit);
   }
 
   get aborted(): boolean {
-    return this.#aborted;
+    return this.isGone;
   }
 
   get signal(): AbortSignal {
-    this.#controller ??= new AbortController();
-    if (this.#aborted) this.#controller.abort();
-    return this.#controller.signal;
+    this.controller ??= new AbortController();
+    if (this.isGone) this.controller.abort();
+    return this.controller.signal;
   }
 
   get request(): Request {
-    const req = this.#req;
+    const req = this.nodeReq;
     // Its signal follows the buyer's connection, as on the web path; following a signal costs several times a Request
     // that does not (Node 20), so it is paid only by a callback that touches the Request.
-    return (this.#request ??= lazyRequest(() => webRequest(req, this.signal, undefined)));
+    return (this.made ??= lazyRequest(() => webRequest(req, this.signal, undefined)));
   }
 
   earlyHints(links: readonly string[]): void {
-    const res = this.#res;
+    const res = this.nodeRes;
     if (res && !res.headersSent && links.length > 0 && typeof res.writeEarlyHints === 'function') res.writeEarlyHints({ link: [...links] });
   }
 
   gone(): void {
-    this.#aborted = true;
-    this.#controller?.abort();
+    this.isGone = true;
+    this.controller?.abort();
   }
 }
 
