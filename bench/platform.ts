@@ -227,6 +227,9 @@ export async function benchPlatform(options: PlatformBenchOptions): Promise<bool
       PAY_CHECKOUT_LINKS_URL: app.url,
       PAY_CHECKOUT_APP_SECRET: 'bench-app-secret-0123456789',
       PAY_CHECKOUT_WEBHOOK_SECRET: 'whsec_test_demo',
+      // Its shop's notify URL, as every partner shop has one: both follow each order to its end (the open-order record,
+      // the sweep), so the ratio is partner mode's own cost, not the cost of following outcomes.
+      PAY_CHECKOUT_NOTIFY_URL: `${sink.url}/single-shop/notify`,
     });
     children.push(single.child);
     const partner = await startServeProcess({
