@@ -52,20 +52,17 @@ async function serveInstance(baseUrl: string) {
   });
   const memory = memoryClaimStore();
   const store: ClaimStore = Object.create(memory) as ClaimStore;
-  store.claim = async (...args) => {
-    const marks = current;
-    marks.claim0 = now();
-    const result = await memory.claim(...args);
-    marks.claim1 = now();
-    return result;
-  };
-  store.complete = async (...args) => {
-    const marks = current;
-    marks.complete0 = now();
-    const result = await memory.complete(...args);
-    marks.complete1 = now();
-    return result;
-  };
+  /** A store call timed into the current create's marks, before and after. */
+  const timed = <A extends unknown[], R>(call: (...args: A) => Promise<R>, before: keyof Marks, after: keyof Marks) =>
+    async (...args: A): Promise<R> => {
+      const marks = current;
+      marks[before] = now();
+      const result = await call(...args);
+      marks[after] = now();
+      return result;
+    };
+  store.claim = timed(memory.claim.bind(memory), 'claim0', 'claim1');
+  store.complete = timed(memory.complete.bind(memory), 'complete0', 'complete1');
   const handler = createCheckoutHandler({
     limits: false,
     trustProxy: 1,
